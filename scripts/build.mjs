@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Emits dist/: fx-sdk.js (ES), fx.iife.js (classic script), fx-runtime.js (in-frame runtime), types/.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+const step = (command, args) => {
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status || 1);
+};
+
+rmSync('dist', { recursive: true, force: true });
+for (const mode of ['es', 'iife', 'runtime']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+step('npx', ['tsc', '-p', 'tsconfig.build.json']);

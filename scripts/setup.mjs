@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Brings a fresh clone to a runnable state using only Node built-ins: npm packages, then the system
+// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding).
+// Idempotent and quick when everything is present.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const log = (message) => console.log(`[setup] ${message}`);
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) {
+    console.error(`[setup] "${command} ${args.join(' ')}" failed with exit code ${result.status}`);
+    process.exit(result.status || 1);
+  }
+}
+
+function npmPackagesStale() {
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed)) return true;
+  const lock = join(root, 'package-lock.json');
+  return existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs;
+}
+
+function has(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+// Debian package that provides each program we need.
+const systemPrograms = [
+  { program: 'chromium', found: () => existsSync(chromium()), debian: 'chromium', why: 'browser tests, preview and rendering' },
+  { program: 'ffmpeg', found: () => has('ffmpeg'), debian: 'ffmpeg', why: 'video encoding' },
+  { program: 'ffprobe', found: () => has('ffprobe'), debian: 'ffmpeg', why: 'checking rendered videos' },
+  {
+    program: 'chromium-headless-shell',
+    found: () => existsSync('/usr/lib/chromium/chromium-headless-shell'),
+    debian: 'chromium-headless-shell',
+    why: 'deterministic BeginFrame capture (optional: rendering falls back to screenshots)',
+    optional: true,
+  },
+];
+
+function chromium() {
+  return process.env.FX_CHROMIUM || '/usr/bin/chromium';
+}
+
+if (npmPackagesStale()) {
+  log('installing npm packages');
+  run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+}
+
+const missing = systemPrograms.filter((entry) => !entry.found());
+if (missing.length > 0) {
+  const packages = [...new Set(missing.map((entry) => entry.debian))];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && has('apt-get')) {
+    log(`installing Debian packages: ${packages.join(' ')}`);
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', ...packages], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  } else {
+    const required = missing.filter((entry) => !entry.optional);
+    for (const entry of missing) {
+      log(`missing ${entry.program} (${entry.why}); install it with: sudo apt-get install ${entry.debian}`);
+    }
+    if (required.length > 0) {
+      log('set FX_CHROMIUM to use a Chromium installed elsewhere');
+      process.exit(1);
+    }
+  }
+}
+
+const version = execFileSync(chromium(), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+log(`ready (${version})`);

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `npm test`: type-check, build, Node tests, browser tests; ends with one closing line per runner and a total.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Node 20's test runner takes no globs: list the files ourselves.
+const nodeTests = readdirSync('test', { recursive: true })
+  .filter((file) => file.endsWith('.node.test.ts'))
+  .map((file) => join('test', file));
+const closing = /^(\w+): (\d+) passed, (\d+) failed/;
+const results = [];
+
+function step(name, command, args) {
+  const started = Date.now();
+  console.log(`\n== ${name}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      buffered += chunk;
+    });
+    child.on('close', (code) => {
+      const line = buffered.split('\n').map((text) => text.match(closing)).filter(Boolean).at(-1);
+      results.push({ name, code, line, seconds: (Date.now() - started) / 1000 });
+      resolve(code);
+    });
+  });
+}
+
+await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
+await step('build', 'node', ['scripts/build.mjs']);
+await step('node tests', 'node', [
+  '--import', 'tsx', '--test', '--test-concurrency=2',
+  '--test-reporter=spec', '--test-reporter-destination=stderr',
+  '--test-reporter=./scripts/node-closing-line.mjs', '--test-reporter-destination=stdout',
+  ...nodeTests,
+]);
+await step('browser tests', 'npx', ['wtr']);
+
+console.log('');
+for (const { name, code, seconds } of results) console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s)`);
+const passed = results.reduce((sum, r) => sum + (r.line ? Number(r.line[2]) : 0), 0);
+const failed = results.reduce((sum, r) => sum + (r.line ? Number(r.line[3]) : r.code === 0 ? 0 : 1), 0);
+const failedSteps = results.filter((r) => r.code !== 0).length;
+for (const r of results) if (r.line) console.log(r.line[0]);
+console.log(`total: ${passed} passed, ${failed + (failed === 0 ? failedSteps : 0)} failed`);
+process.exit(failedSteps > 0 ? 1 : 0);

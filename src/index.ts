@@ -1,0 +1,2 @@
+/** fx-sdk: live, typed HTML video compositions. */
+export * from './runtime/index.js';

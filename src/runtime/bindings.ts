@@ -1,0 +1,152 @@
+import { Attr } from './constants.js';
+import { colorGradingFilter, resolveColorGrading } from './color-grading.js';
+import { BindingIssueCode as Code, issue, describe, type Issue } from './issues.js';
+import { isBindableSrcTag, safeMediaUrl, sanitizeCssValue } from './safety.js';
+import { compositionOwner, scopeElement } from './scope.js';
+import type { VariableValues } from './values.js';
+
+const BOUND = `[${Attr.varSrc}],[${Attr.varText}],[${Attr.colorGrading}]`;
+
+// What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
+const authoredSrc = new WeakMap<Element, string | null>();
+const authoredFilter = new WeakMap<Element, string>();
+const appliedProperties = new WeakMap<Element, ReadonlySet<string>>();
+const resolvedGradings = new WeakMap<Element, Record<string, unknown>>();
+
+/** The text a scalar value shows, or `undefined` for a value that is not scalar. */
+export function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'object' && value !== null) {
+    const { name, url } = value as { name?: unknown; url?: unknown };
+    if (typeof name === 'string') return name; // a font applies its family name
+    if (typeof url === 'string') return url; // an image applies its URL
+  }
+  return undefined;
+}
+
+function mediaUrl(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && 'url' in value) return (value as { url: unknown }).url;
+  return value;
+}
+
+/**
+ * Applies resolved values to a composition: `data-var-src`, `data-var-text`, `data-color-grading` references and
+ * one `--{id}` CSS custom property per scalar on the root. Only elements owned by the root's composition are
+ * touched (nested sub-compositions get their own call). Idempotent; refused bindings are returned as issues,
+ * never thrown, and leave the authored content in place.
+ *
+ * @example
+ * const issues = applyBindings(document, resolveVariables(declarations, { overrides }).values);
+ */
+export function applyBindings(root: Element | Document, values: VariableValues): Issue[] {
+  const scope = scopeElement(root);
+  const owner = compositionOwner(scope);
+  const issues: Issue[] = [];
+  applyCssProperties(scope, values, issues);
+  const bound = scope.matches(BOUND) ? [scope, ...scope.querySelectorAll(BOUND)] : scope.querySelectorAll(BOUND);
+  for (const element of bound) {
+    if (compositionOwner(element) !== owner) continue;
+    if (element.hasAttribute(Attr.varSrc)) bindSrc(element, values, issues);
+    if (element.hasAttribute(Attr.varText)) bindText(element, values, issues);
+    if (element.hasAttribute(Attr.colorGrading)) bindColorGrading(element, values, issues);
+  }
+  return issues;
+}
+
+function bindSrc(element: Element, values: VariableValues, issues: Issue[]): void {
+  const id = element.getAttribute(Attr.varSrc) ?? '';
+  const tag = element.localName;
+  if (!isBindableSrcTag(tag)) {
+    issues.push(issue(Code.tagNotAllowed, [Attr.varSrc, id], `"data-var-src" is not honoured on <${tag}>; use img, video, audio or source`));
+    return;
+  }
+  if (!authoredSrc.has(element)) authoredSrc.set(element, element.getAttribute('src'));
+  const value = values[id];
+  let next = authoredSrc.get(element) ?? null;
+  if (!Object.hasOwn(values, id)) {
+    issues.push(issue(Code.undeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which is not a declared variable`));
+  } else if (value !== null && value !== '') {
+    const url = safeMediaUrl(mediaUrl(value));
+    if (url === undefined) {
+      issues.push(issue(Code.urlRefused, [Attr.varSrc, id], `"data-var-src" refused the value of "${id}": ${describe(value)} is not an allowed media URL`));
+    } else {
+      next = url;
+    }
+  }
+  if (element.getAttribute('src') === next) return;
+  if (next === null) element.removeAttribute('src');
+  else element.setAttribute('src', next);
+  // A <source> change only takes effect when its media element reloads.
+  const media = tag === 'source' ? element.parentElement : null;
+  if (media && 'load' in media && typeof media.load === 'function') media.load();
+}
+
+function bindText(element: Element, values: VariableValues, issues: Issue[]): void {
+  const id = element.getAttribute(Attr.varText) ?? '';
+  if (!Object.hasOwn(values, id)) {
+    issues.push(issue(Code.undeclared, [Attr.varText, id], `"data-var-text" names "${id}", which is not a declared variable`));
+    return;
+  }
+  const text = scalarText(values[id]);
+  if (text === undefined) {
+    issues.push(issue(Code.valueNotScalar, [Attr.varText, id], `"data-var-text" needs a scalar, but "${id}" is ${describe(values[id])}`));
+    return;
+  }
+  // Replace only the element's own text: child elements survive.
+  const ownText = [...element.childNodes].filter((node) => node.nodeType === 3 /* TEXT_NODE */);
+  const [first, ...rest] = ownText;
+  if (first) {
+    if (first.nodeValue !== text) first.nodeValue = text;
+  } else {
+    element.insertBefore(element.ownerDocument.createTextNode(text), element.firstChild);
+  }
+  for (const node of rest) node.remove();
+}
+
+function bindColorGrading(element: Element, values: VariableValues, issues: Issue[]): void {
+  let grading: unknown;
+  try {
+    grading = JSON.parse(element.getAttribute(Attr.colorGrading) ?? '');
+  } catch {
+    grading = undefined;
+  }
+  if (typeof grading !== 'object' || grading === null || Array.isArray(grading)) {
+    issues.push(issue(Code.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
+    return;
+  }
+  const resolved = resolveColorGrading(grading as Record<string, unknown>, values);
+  resolvedGradings.set(element, resolved);
+  const style = (element as HTMLElement).style;
+  if (!style) return;
+  if (!authoredFilter.has(element)) authoredFilter.set(element, style.filter);
+  const filter = [authoredFilter.get(element), colorGradingFilter(resolved)].filter(Boolean).join(' ');
+  if (style.filter !== filter) style.filter = filter;
+}
+
+/** The color grading of an element after its `$name` references were resolved by {@link applyBindings}. */
+export function resolvedColorGrading(element: Element): Record<string, unknown> | undefined {
+  return resolvedGradings.get(element);
+}
+
+function applyCssProperties(scope: Element, values: VariableValues, issues: Issue[]): void {
+  const style = (scope as HTMLElement).style;
+  if (!style) return;
+  const previous = appliedProperties.get(scope) ?? new Set<string>();
+  const next = new Set<string>();
+  for (const [id, value] of Object.entries(values)) {
+    const text = scalarText(value);
+    if (text === undefined) continue;
+    const name = `--${id}`;
+    const css = sanitizeCssValue(text);
+    if (style.getPropertyValue(name) !== css) {
+      style.setProperty(name, css);
+      if (css.trim() !== '' && style.getPropertyValue(name) === '') {
+        issues.push(issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'));
+      }
+    }
+    next.add(name);
+  }
+  for (const name of previous) if (!next.has(name)) style.removeProperty(name);
+  appliedProperties.set(scope, next);
+}

@@ -1,0 +1,40 @@
+/**
+ * Names the composition format relies on, said once. Nothing else spells these as string literals.
+ */
+export const Attr = {
+  compositionId: 'data-composition-id',
+  compositionSrc: 'data-composition-src',
+  compositionVariables: 'data-composition-variables',
+  variableValues: 'data-variable-values',
+  width: 'data-width',
+  height: 'data-height',
+  duration: 'data-duration',
+  start: 'data-start',
+  trackIndex: 'data-track-index',
+  hasAudio: 'data-has-audio',
+  colorGrading: 'data-color-grading',
+  varSrc: 'data-var-src',
+  varText: 'data-var-text',
+} as const;
+export type Attr = (typeof Attr)[keyof typeof Attr];
+
+/** The variable types a declaration may name. */
+export const VariableType = {
+  string: 'string',
+  number: 'number',
+  color: 'color',
+  boolean: 'boolean',
+  enum: 'enum',
+  font: 'font',
+  image: 'image',
+} as const;
+export type VariableType = (typeof VariableType)[keyof typeof VariableType];
+
+/** Tags on which `data-var-src` is honoured: media that cannot execute script. */
+export const BINDABLE_SRC_TAGS: ReadonlySet<string> = new Set(['img', 'video', 'audio', 'source']);
+
+/** Characters removed from values applied as CSS custom properties (and newlines, and `\` so escapes cannot rebuild them). */
+export const CSS_REFUSED_CHARACTERS = /[;{}<>\\\r\n\f]/g;
+
+/** `#rrggbb`, the one color notation variables accept. */
+export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;

@@ -1,0 +1,194 @@
+import { Attr } from './constants.js';
+import { colorGradingReference } from './color-grading.js';
+import { parseVariableDeclarations, type VariableDeclaration } from './declarations.js';
+import { declarationRoot, parseHtml, queryAllDeep } from './html.js';
+import { DeclarationIssueCode, ValueIssueCode, issue, describe, type Issue } from './issues.js';
+import { metadataOf } from './metadata.js';
+import { isBindableSrcTag, isSafeMediaUrl } from './safety.js';
+import { compositionOwner } from './scope.js';
+import { validateVariables } from './values.js';
+
+/** Codes lint adds to those of declarations and metadata. */
+export const LintCode = {
+  ...DeclarationIssueCode,
+  bindingUndeclared: 'binding_undeclared',
+  bindingTagNotAllowed: 'binding_tag_not_allowed',
+  unsafeMediaDefault: 'unsafe_media_default',
+  variableValuesJsonInvalid: 'variable_values_json_invalid',
+  variableValuesUndeclared: 'variable_values_undeclared',
+  variableValuesInvalid: 'variable_values_invalid',
+  colorGradingInvalid: 'color_grading_invalid',
+  colorGradingReferenceUndeclared: 'color_grading_reference_undeclared',
+  variableUnused: 'variable_unused',
+  sourceUnreadable: 'source_unreadable',
+} as const;
+export type LintCode = (typeof LintCode)[keyof typeof LintCode];
+
+export type LintFinding = Issue;
+
+export interface LintOptions {
+  /**
+   * Returns the HTML of a sub-composition named by `data-composition-src` (relative to the linted file), or
+   * `undefined` when it is not available. Enables checking host `data-variable-values` against its declarations.
+   */
+  readonly readSource?: (path: string) => string | undefined;
+}
+
+interface Scope {
+  readonly owner: Element | null;
+  readonly declarations: VariableDeclaration[];
+  readonly used: Set<string>;
+}
+
+/**
+ * Statically checks a composition: declaration JSON and fields, defaults against their type and ranges, duplicate
+ * ids, bindings to undeclared ids or on disallowed tags, unsafe media defaults, host `data-variable-values`, and
+ * declared-but-unused variables (a warning). Findings carry a stable `code`; errors must be fixed before rendering.
+ *
+ * @example
+ * lintComposition(html).filter((finding) => finding.severity === 'error');
+ */
+export function lintComposition(html: string, options: LintOptions = {}): LintFinding[] {
+  const doc = parseHtml(html);
+  const metadata = metadataOf(doc);
+  const findings: LintFinding[] = [...metadata.issues];
+  const scopes = new Map<Element | null, Scope>();
+  scopes.set(null, { owner: null, declarations: metadata.variables, used: new Set() });
+
+  const scopeOf = (element: Element): Scope => {
+    const owner = compositionOwner(element);
+    let scope = scopes.get(owner);
+    if (!scope) {
+      // An inline sub-composition declares its own variables on its root.
+      const parsed = parseVariableDeclarations(owner!.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
+      findings.push(...parsed.issues);
+      scope = { owner, declarations: parsed.declarations, used: new Set() };
+      scopes.set(owner, scope);
+    }
+    return scope;
+  };
+  const declared = (scope: Scope, id: string) => scope.declarations.find((declaration) => declaration.id === id);
+
+  for (const element of queryAllDeep(doc, `[${Attr.varSrc}]`)) {
+    const scope = scopeOf(element);
+    const id = element.getAttribute(Attr.varSrc) ?? '';
+    scope.used.add(id);
+    if (!isBindableSrcTag(element.localName)) {
+      findings.push(issue(LintCode.bindingTagNotAllowed, [Attr.varSrc, id], `"data-var-src" on <${element.localName}> is ignored; only img, video, audio and source may carry it`));
+    }
+    const declaration = declared(scope, id);
+    if (!declaration) {
+      findings.push(issue(LintCode.bindingUndeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which this composition does not declare`));
+    } else if (typeof declaration.default === 'string' && declaration.default !== '' && !isSafeMediaUrl(declaration.default)) {
+      findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, id, 'default'], `variable "${id}" is bound with "data-var-src" but its default ${describe(declaration.default)} is not an allowed media URL`));
+    }
+  }
+  for (const element of queryAllDeep(doc, `[${Attr.varText}]`)) {
+    const scope = scopeOf(element);
+    const id = element.getAttribute(Attr.varText) ?? '';
+    scope.used.add(id);
+    if (!declared(scope, id)) {
+      findings.push(issue(LintCode.bindingUndeclared, [Attr.varText, id], `"data-var-text" names "${id}", which this composition does not declare`));
+    }
+  }
+  for (const element of queryAllDeep(doc, `[${Attr.colorGrading}]`)) {
+    lintColorGrading(element, scopeOf(element), findings);
+  }
+  for (const host of queryAllDeep(doc, `[${Attr.variableValues}]`)) {
+    lintHostValues(host, options, findings);
+  }
+  for (const declaration of metadata.variables) {
+    if (declaration.type === 'image' && declaration.default !== '' && !isSafeMediaUrl(declaration.default)) {
+      findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, declaration.id, 'default'], `image variable "${declaration.id}" has a default ${describe(declaration.default)} that is not an allowed media URL`));
+    }
+  }
+  reportUnused(doc, scopes, findings);
+  return dedupe(findings);
+}
+
+function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[]): void {
+  let grading: unknown;
+  try {
+    grading = JSON.parse(element.getAttribute(Attr.colorGrading) ?? '');
+  } catch {
+    grading = undefined;
+  }
+  if (typeof grading !== 'object' || grading === null || Array.isArray(grading)) {
+    findings.push(issue(LintCode.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
+    return;
+  }
+  const visit = (node: unknown): void => {
+    const id = colorGradingReference(node);
+    if (id !== undefined) {
+      scope.used.add(id);
+      if (!scope.declarations.some((declaration) => declaration.id === id)) {
+        findings.push(issue(LintCode.colorGradingReferenceUndeclared, [Attr.colorGrading, id], `"data-color-grading" refers to "$${id}", which this composition does not declare; the text stays as written`, 'warning'));
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      Object.values(node).forEach(visit);
+    }
+  };
+  visit(grading);
+}
+
+function lintHostValues(host: Element, options: LintOptions, findings: LintFinding[]): void {
+  let values: unknown;
+  try {
+    values = JSON.parse(host.getAttribute(Attr.variableValues) ?? '');
+  } catch (error) {
+    findings.push(issue(LintCode.variableValuesJsonInvalid, [Attr.variableValues], `"data-variable-values" is not valid JSON: ${(error as Error).message}`));
+    return;
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    findings.push(issue(LintCode.variableValuesJsonInvalid, [Attr.variableValues], `"data-variable-values" must be a JSON object, got ${describe(values)}`));
+    return;
+  }
+  const source = host.getAttribute(Attr.compositionSrc);
+  let declarations: VariableDeclaration[] | undefined;
+  if (source !== null && options.readSource) {
+    const html = options.readSource(source);
+    if (html === undefined) {
+      findings.push(issue(LintCode.sourceUnreadable, [Attr.compositionSrc, source], `sub-composition "${source}" could not be read`, 'warning'));
+      return;
+    }
+    declarations = metadataOf(parseHtml(html)).variables;
+  } else if (source === null && host.hasAttribute(Attr.compositionVariables)) {
+    declarations = parseVariableDeclarations(host.getAttribute(Attr.compositionVariables)).declarations;
+  }
+  if (!declarations) return;
+  for (const found of validateVariables(values, declarations, { path: [Attr.variableValues] })) {
+    const undeclared = found.code === ValueIssueCode.undeclared;
+    const where = source ? ` (sub-composition "${source}")` : '';
+    findings.push(issue(undeclared ? LintCode.variableValuesUndeclared : LintCode.variableValuesInvalid, found.path, `${found.message}${where}`, undeclared || found.severity === 'warning' ? 'warning' : 'error'));
+  }
+}
+
+/** A declared id counts as used when bound, referenced by a grading, named in `var(--id)`, or read by a script. */
+function reportUnused(doc: Document, scopes: Map<Element | null, Scope>, findings: LintFinding[]): void {
+  const styleText = [
+    ...queryAllDeep(doc, 'style').map((style) => style.textContent ?? ''),
+    ...queryAllDeep(doc, '[style]').map((element) => element.getAttribute('style') ?? ''),
+  ].join('\n');
+  const scriptText = queryAllDeep(doc, 'script').map((script) => script.textContent ?? '').join('\n');
+  for (const scope of scopes.values()) {
+    for (const { id } of scope.declarations) {
+      if (scope.used.has(id) || styleText.includes(`--${id}`) || mentions(scriptText, id)) continue;
+      findings.push(issue(LintCode.variableUnused, [Attr.compositionVariables, id], `variable "${id}" is declared but no binding, style or script uses it`, 'warning'));
+    }
+  }
+}
+
+function mentions(text: string, id: string): boolean {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w$-])${escaped}($|[^\\w$-])`).test(text);
+}
+
+function dedupe(findings: LintFinding[]): LintFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.code}|${finding.path.join('.')}|${finding.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

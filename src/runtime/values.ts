@@ -1,0 +1,103 @@
+import { COLOR_PATTERN } from './constants.js';
+import type { VariableDeclaration } from './declarations.js';
+import { FxError } from './errors.js';
+import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
+
+/** A font value: a family name, or a name with the URL of its source file. */
+export type FontValue = string | { readonly name: string; readonly source?: string };
+/** An image value: a URL, or an object carrying one. */
+export type ImageValue = string | { readonly url: string };
+/** Values by variable id, as supplied by a host, the CLI or the element. */
+export type VariableValues = Readonly<Record<string, unknown>>;
+
+export interface ValidateOptions {
+  /** Throw an `FxError` with code `variables_invalid` when any issue, warnings included, is found. */
+  readonly strict?: boolean;
+  /** Prefix for issue paths, e.g. `['data-variable-values']`. */
+  readonly path?: IssuePath;
+}
+
+const EXPECTED: Record<VariableDeclaration['type'], string> = {
+  string: 'a string',
+  number: 'a finite number',
+  color: 'a "#rrggbb" color string',
+  boolean: 'true or false',
+  enum: 'a string',
+  font: 'a family name or { "name", "source" }',
+  image: 'a URL string or { "url" }',
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function matchesType(declaration: VariableDeclaration, value: unknown): boolean {
+  switch (declaration.type) {
+    case 'string':
+    case 'enum':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'color':
+      return typeof value === 'string' && COLOR_PATTERN.test(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'font':
+      return typeof value === 'string' || (isRecord(value) && typeof value.name === 'string' && (value.source === undefined || typeof value.source === 'string'));
+    case 'image':
+      return typeof value === 'string' || (isRecord(value) && typeof value.url === 'string');
+  }
+}
+
+/**
+ * Checks one value against its declaration. Errors mean the value cannot be used; warnings
+ * (`out-of-range`, `too-long`) keep the value.
+ */
+export function checkValue(declaration: VariableDeclaration, value: unknown, path: IssuePath = [declaration.id]): Issue | undefined {
+  const id = declaration.id;
+  if (!matchesType(declaration, value)) {
+    return issue(Code.typeMismatch, path, `variable "${id}" is declared as ${declaration.type} and expects ${EXPECTED[declaration.type]}, got ${describe(value)}`);
+  }
+  if (declaration.type === 'enum' && !declaration.options.some((option) => option.value === value)) {
+    const allowed = declaration.options.map((option) => JSON.stringify(option.value)).join(', ');
+    return issue(Code.enumOutOfRange, path, `variable "${id}" must be one of ${allowed}, got ${describe(value)}`);
+  }
+  if (declaration.type === 'number') {
+    const number = value as number;
+    if ((declaration.min !== undefined && number < declaration.min) || (declaration.max !== undefined && number > declaration.max)) {
+      return issue(Code.outOfRange, path, `variable "${id}" should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}`, 'warning');
+    }
+  }
+  if (declaration.type === 'string' && declaration.maxLength !== undefined && (value as string).length > declaration.maxLength) {
+    return issue(Code.tooLong, path, `variable "${id}" should be at most ${declaration.maxLength} characters, got ${(value as string).length}`, 'warning');
+  }
+  return undefined;
+}
+
+/**
+ * Validates supplied values against declarations: `undeclared` keys, `type-mismatch`, `enum-out-of-range`,
+ * plus `out-of-range` / `too-long` warnings. Returns the issues; with `strict` any issue throws
+ * `FxError('variables_invalid')` carrying them.
+ *
+ * @example
+ * validateVariables({ title: 42 }, declarations); // [{ code: 'type-mismatch', path: ['title'], ... }]
+ */
+export function validateVariables(values: unknown, declarations: readonly VariableDeclaration[], options: ValidateOptions = {}): Issue[] {
+  const path = options.path ?? [];
+  const issues: Issue[] = [];
+  if (!isRecord(values)) {
+    issues.push(issue(Code.valuesInvalid, path, `variable values must be a JSON object, got ${describe(values)}`));
+  } else {
+    const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
+    for (const [id, value] of Object.entries(values)) {
+      const declaration = byId.get(id);
+      const found = declaration
+        ? checkValue(declaration, value, [...path, id])
+        : issue(Code.undeclared, [...path, id], `variable "${id}" is not declared by this composition`, 'warning');
+      if (found) issues.push(found);
+    }
+  }
+  if (options.strict && issues.length > 0) {
+    throw new FxError('variables_invalid', `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
+  }
+  return issues;
+}

@@ -1,0 +1,30 @@
+// Library builds, one per mode: `vite build` (ES module entry `fx-sdk`), `--mode iife` (classic-script
+// bundle exposing `window.fx`), `--mode runtime` (the in-frame runtime `fx-runtime.js`).
+import { defineConfig } from 'vite';
+import pkg from './package.json' with { type: 'json' };
+
+const external = Object.keys(pkg.dependencies).map((name) => new RegExp(`^${name}(/|$)`));
+
+const targets = {
+  es: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.js', external },
+  iife: { entry: 'src/iife.ts', name: 'fx', format: 'iife', fileName: 'fx.iife.js', external: [] },
+  runtime: { entry: 'src/runtime/frame/index.ts', name: '__fxRuntime', format: 'iife', fileName: 'fx-runtime.js', external: [] },
+} as const;
+
+export default defineConfig(({ mode }) => {
+  const target = targets[mode as keyof typeof targets] ?? targets.es;
+  return {
+    build: {
+      target: 'es2022',
+      emptyOutDir: false,
+      sourcemap: true,
+      lib: {
+        entry: target.entry,
+        name: target.name,
+        formats: [target.format],
+        fileName: () => target.fileName,
+      },
+      rollupOptions: { external: [...target.external] },
+    },
+  };
+});
