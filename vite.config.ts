@@ -14,6 +14,8 @@ const targets = {
 export default defineConfig(({ mode }) => {
   const target = targets[mode as keyof typeof targets] ?? targets.es;
   return {
+    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it.
+    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
     build: {
       target: 'es2022',
       emptyOutDir: false,

@@ -6,6 +6,7 @@ import { compositionOwner, scopeElement } from './scope.js';
 import type { VariableValues } from './values.js';
 
 const BOUND = `[${Attr.varSrc}],[${Attr.varText}],[${Attr.colorGrading}]`;
+const EDGE_BLANKS = /^[ \t]+|[ \t]+$/g;
 
 // What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
 const authoredSrc = new WeakMap<Element, string | null>();
@@ -111,16 +112,19 @@ function bindColorGrading(element: Element, values: VariableValues, issues: Issu
   } catch {
     grading = undefined;
   }
-  if (typeof grading !== 'object' || grading === null || Array.isArray(grading)) {
+  const style = (element as HTMLElement).style as CSSStyleDeclaration | undefined;
+  if (style && !authoredFilter.has(element)) authoredFilter.set(element, style.filter);
+  let resolved: Record<string, unknown> | undefined;
+  if (typeof grading === 'object' && grading !== null && !Array.isArray(grading)) {
+    resolved = resolveColorGrading(grading as Record<string, unknown>, values);
+    resolvedGradings.set(element, resolved);
+  } else {
+    // A grading that turned malformed must not leave the previous one applied.
+    resolvedGradings.delete(element);
     issues.push(issue(Code.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
-    return;
   }
-  const resolved = resolveColorGrading(grading as Record<string, unknown>, values);
-  resolvedGradings.set(element, resolved);
-  const style = (element as HTMLElement).style;
   if (!style) return;
-  if (!authoredFilter.has(element)) authoredFilter.set(element, style.filter);
-  const filter = [authoredFilter.get(element), colorGradingFilter(resolved)].filter(Boolean).join(' ');
+  const filter = [authoredFilter.get(element), resolved && colorGradingFilter(resolved)].filter(Boolean).join(' ');
   if (style.filter !== filter) style.filter = filter;
 }
 
@@ -138,10 +142,13 @@ function applyCssProperties(scope: Element, values: VariableValues, issues: Issu
     const text = scalarText(value);
     if (text === undefined) continue;
     const name = `--${id}`;
-    const css = sanitizeCssValue(text);
+    // CSS trims spaces and tabs around a custom property; trimming first keeps a re-apply a no-op.
+    const css = sanitizeCssValue(text).replace(EDGE_BLANKS, '');
     if (style.getPropertyValue(name) !== css) {
-      style.setProperty(name, css);
-      if (css.trim() !== '' && style.getPropertyValue(name) === '') {
+      // A value CSS refuses leaves the old one in place, so clear it first: no stale value survives.
+      style.removeProperty(name);
+      if (css !== '') style.setProperty(name, css);
+      if (css !== '' && style.getPropertyValue(name) === '') {
         issues.push(issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'));
       }
     }

@@ -1,53 +1,38 @@
-import * as z from 'zod/mini';
 import { VariableType, COLOR_PATTERN } from './constants.js';
 import { DeclarationIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
 
-// Zod compiles validators with `new Function` unless told not to; a strict CSP page would refuse that.
-z.config({ jitless: true });
-
-const text = z.string();
-const finite = z.number();
-const common = { id: text.check(z.minLength(1)), label: text };
-
-const enumOption = z.looseObject({ value: text, label: text });
-
-/** One zod schema per variable type. Unknown extra fields (`description`, `role`, …) are kept. */
-export const declarationSchemas = {
-  string: z.looseObject({
-    ...common,
-    type: z.literal('string'),
-    default: text,
-    placeholder: z.optional(text),
-    maxLength: z.optional(z.int().check(z.minimum(0))),
-  }),
-  number: z.looseObject({
-    ...common,
-    type: z.literal('number'),
-    default: finite,
-    min: z.optional(finite),
-    max: z.optional(finite),
-    step: z.optional(finite.check(z.positive())),
-    unit: z.optional(text),
-  }),
-  color: z.looseObject({ ...common, type: z.literal('color'), default: text.check(z.regex(COLOR_PATTERN)) }),
-  boolean: z.looseObject({ ...common, type: z.literal('boolean'), default: z.boolean() }),
-  enum: z.looseObject({
-    ...common,
-    type: z.literal('enum'),
-    default: text,
-    options: z.array(enumOption).check(z.minLength(1)),
-  }),
-  font: z.looseObject({ ...common, type: z.literal('font'), default: text }),
-  image: z.looseObject({ ...common, type: z.literal('image'), default: text }),
-} as const;
-
-export type StringDeclaration = z.infer<typeof declarationSchemas.string>;
-export type NumberDeclaration = z.infer<typeof declarationSchemas.number>;
-export type ColorDeclaration = z.infer<typeof declarationSchemas.color>;
-export type BooleanDeclaration = z.infer<typeof declarationSchemas.boolean>;
-export type EnumDeclaration = z.infer<typeof declarationSchemas.enum>;
-export type FontDeclaration = z.infer<typeof declarationSchemas.font>;
-export type ImageDeclaration = z.infer<typeof declarationSchemas.image>;
+interface Base<Type extends VariableType, Default> {
+  readonly id: string;
+  readonly type: Type;
+  readonly label: string;
+  readonly default: Default;
+  /** Unknown extra fields (`description`, `role`, …) are kept. */
+  readonly [extra: string]: unknown;
+}
+export interface StringDeclaration extends Base<'string', string> {
+  readonly placeholder?: string;
+  readonly maxLength?: number;
+}
+export interface NumberDeclaration extends Base<'number', number> {
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  readonly unit?: string;
+}
+export type ColorDeclaration = Base<'color', string>;
+export type BooleanDeclaration = Base<'boolean', boolean>;
+export interface EnumOption {
+  readonly value: string;
+  readonly label: string;
+  readonly [extra: string]: unknown;
+}
+export interface EnumDeclaration extends Base<'enum', string> {
+  readonly options: readonly EnumOption[];
+}
+/** Default is a family name; values may be a name or `{ name, source }`. */
+export type FontDeclaration = Base<'font', string>;
+/** Default is a URL; values may be a URL or `{ url }`. */
+export type ImageDeclaration = Base<'image', string>;
 export type VariableDeclaration =
   | StringDeclaration
   | NumberDeclaration
@@ -63,8 +48,36 @@ export interface ParsedDeclarations {
   readonly issues: Issue[];
 }
 
+/** A field rule: what the field must be, as a predicate and the words used in messages. */
+type Rule = readonly [check: (value: unknown) => boolean, expected: string];
+
+const text: Rule = [(value) => typeof value === 'string', 'a string'];
+const finite: Rule = [(value) => typeof value === 'number' && Number.isFinite(value), 'a finite number'];
+const positive: Rule = [(value) => typeof value === 'number' && Number.isFinite(value) && value > 0, 'a positive number'];
+const count: Rule = [(value) => Number.isInteger(value) && (value as number) >= 0, 'a whole number ≥ 0'];
+const color: Rule = [(value) => typeof value === 'string' && COLOR_PATTERN.test(value), 'a "#rrggbb" color'];
+const flag: Rule = [(value) => typeof value === 'boolean', 'true or false'];
+const options: Rule = [
+  (value) => Array.isArray(value) && value.length > 0 && value.every((option) => typeof option === 'object' && option !== null && typeof option.value === 'string' && typeof option.label === 'string'),
+  'a non-empty array of { "value": string, "label": string }',
+];
+
+/**
+ * The schema of each variable type: the rule for `default` and for each optional field. One table, read by the
+ * parser, the docs and the tests; small enough for the in-frame runtime.
+ */
+export const DECLARATION_SCHEMA: Readonly<Record<VariableType, { readonly default: Rule; readonly fields: Readonly<Record<string, Rule>> }>> = {
+  string: { default: text, fields: { placeholder: text, maxLength: count } },
+  number: { default: finite, fields: { min: finite, max: finite, step: positive, unit: text } },
+  color: { default: color, fields: {} },
+  boolean: { default: flag, fields: {} },
+  enum: { default: text, fields: { options } },
+  font: { default: text, fields: {} },
+  image: { default: text, fields: {} },
+};
+
 const REQUIRED_FIELDS = ['id', 'type', 'label', 'default'] as const;
-const TYPES = Object.keys(declarationSchemas).join(', ');
+const TYPES = Object.keys(DECLARATION_SCHEMA).join(', ');
 
 /**
  * Parses the `data-composition-variables` JSON (or an already-parsed array) into typed declarations.
@@ -73,7 +86,7 @@ const TYPES = Object.keys(declarationSchemas).join(', ');
  * @example
  * const { declarations, issues } = parseVariableDeclarations(root.getAttribute('data-composition-variables'));
  */
-export function parseVariableDeclarations(input: string | null | undefined | unknown, path: IssuePath = []): ParsedDeclarations {
+export function parseVariableDeclarations(input: unknown, path: IssuePath = []): ParsedDeclarations {
   const issues: Issue[] = [];
   let list: unknown = input;
   if (input === null || input === undefined || (typeof input === 'string' && input.trim() === '')) {
@@ -123,7 +136,7 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
   if (missing.includes('type')) return undefined;
 
   const type = record.type;
-  if (typeof type !== 'string' || !Object.hasOwn(declarationSchemas, type)) {
+  if (typeof type !== 'string' || !Object.hasOwn(DECLARATION_SCHEMA, type)) {
     issues.push(issue(Code.typeUnknown, [...at, 'type'], `declaration ${name} has "type" ${describe(type)}; expected one of ${TYPES}`));
     return undefined;
   }
@@ -133,24 +146,24 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
   }
   if (missing.length > 0) return undefined;
 
-  const result = declarationSchemas[type as VariableType].safeParse(record);
-  if (!result.success) {
-    for (const problem of result.error.issues) {
-      const field = problem.path[0];
-      const fieldPath = [...at, ...(problem.path as (string | number)[])];
-      if (field === 'default') {
-        issues.push(issue(Code.defaultTypeMismatch, fieldPath, `declaration ${name} has a "default" of ${describe(record.default)} that does not match type "${type}"${type === 'color' ? ' (expected #rrggbb)' : ''}`));
-      } else {
-        issues.push(issue(Code.fieldInvalid, fieldPath, `declaration ${name} has an invalid "${problem.path.join('.')}": ${problem.message}`));
-      }
-    }
-    return undefined;
+  const schema = DECLARATION_SCHEMA[type as VariableType];
+  const before = issues.length;
+  const invalid = (field: string, expected: string) =>
+    issues.push(issue(Code.fieldInvalid, [...at, field], `declaration ${name} has an invalid "${field}": expected ${expected}, got ${describe(record[field])}`));
+  if (typeof record.id !== 'string' || record.id === '') invalid('id', 'a non-empty string');
+  if (typeof record.label !== 'string') invalid('label', 'a string');
+  for (const [field, [check, expected]] of Object.entries(schema.fields)) {
+    if (record[field] !== undefined && !check(record[field])) invalid(field, expected);
   }
-  const declaration = result.data as VariableDeclaration;
+  if (!schema.default[0](record.default)) {
+    issues.push(issue(Code.defaultTypeMismatch, [...at, 'default'], `declaration ${name} has a "default" of ${describe(record.default)} that does not match type "${type}" (expected ${schema.default[1]})`));
+  }
+  if (issues.length > before) return undefined;
+  const declaration = record as VariableDeclaration;
   return checkConsistency(declaration, at, issues) ? declaration : undefined;
 }
 
-/** Cross-field rules zod's per-field schemas do not express. Returns false when the declaration is unusable. */
+/** Cross-field rules. Returns false when the declaration is unusable. */
 function checkConsistency(declaration: VariableDeclaration, at: IssuePath, issues: Issue[]): boolean {
   const name = `"${declaration.id}"`;
   switch (declaration.type) {

@@ -3,7 +3,7 @@ export { Attr, VariableType, BINDABLE_SRC_TAGS, COLOR_PATTERN } from './constant
 export { FxError, isFxError } from './errors.js';
 export { DeclarationIssueCode, ValueIssueCode, BindingIssueCode } from './issues.js';
 export type { Issue, IssuePath, IssueSeverity } from './issues.js';
-export { parseVariableDeclarations, declarationSchemas } from './declarations.js';
+export { parseVariableDeclarations, DECLARATION_SCHEMA } from './declarations.js';
 export type {
   VariableDeclaration,
   StringDeclaration,
@@ -14,6 +14,7 @@ export type {
   FontDeclaration,
   ImageDeclaration,
   ParsedDeclarations,
+  EnumOption,
 } from './declarations.js';
 export { validateVariables, checkValue } from './values.js';
 export type { VariableValues, FontValue, ImageValue, ValidateOptions } from './values.js';

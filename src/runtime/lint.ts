@@ -1,7 +1,7 @@
 import { Attr } from './constants.js';
 import { colorGradingReference } from './color-grading.js';
 import { parseVariableDeclarations, type VariableDeclaration } from './declarations.js';
-import { declarationRoot, parseHtml, queryAllDeep } from './html.js';
+import { parseHtml, queryAllDeep } from './html.js';
 import { DeclarationIssueCode, ValueIssueCode, issue, describe, type Issue } from './issues.js';
 import { metadataOf } from './metadata.js';
 import { isBindableSrcTag, isSafeMediaUrl } from './safety.js';
@@ -38,6 +38,8 @@ interface Scope {
   readonly owner: Element | null;
   readonly declarations: VariableDeclaration[];
   readonly used: Set<string>;
+  /** Ids bound by `data-var-src`: their defaults become a media `src`. */
+  readonly media: Set<string>;
 }
 
 /**
@@ -53,7 +55,7 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
   const metadata = metadataOf(doc);
   const findings: LintFinding[] = [...metadata.issues];
   const scopes = new Map<Element | null, Scope>();
-  scopes.set(null, { owner: null, declarations: metadata.variables, used: new Set() });
+  scopes.set(null, { owner: null, declarations: metadata.variables, used: new Set(), media: new Set() });
 
   const scopeOf = (element: Element): Scope => {
     const owner = compositionOwner(element);
@@ -62,25 +64,25 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
       // An inline sub-composition declares its own variables on its root.
       const parsed = parseVariableDeclarations(owner!.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
       findings.push(...parsed.issues);
-      scope = { owner, declarations: parsed.declarations, used: new Set() };
+      scope = { owner, declarations: parsed.declarations, used: new Set(), media: new Set() };
       scopes.set(owner, scope);
     }
     return scope;
   };
   const declared = (scope: Scope, id: string) => scope.declarations.find((declaration) => declaration.id === id);
 
+  // Every inline sub-composition is linted, also one that no binding points into.
+  for (const root of queryAllDeep(doc, `[${Attr.compositionId}]`)) scopeOf(root);
   for (const element of queryAllDeep(doc, `[${Attr.varSrc}]`)) {
     const scope = scopeOf(element);
     const id = element.getAttribute(Attr.varSrc) ?? '';
     scope.used.add(id);
+    scope.media.add(id);
     if (!isBindableSrcTag(element.localName)) {
       findings.push(issue(LintCode.bindingTagNotAllowed, [Attr.varSrc, id], `"data-var-src" on <${element.localName}> is ignored; only img, video, audio and source may carry it`));
     }
-    const declaration = declared(scope, id);
-    if (!declaration) {
+    if (!declared(scope, id)) {
       findings.push(issue(LintCode.bindingUndeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which this composition does not declare`));
-    } else if (typeof declaration.default === 'string' && declaration.default !== '' && !isSafeMediaUrl(declaration.default)) {
-      findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, id, 'default'], `variable "${id}" is bound with "data-var-src" but its default ${describe(declaration.default)} is not an allowed media URL`));
     }
   }
   for (const element of queryAllDeep(doc, `[${Attr.varText}]`)) {
@@ -97,13 +99,19 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
   for (const host of queryAllDeep(doc, `[${Attr.variableValues}]`)) {
     lintHostValues(host, options, findings);
   }
-  for (const declaration of metadata.variables) {
-    if (declaration.type === 'image' && declaration.default !== '' && !isSafeMediaUrl(declaration.default)) {
-      findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, declaration.id, 'default'], `image variable "${declaration.id}" has a default ${describe(declaration.default)} that is not an allowed media URL`));
-    }
-  }
+  for (const scope of scopes.values()) lintMediaDefaults(scope, findings);
   reportUnused(doc, scopes, findings);
   return dedupe(findings);
+}
+
+/** Image variables, and any variable bound by `data-var-src`, must default to an allowed media URL (or nothing). */
+function lintMediaDefaults(scope: Scope, findings: LintFinding[]): void {
+  for (const { id, type, default: value } of scope.declarations) {
+    if (type !== 'image' && !scope.media.has(id)) continue;
+    if (typeof value !== 'string' || value === '' || isSafeMediaUrl(value)) continue;
+    const why = type === 'image' ? `image variable "${id}"` : `variable "${id}" is bound with "data-var-src" and`;
+    findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, id, 'default'], `${why} has a default ${describe(value)} that is not an allowed media URL`));
+  }
 }
 
 function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[]): void {
@@ -117,7 +125,10 @@ function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[
     findings.push(issue(LintCode.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
     return;
   }
-  const visit = (node: unknown): void => {
+  // An explicit stack, not recursion: a hostile attribute may nest objects deeper than the call stack allows.
+  const pending: unknown[] = [grading];
+  while (pending.length > 0) {
+    const node = pending.pop();
     const id = colorGradingReference(node);
     if (id !== undefined) {
       scope.used.add(id);
@@ -125,10 +136,10 @@ function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[
         findings.push(issue(LintCode.colorGradingReferenceUndeclared, [Attr.colorGrading, id], `"data-color-grading" refers to "$${id}", which this composition does not declare; the text stays as written`, 'warning'));
       }
     } else if (typeof node === 'object' && node !== null) {
-      Object.values(node).forEach(visit);
+      const children = Object.values(node);
+      for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
     }
-  };
-  visit(grading);
+  }
 }
 
 function lintHostValues(host: Element, options: LintOptions, findings: LintFinding[]): void {
@@ -146,9 +157,16 @@ function lintHostValues(host: Element, options: LintOptions, findings: LintFindi
   const source = host.getAttribute(Attr.compositionSrc);
   let declarations: VariableDeclaration[] | undefined;
   if (source !== null && options.readSource) {
-    const html = options.readSource(source);
-    if (html === undefined) {
-      findings.push(issue(LintCode.sourceUnreadable, [Attr.compositionSrc, source], `sub-composition "${source}" could not be read`, 'warning'));
+    let html: string | undefined;
+    let reason = '';
+    try {
+      html = options.readSource(source);
+    } catch (error) {
+      // A CLI reader throws ENOENT and the like: that is a finding, not a crash.
+      reason = `: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (typeof html !== 'string') {
+      findings.push(issue(LintCode.sourceUnreadable, [Attr.compositionSrc, source], `sub-composition "${source}" could not be read${reason}`, 'warning'));
       return;
     }
     declarations = metadataOf(parseHtml(html)).variables;
@@ -172,15 +190,21 @@ function reportUnused(doc: Document, scopes: Map<Element | null, Scope>, finding
   const scriptText = queryAllDeep(doc, 'script').map((script) => script.textContent ?? '').join('\n');
   for (const scope of scopes.values()) {
     for (const { id } of scope.declarations) {
-      if (scope.used.has(id) || styleText.includes(`--${id}`) || mentions(scriptText, id)) continue;
+      if (scope.used.has(id) || namesCustomProperty(styleText, id) || mentions(scriptText, id)) continue;
       findings.push(issue(LintCode.variableUnused, [Attr.compositionVariables, id], `variable "${id}" is declared but no binding, style or script uses it`, 'warning'));
     }
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function mentions(text: string, id: string): boolean {
-  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\w$-])${escaped}($|[^\\w$-])`).test(text);
+  return new RegExp(`(^|[^\\w$-])${escapeRegExp(id)}($|[^\\w$-])`).test(text);
+}
+
+/** True when CSS text names the custom property `--{id}` itself, not merely one that starts with it (`--{id}-x`). */
+function namesCustomProperty(css: string, id: string): boolean {
+  return new RegExp(`(?<![\\w-])--${escapeRegExp(id)}(?![\\w-]|[^\\x00-\\x7f])`).test(css);
 }
 
 function dedupe(findings: LintFinding[]): LintFinding[] {

@@ -10,15 +10,18 @@ const SAFE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'blob:']
 // A base no real document has, so that a relative path parses to a known protocol for the check.
 const CHECK_BASE = 'https://base.fx.invalid/';
 
+// Empty, whitespace or control characters only: such a `src` resolves to the document itself, not to media.
+const BLANK = /^[\s\x00-\x1f]*$/;
+
 /**
  * Returns the URL unchanged when it is safe to use as a media `src`, else `undefined`.
  * The string is parsed with `new URL` (against `base`, or a neutral https base), then the parsed protocol is
- * tested: `http:`, `https:`, `blob:`, relative paths and `data:image/…` pass; everything else
- * (`javascript:`, `vbscript:`, `data:text/html`, `file:`, unknown schemes) is refused, whatever the case,
- * whitespace or control characters the parser strips.
+ * tested: `http:`, `https:`, `blob:`, relative paths and `data:` URLs whose MIME type is `image/…` pass;
+ * everything else (`javascript:`, `vbscript:`, `data:text/html`, `file:`, unknown schemes, blank strings,
+ * non-strings) is refused, whatever the case, whitespace or control characters the parser strips.
  */
 export function safeMediaUrl(value: unknown, base: string | URL = CHECK_BASE): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (typeof value !== 'string' || BLANK.test(value)) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(value, base);
@@ -26,7 +29,7 @@ export function safeMediaUrl(value: unknown, base: string | URL = CHECK_BASE): s
     return undefined;
   }
   if (SAFE_PROTOCOLS.has(parsed.protocol)) return value;
-  if (parsed.protocol === 'data:' && /^image\/[a-z0-9.+-]+[;,]/i.test(parsed.pathname)) return value;
+  if (parsed.protocol === 'data:' && dataUrlMimeEssence(parsed)?.startsWith('image/')) return value;
   return undefined;
 }
 
@@ -52,4 +55,44 @@ export function isBindableSrcTag(tagName: string): boolean {
  */
 export function sanitizeCssValue(value: string): string {
   return value.replace(CSS_REFUSED_CHARACTERS, '');
+}
+
+const BASE64_SUFFIX = /;\x20*base64$/i;
+const ASCII_WHITESPACE_EDGES = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+// `type/subtype` of a MIME type; parameters after `;` never make parsing fail.
+const MIME_ESSENCE = /^[\t\n\r ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\/([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t\n\r ]*(?:;|$)/;
+
+/**
+ * The MIME type (`type/subtype`, lowercase) a browser gives a parsed `data:` URL, following the WHATWG Fetch
+ * "data: URL processor", or `undefined` when the URL cannot load at all. Checking what the browser will
+ * decide, not a prefix of the text, is why `data: image/png,…` passes and `data:,image/png` does not.
+ */
+function dataUrlMimeEssence(url: URL): string | undefined {
+  const input = url.href.slice('data:'.length).split('#', 1)[0] ?? '';
+  const comma = input.indexOf(',');
+  if (comma < 0) return undefined;
+  let mimeType = input.slice(0, comma).replace(ASCII_WHITESPACE_EDGES, '');
+  const base64 = BASE64_SUFFIX.exec(mimeType);
+  if (base64) {
+    if (!isForgivingBase64(percentDecode(input.slice(comma + 1)))) return undefined;
+    mimeType = mimeType.slice(0, base64.index);
+  }
+  if (mimeType.startsWith(';')) mimeType = `text/plain${mimeType}`;
+  const essence = MIME_ESSENCE.exec(mimeType);
+  return essence ? `${essence[1]}/${essence[2]}`.toLowerCase() : 'text/plain';
+}
+
+// Bytes as Latin-1 characters; the URL serializer has already percent-encoded everything outside ASCII.
+function percentDecode(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+// `atob` is the HTML "forgiving-base64 decode" the data: URL processor uses.
+function isForgivingBase64(text: string): boolean {
+  try {
+    atob(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,0 +1,119 @@
+// Turns what benchmarks return into the figures the harness prints and writes: checks the shape, summarizes
+// samples, compares budgets (reported, never asserted) and computes ratios to a peer.
+import { summarize } from './stats.mjs';
+import { formatTable } from './table.mjs';
+
+const STATISTICS = new Set(['median', 'p95', 'mean']);
+
+function checkSamples(samples, where) {
+  if (!Array.isArray(samples) || samples.length === 0 || !samples.every(Number.isFinite)) {
+    throw new Error(`${where} "samples" must be a non-empty array of finite numbers`);
+  }
+}
+
+/**
+ * Validates a benchmark's result: `{ metrics: [{ name, unit, samples, budget?: { statistic, max },
+ * peer?: { name, samples } }], details? }`. Throws a message naming the field when it is malformed.
+ */
+export function checkBenchmarkResult(benchmark, result) {
+  const metrics = result?.metrics;
+  if (!Array.isArray(metrics) || metrics.length === 0) throw new Error(`benchmark "${benchmark}" must return { metrics: [...] } with at least one metric`);
+  const names = new Set();
+  for (const metric of metrics) {
+    const where = `benchmark "${benchmark}" metric "${metric?.name}"`;
+    if (typeof metric?.name !== 'string' || metric.name === '') throw new Error(`benchmark "${benchmark}" has a metric without a "name"`);
+    if (names.has(metric.name)) throw new Error(`${where} is reported twice`);
+    names.add(metric.name);
+    if (typeof metric.unit !== 'string' || metric.unit === '') throw new Error(`${where} needs a "unit"`);
+    checkSamples(metric.samples, where);
+    if (metric.budget !== undefined) {
+      const { statistic, max } = metric.budget ?? {};
+      if (!STATISTICS.has(statistic) || !Number.isFinite(max)) {
+        throw new Error(`${where} "budget" must be { statistic: median | p95 | mean, max: number }`);
+      }
+    }
+    if (metric.peer !== undefined) {
+      if (typeof metric.peer?.name !== 'string' || metric.peer.name === '') throw new Error(`${where} "peer" needs a "name"`);
+      checkSamples(metric.peer.samples, `${where} peer`);
+    }
+  }
+}
+
+// Results keep four decimals (0.1 µs for milliseconds): finer digits are timer noise.
+const round = (value) => Math.round(value * 1e4) / 1e4;
+const roundAll = (figures) => Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, round(value)]));
+
+/** The machine-readable figures of one metric (as written to results.json). */
+export function summarizeMetric(metric) {
+  const figures = roundAll(summarize(metric.samples));
+  const budget = metric.budget ?? null;
+  const summary = {
+    value: figures.median,
+    statistic: 'median',
+    unit: metric.unit,
+    median: figures.median,
+    p95: figures.p95,
+    mean: figures.mean,
+    min: figures.min,
+    max: figures.max,
+    samples: figures.count,
+    budget,
+    withinBudget: budget ? figures[budget.statistic] < budget.max : null,
+  };
+  if (metric.peer) {
+    const peer = roundAll(summarize(metric.peer.samples));
+    summary.peer = {
+      name: metric.peer.name,
+      median: peer.median,
+      p95: peer.p95,
+      mean: peer.mean,
+      samples: peer.count,
+      // Ours over theirs, by median: below 1 means a smaller figure than the peer's.
+      ratio: round(figures.median / peer.median),
+    };
+  }
+  return summary;
+}
+
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  return value.toFixed(magnitude < 10 ? 3 : magnitude < 100 ? 2 : 1);
+}
+
+/** The terminal table for a run: one row per metric, one per crashed benchmark. */
+export function formatResultsTable(benchmarks) {
+  const rows = [];
+  let anyPeer = false;
+  for (const [name, entry] of Object.entries(benchmarks)) {
+    if (entry.error) {
+      rows.push({ benchmark: name, metric: '(crashed)', verdict: 'CRASH' });
+      continue;
+    }
+    for (const [metric, figures] of Object.entries(entry.metrics)) {
+      const { budget, peer } = figures;
+      if (peer) anyPeer = true;
+      rows.push({
+        benchmark: name,
+        metric,
+        median: `${formatNumber(figures.median)} ${figures.unit}`,
+        p95: `${formatNumber(figures.p95)} ${figures.unit}`,
+        n: figures.samples,
+        budget: budget ? `${budget.statistic} < ${budget.max} ${figures.unit}` : '—',
+        verdict: figures.withinBudget === null ? '—' : figures.withinBudget ? 'ok' : 'OVER',
+        peer: peer ? `${peer.ratio.toFixed(2)}× ${peer.name}` : '',
+      });
+    }
+  }
+  const columns = [
+    { key: 'benchmark', title: 'benchmark' },
+    { key: 'metric', title: 'metric' },
+    { key: 'median', title: 'median', align: 'right' },
+    { key: 'p95', title: 'p95', align: 'right' },
+    { key: 'n', title: 'n', align: 'right' },
+    { key: 'budget', title: 'budget' },
+    { key: 'verdict', title: 'verdict' },
+  ];
+  if (anyPeer) columns.push({ key: 'peer', title: 'vs peer (median)' });
+  return formatTable(columns, rows);
+}

@@ -1,0 +1,34 @@
+/** Public names of `<fx-composition>`, said once. */
+export const FxEvent = {
+  loadedMetadata: 'loadedmetadata',
+  durationChange: 'durationchange',
+  play: 'play',
+  pause: 'pause',
+  timeUpdate: 'timeupdate',
+  seeked: 'seeked',
+  ended: 'ended',
+  ready: 'ready',
+  variablesChange: 'variableschange',
+  error: 'error',
+} as const;
+export type FxEvent = (typeof FxEvent)[keyof typeof FxEvent];
+
+export const FxAttribute = {
+  src: 'src',
+  srcdoc: 'srcdoc',
+  variables: 'variables',
+  controls: 'controls',
+  autoplay: 'autoplay',
+  loop: 'loop',
+  muted: 'muted',
+  nonce: 'nonce',
+  loading: 'loading',
+  poster: 'poster',
+} as const;
+
+/** Codes of `error` events the element itself raises (compile and frame errors keep their own codes). */
+export const FxErrorCode = {
+  variablesJsonInvalid: 'variables_json_invalid',
+  frameTimeout: 'frame_timeout',
+  loadFailed: 'load_failed',
+} as const;

@@ -1,0 +1,61 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Issue } from '../runtime/issues.js';
+
+export interface ControlsState {
+  readonly paused: boolean;
+  readonly muted: boolean;
+  readonly time: number;
+  readonly duration: number;
+  readonly fps: number;
+  readonly issues: readonly Issue[];
+}
+
+export interface ControlsActions {
+  togglePlay(): void;
+  toggleMute(): void;
+  seek(seconds: number): void;
+}
+
+/** `m:ss` (or `h:mm:ss`) for a time in seconds. */
+export function formatTime(seconds: number): string {
+  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/**
+ * The built-in controls: play/pause, a scrubber (a native range input, so it is a `slider` with arrow, Page and
+ * Home/End keys for free) with spoken time, the time display, mute, and a hint when variables have issues.
+ */
+export function renderControls(state: ControlsState, actions: ControlsActions): TemplateResult {
+  const duration = Number.isFinite(state.duration) ? state.duration : 0;
+  const errors = state.issues.length;
+  return html`
+    <div part="controls" class="controls">
+      <button part="play-button" type="button" aria-label=${state.paused ? 'Play' : 'Pause'} @click=${actions.togglePlay}>
+        ${state.paused ? '▶' : '❚❚'}
+      </button>
+      <input
+        part="scrubber"
+        type="range"
+        aria-label="Seek"
+        min="0"
+        max=${duration}
+        step=${1 / state.fps}
+        .value=${String(state.time)}
+        aria-valuetext=${`${formatTime(state.time)} of ${formatTime(duration)}`}
+        @input=${(event: Event) => actions.seek(Number((event.target as HTMLInputElement).value))}
+      />
+      <span part="time" class="time">${formatTime(state.time)} / ${formatTime(duration)}</span>
+      <button part="mute-button" type="button" aria-label=${state.muted ? 'Unmute' : 'Mute'} aria-pressed=${state.muted ? 'true' : 'false'} @click=${actions.toggleMute}>
+        ${state.muted ? '🔇' : '🔊'}
+      </button>
+      ${errors > 0
+        ? html`<span part="issues" class="issues" role="status" title=${state.issues.map((found) => found.message).join('\n')}>
+            ⚠ ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
+          </span>`
+        : nothing}
+    </div>
+  `;
+}

@@ -1,0 +1,32 @@
+import type { Issue } from '../runtime/issues.js';
+import { FxEvent } from './constants.js';
+
+export interface FxErrorDetail {
+  readonly code: string;
+  readonly message: string;
+  /** Itemised problems, e.g. each broken sub-composition with its path. */
+  readonly issues?: readonly Issue[];
+}
+
+export interface FxVariablesChangeDetail {
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly issues: readonly Issue[];
+}
+
+/** Typed `detail` of the element's custom events. */
+export interface FxEventDetails {
+  [FxEvent.error]: FxErrorDetail;
+  [FxEvent.variablesChange]: FxVariablesChangeDetail;
+}
+
+/** The one way the element emits events: bubbling, composed, typed detail. */
+export function emit<Name extends FxEvent>(target: EventTarget, name: Name, ...detail: Name extends keyof FxEventDetails ? [FxEventDetails[Name]] : []): boolean {
+  const init = { bubbles: true, composed: true, detail: detail[0] };
+  return target.dispatchEvent(detail.length ? new CustomEvent(name, init) : new Event(name, init));
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    variableschange: CustomEvent<FxVariablesChangeDetail>;
+  }
+}

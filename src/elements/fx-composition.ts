@@ -1,0 +1,404 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { compileComposition, type HtmlEntry } from '../runtime/compile.js';
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import { isFxError } from '../runtime/errors.js';
+import type { Issue } from '../runtime/issues.js';
+import type { CompositionMetadata } from '../runtime/metadata.js';
+import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol.js';
+import { FxErrorCode, FxEvent } from './constants.js';
+import { renderControls } from './controls.js';
+import { emit } from './events.js';
+import { FrameSession } from './frame-session.js';
+import { styles } from './fx-composition.styles.js';
+import { defaultRuntimeUrl } from './runtime-url.js';
+
+const FRAME_TIMEOUT_MS = 20_000;
+const RELOAD_DEBOUNCE_MS = 150;
+
+/** Turns the `variables` attribute (JSON) into an object, or `undefined` when it is not a JSON object. */
+const variablesConverter = {
+  fromAttribute(value: string | null): Record<string, unknown> | undefined {
+    if (value === null || value.trim() === '') return {};
+    try {
+      const parsed = JSON.parse(value);
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
+
+/**
+ * A live, isolated preview of an fx composition. Plays, seeks frame-exactly and updates its variables in place.
+ *
+ * @summary Live preview of an HTML video composition with typed variables.
+ *
+ * @attr src - URL of the composition's entry HTML.
+ * @attr srcdoc - Composition HTML given inline (used when `src` is absent).
+ * @attr variables - JSON object of variable overrides (top-level composition only).
+ * @attr controls - Shows play/pause, a scrubber, the time and mute.
+ * @attr autoplay - Starts playing once ready.
+ * @attr loop - Starts again at the end.
+ * @attr muted - Mutes the composition's media.
+ * @attr nonce - CSP nonce stamped on the composition's scripts and styles. Read through the native `nonce`
+ *   property, which keeps the value after the browser hides the attribute.
+ * @attr loading - `lazy` defers loading until the element nears the viewport.
+ * @attr poster - Image shown until the first frame is ready.
+ *
+ * @prop {Record<string, unknown>} variables - Overrides; setting it updates the preview live, keeping the playhead.
+ * @prop {VariableDeclaration[]} declarations - The composition's declared variables (after load).
+ * @prop {CompositionMetadata | undefined} metadata - Id, size, duration, declarations and compile issues.
+ * @prop {number} currentTime - Playhead in seconds; setting it seeks.
+ * @prop {number} duration - Length in seconds (`NaN` until loaded).
+ * @prop {boolean} paused
+ * @prop {boolean} ready - True once the first frame is ready.
+ *
+ * @fires loadedmetadata - Duration and size are known.
+ * @fires durationchange - `duration` changed.
+ * @fires ready - The first frame is ready to show.
+ * @fires play - Playback started.
+ * @fires pause - Playback paused (also at the end).
+ * @fires timeupdate - The playhead moved.
+ * @fires seeked - A seek landed and its frame was painted.
+ * @fires ended - Playback reached the end (not fired with `loop`).
+ * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[] }>} variableschange - Values were applied.
+ * @fires {CustomEvent<{ code: string, message: string }>} error - Loading, compiling or a composition script failed.
+ *
+ * @csspart stage - The box the scaled composition sits in.
+ * @csspart frame - The composition's iframe.
+ * @csspart controls - The control bar.
+ * @csspart play-button
+ * @csspart scrubber
+ * @csspart time
+ * @csspart mute-button
+ * @csspart issues - The hint shown when variables have issues.
+ * @csspart status - Loading and error messages.
+ * @csspart poster
+ *
+ * @cssproperty --fx-controls-background - Background of the control bar.
+ */
+export class FxComposition extends LitElement {
+  static override styles = styles;
+
+  static #runtimeUrl: string | undefined;
+  /** Absolute URL of `fx-runtime.js`, loaded into every composition frame. Defaults to the file next to this one. */
+  static get runtimeUrl(): string {
+    return (FxComposition.#runtimeUrl ??= defaultRuntimeUrl());
+  }
+  static set runtimeUrl(url: string) {
+    FxComposition.#runtimeUrl = new URL(url, document.baseURI).href;
+  }
+
+  @property() src = '';
+  @property() srcdoc: string | null = null;
+  @property({ reflect: false, converter: variablesConverter }) variables: Record<string, unknown> | undefined = {};
+  @property({ type: Boolean }) controls = false;
+  @property({ type: Boolean }) autoplay = false;
+  @property({ type: Boolean }) loop = false;
+  @property({ type: Boolean, reflect: true }) muted = false;
+  @property() loading: 'eager' | 'lazy' = 'eager';
+  @property() poster = '';
+
+  @state() private time = 0;
+  @state() private isPaused = true;
+  @state() private length = Number.NaN;
+  @state() private isReady = false;
+  @state() private status: { kind: 'idle' | 'loading' | 'error'; message?: string } = { kind: 'idle' };
+  @state() private valueIssues: readonly Issue[] = [];
+  @query('.stage') private stage!: HTMLDivElement;
+
+  #session: FrameSession | undefined;
+  #abort: AbortController | undefined;
+  #fps = 30;
+  #size = { width: 1920, height: 1080 };
+  #declarations: VariableDeclaration[] = [];
+  #metadata: CompositionMetadata | undefined;
+  #values: Record<string, unknown> = {};
+  #wantsPlay = false;
+  #offscreen = false;
+  #intersecting = false;
+  #reloadTimer = 0;
+  #resize = new ResizeObserver(() => this.#layout());
+  #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
+
+  get declarations(): VariableDeclaration[] {
+    return this.#declarations;
+  }
+  get metadata(): CompositionMetadata | undefined {
+    return this.#metadata;
+  }
+  get currentTime(): number {
+    return this.time;
+  }
+  set currentTime(seconds: number) {
+    void this.seek(seconds);
+  }
+  get duration(): number {
+    return this.length;
+  }
+  get paused(): boolean {
+    return this.isPaused;
+  }
+  get ready(): boolean {
+    return this.isReady;
+  }
+  get ended(): boolean {
+    return this.isReady && this.isPaused && this.time >= this.length;
+  }
+  // HTMLMediaElement-shaped extras, so media-chrome and similar controllers can drive the element.
+  get readyState(): number {
+    return this.isReady ? 4 : 0;
+  }
+  get seekable(): TimeRanges {
+    return timeRanges(this.isReady ? this.length : 0);
+  }
+  get buffered(): TimeRanges {
+    return this.seekable;
+  }
+  volume = 1;
+  playbackRate = 1;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#visibility.observe(this);
+    this.#resize.observe(this);
+    this.addEventListener('keydown', this.#onKeyDown);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#visibility.disconnect();
+    this.#resize.disconnect();
+    this.#abort?.abort();
+    this.#session?.dispose();
+    this.#session = undefined;
+    this.isReady = false;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('src') || changed.has('srcdoc')) void this.#load();
+    else if (changed.has('variables')) this.#sendVariables();
+    if (changed.has('muted')) this.#session?.post({ type: Message.setMuted, muted: this.muted });
+    if (changed.has('loop')) this.#session?.post({ type: Message.setLoop, loop: this.loop });
+  }
+
+  /** Starts playback (once ready). */
+  play(): Promise<void> {
+    this.#wantsPlay = true;
+    if (this.isReady && this.isPaused) {
+      this.isPaused = false;
+      this.#session?.post({ type: Message.play });
+      emit(this, FxEvent.play);
+    }
+    return Promise.resolve();
+  }
+
+  pause(): void {
+    this.#wantsPlay = false;
+    if (!this.isPaused) {
+      this.isPaused = true;
+      this.#session?.post({ type: Message.pause });
+      emit(this, FxEvent.pause);
+    }
+  }
+
+  /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
+  async seek(seconds: number): Promise<number> {
+    const session = await this.#readySession();
+    const time = await session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0));
+    if (session !== this.#session || Number.isNaN(time)) return this.time;
+    this.time = time;
+    emit(this, FxEvent.timeUpdate);
+    emit(this, FxEvent.seeked);
+    return time;
+  }
+
+  async #readySession(): Promise<FrameSession> {
+    for (;;) {
+      const session = this.#session;
+      if (session && this.isReady) return session;
+      await new Promise((resolve) => this.addEventListener(FxEvent.ready, resolve, { once: true }));
+    }
+  }
+
+  async #load(keep?: { time: number; playing: boolean }): Promise<void> {
+    if (this.loading === 'lazy' && !this.#intersecting) return;
+    this.#abort?.abort();
+    const abort = (this.#abort = new AbortController());
+    const entry: URL | HtmlEntry | undefined = this.src
+      ? new URL(this.src, document.baseURI)
+      : this.srcdoc !== null
+        ? { html: this.srcdoc, url: document.baseURI }
+        : undefined;
+    if (!entry) return;
+    if (!keep) {
+      this.isReady = false;
+      this.status = { kind: 'loading' };
+    }
+    const overrides = this.#overrides();
+    try {
+      const compiled = await compileComposition(entry, { runtimeUrl: FxComposition.runtimeUrl, overrides, nonce: this.nonce || undefined, signal: abort.signal });
+      if (abort.signal.aborted) return;
+      this.#metadata = { ...compiled.metadata, issues: [...compiled.metadata.issues, ...compiled.issues] };
+      const broken = compiled.issues[0];
+      if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
+
+      const session = new FrameSession(compiled.html, compiled.metadata.id ?? 'Composition preview', {
+        onMessage: (message) => this.#onFrameMessage(session, message),
+      });
+      if (keep) session.iframe.classList.add('incoming');
+      await this.updateComplete;
+      this.stage.append(session.iframe);
+      const ready = await Promise.race([session.ready, new Promise<undefined>((resolve) => setTimeout(resolve, FRAME_TIMEOUT_MS))]);
+      if (abort.signal.aborted || !ready) {
+        session.dispose();
+        if (!ready && !abort.signal.aborted) this.#fail(FxErrorCode.frameTimeout, `the composition did not get ready within ${FRAME_TIMEOUT_MS / 1000} s`);
+        return;
+      }
+      session.post({ type: Message.setMuted, muted: this.muted });
+      session.post({ type: Message.setLoop, loop: this.loop });
+      if (keep) await session.seek(keep.time);
+      if (abort.signal.aborted) return session.dispose();
+      this.#session?.dispose();
+      this.#session = session;
+      session.iframe.classList.remove('incoming');
+      this.#onReady(ready, keep);
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      this.#fail(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  #onReady(ready: ReadyMessage, keep: { time: number; playing: boolean } | undefined): void {
+    const durationChanged = ready.duration !== this.length;
+    this.#fps = ready.fps;
+    this.#size = { width: ready.width, height: ready.height };
+    this.#declarations = ready.declarations as unknown as VariableDeclaration[];
+    this.#values = ready.values;
+    this.valueIssues = ready.issues;
+    this.length = ready.duration;
+    this.time = keep?.time ?? 0;
+    this.isPaused = true;
+    this.isReady = true;
+    this.status = { kind: 'idle' };
+    this.style.setProperty('--fx-aspect-ratio', `${ready.width} / ${ready.height}`);
+    this.#layout();
+    if (!keep) {
+      emit(this, FxEvent.loadedMetadata);
+      if (durationChanged) emit(this, FxEvent.durationChange);
+    }
+    emit(this, FxEvent.ready);
+    emit(this, FxEvent.variablesChange, { values: this.#values, issues: this.valueIssues });
+    if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
+      if (!this.#offscreen) void this.play();
+    }
+  }
+
+  #onFrameMessage(session: FrameSession, message: FrameMessage): void {
+    if (session !== this.#session) return;
+    switch (message.type) {
+      case Message.time:
+        this.time = message.time;
+        if (message.paused !== this.isPaused && message.paused) this.isPaused = true;
+        emit(this, FxEvent.timeUpdate);
+        return;
+      case Message.ended:
+        this.isPaused = true;
+        this.#wantsPlay = false;
+        emit(this, FxEvent.pause);
+        emit(this, FxEvent.ended);
+        return;
+      case Message.variables:
+        this.#values = message.values;
+        this.valueIssues = message.issues;
+        emit(this, FxEvent.variablesChange, { values: message.values, issues: message.issues });
+        if (message.readsVariablesAtLoad) this.#scheduleReload();
+        return;
+      case Message.error:
+        emit(this, FxEvent.error, { code: message.code, message: message.message });
+        return;
+    }
+  }
+
+  #overrides(): Record<string, unknown> {
+    return this.variables ?? {};
+  }
+
+  #sendVariables(): void {
+    if (this.variables === undefined) {
+      emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: '"variables" must be a JSON object' });
+      return;
+    }
+    if (this.isReady) this.#session?.post({ type: Message.setVariables, values: this.variables });
+  }
+
+  /** Scripts read values at load: after bindings updated in place, reload behind the scenes keeping the playhead. */
+  #scheduleReload(): void {
+    clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = window.setTimeout(() => {
+      void this.#load({ time: this.time, playing: !this.isPaused });
+    }, RELOAD_DEBOUNCE_MS);
+  }
+
+  #fail(code: string, message: string): void {
+    this.status = { kind: 'error', message };
+    emit(this, FxEvent.error, { code, message });
+  }
+
+  #onVisibility(intersecting: boolean): void {
+    this.#intersecting = intersecting;
+    if (intersecting && this.loading === 'lazy' && !this.#session && !this.#abort) void this.#load();
+    if (!intersecting && !this.isPaused) {
+      this.#offscreen = true;
+      this.isPaused = true;
+      this.#session?.post({ type: Message.pause });
+      emit(this, FxEvent.pause);
+    } else if (intersecting && this.#offscreen) {
+      this.#offscreen = false;
+      if (this.#wantsPlay) void this.play();
+    }
+  }
+
+  #layout(): void {
+    const iframe = this.#session?.iframe;
+    if (!iframe) return;
+    const { width, height } = this.#size;
+    const box = this.getBoundingClientRect();
+    const scale = Math.min(box.width / width, box.height / height) || 0;
+    iframe.style.width = `${width}px`;
+    iframe.style.height = `${height}px`;
+    iframe.style.transform = `translate(${(box.width - width * scale) / 2}px, ${(box.height - height * scale) / 2}px) scale(${scale})`;
+  }
+
+  #onKeyDown = (event: KeyboardEvent) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === 'range' && event.key !== ' ') return;
+    if (event.key === ' ' || event.key === 'k') {
+      event.preventDefault();
+      if (this.isPaused) void this.play();
+      else this.pause();
+    }
+  };
+
+  protected override render() {
+    const showPoster = this.poster && !this.isReady;
+    return html`
+      <div part="stage" class="stage"></div>
+      ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
+      ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading…</div>` : nothing}
+      ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
+      ${this.controls
+        ? renderControls(
+            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#fps, issues: this.valueIssues },
+            {
+              togglePlay: () => (this.isPaused ? void this.play() : this.pause()),
+              toggleMute: () => (this.muted = !this.muted),
+              seek: (seconds) => void this.seek(seconds),
+            },
+          )
+        : nothing}
+    `;
+  }
+}
