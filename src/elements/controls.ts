@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { Issue } from '../runtime/issues.js';
 
 export interface ControlsState {
@@ -15,6 +15,14 @@ export interface ControlsActions {
   toggleMute(): void;
   seek(seconds: number): void;
 }
+
+// Icons drawn inline: emoji depend on fonts a machine may not have.
+const icon = (path: TemplateResult) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true">${path}</svg>`;
+const PLAY = icon(svg`<path d="M7 4.5v15l13-7.5z" />`);
+const PAUSE = icon(svg`<path d="M6 4h4v16H6zM14 4h4v16h-4z" />`);
+const SPEAKER = svg`<path d="M3 9h4l5-4v14l-5-4H3z" />`;
+const VOLUME = icon(svg`${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" />`);
+const MUTED = icon(svg`${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" />`);
 
 /** `m:ss` (or `h:mm:ss`) for a time in seconds. */
 export function formatTime(seconds: number): string {
@@ -34,7 +42,7 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
   return html`
     <div part="controls" class="controls">
       <button part="play-button" type="button" aria-label=${state.paused ? 'Play' : 'Pause'} @click=${actions.togglePlay}>
-        ${state.paused ? '▶' : '❚❚'}
+        ${state.paused ? PLAY : PAUSE}
       </button>
       <input
         part="scrubber"
@@ -49,7 +57,7 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
       />
       <span part="time" class="time">${formatTime(state.time)} / ${formatTime(duration)}</span>
       <button part="mute-button" type="button" aria-label=${state.muted ? 'Unmute' : 'Mute'} aria-pressed=${state.muted ? 'true' : 'false'} @click=${actions.toggleMute}>
-        ${state.muted ? '🔇' : '🔊'}
+        ${state.muted ? MUTED : VOLUME}
       </button>
       ${errors > 0
         ? html`<span part="issues" class="issues" role="status" title=${state.issues.map((found) => found.message).join('\n')}>

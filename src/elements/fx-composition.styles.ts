@@ -62,7 +62,8 @@ export const styles = css`
     cursor: pointer;
     min-width: 1.8em;
     min-height: 1.8em;
-    text-align: center;
+    display: inline-grid;
+    place-items: center;
     border-radius: 4px;
   }
   .controls button:focus-visible,

@@ -166,6 +166,8 @@ export class FxComposition extends LitElement {
     this.#visibility.observe(this);
     this.#resize.observe(this);
     this.addEventListener('keydown', this.#onKeyDown);
+    // Moved in the DOM: the frame was dropped on disconnect, so load again.
+    if (this.hasUpdated && !this.#session) void this.#load();
   }
 
   override disconnectedCallback(): void {
@@ -178,9 +180,13 @@ export class FxComposition extends LitElement {
     this.isReady = false;
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  // Loading starts before render so its first state (loading, not ready) lands in this same update.
+  protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('src') || changed.has('srcdoc')) void this.#load();
     else if (changed.has('variables')) this.#sendVariables();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('muted')) this.#session?.post({ type: Message.setMuted, muted: this.muted });
     if (changed.has('loop')) this.#session?.post({ type: Message.setLoop, loop: this.loop });
   }
