@@ -11,7 +11,7 @@ const EDGE_BLANKS = /^[ \t]+|[ \t]+$/g;
 // What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
 const authoredSrc = new WeakMap<Element, string | null>();
 const authoredFilter = new WeakMap<Element, string>();
-const appliedProperties = new WeakMap<Element, ReadonlySet<string>>();
+const appliedProperties = new WeakMap<Element, ReadonlyMap<string, string>>();
 const resolvedGradings = new WeakMap<Element, Record<string, unknown>>();
 
 /** The text a scalar value shows, or `undefined` for a value that is not scalar. */
@@ -136,24 +136,29 @@ export function resolvedColorGrading(element: Element): Record<string, unknown> 
 function applyCssProperties(scope: Element, values: VariableValues, issues: Issue[]): void {
   const style = (scope as HTMLElement).style;
   if (!style) return;
-  const previous = appliedProperties.get(scope) ?? new Set<string>();
-  const next = new Set<string>();
-  for (const [id, value] of Object.entries(values)) {
-    const text = scalarText(value);
+  const previous = appliedProperties.get(scope) ?? new Map<string, string>();
+  const next = new Map<string, string>();
+  for (const id in values) {
+    const text = scalarText(values[id]);
     if (text === undefined) continue;
     const name = `--${id}`;
     // CSS trims spaces and tabs around a custom property; trimming first keeps a re-apply a no-op.
     const css = sanitizeCssValue(text).replace(EDGE_BLANKS, '');
-    if (style.getPropertyValue(name) !== css) {
-      // A value CSS refuses leaves the old one in place, so clear it first: no stale value survives.
+    next.set(name, css);
+    // Compare with what we wrote last time rather than reading the style back: the hot path stays write-only.
+    if (previous.get(name) === css && style.getPropertyValue(name) === css) continue;
+    if (css === '') {
       style.removeProperty(name);
-      if (css !== '') style.setProperty(name, css);
-      if (css !== '' && style.getPropertyValue(name) === '') {
-        issues.push(issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'));
-      }
+      continue;
     }
-    next.add(name);
+    style.setProperty(name, css);
+    if (style.getPropertyValue(name) !== css) {
+      // CSS refused the value and kept the old one: clear it, so no stale value survives.
+      style.removeProperty(name);
+      next.delete(name);
+      issues.push(issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'));
+    }
   }
-  for (const name of previous) if (!next.has(name)) style.removeProperty(name);
+  for (const name of previous.keys()) if (!next.has(name)) style.removeProperty(name);
   appliedProperties.set(scope, next);
 }

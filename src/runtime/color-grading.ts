@@ -3,6 +3,7 @@ import type { VariableValues } from './values.js';
 /** The field groups of a `data-color-grading` object that may hold nested references. */
 export const COLOR_GRADING_GROUPS = ['preset', 'intensity', 'adjust', 'details', 'effects', 'colorSpace'] as const;
 
+const MAX_DEPTH = 32;
 const REFERENCE = /^\$(?:\{([^{}]+)\}|([A-Za-z_][\w-]*))$/;
 
 /** The variable id a whole-field reference (`$name` or `${name}`) names, else `undefined`. */
@@ -21,16 +22,15 @@ export function colorGradingReference(field: unknown): string | undefined {
  * resolveColorGrading({ adjust: { exposure: '$exposure' } }, { exposure: 0.5 }); // { adjust: { exposure: 0.5 } }
  */
 export function resolveColorGrading<T>(grading: T, values: VariableValues): T {
-  const visit = (node: unknown): unknown => {
+  const visit = (node: unknown, depth: number): unknown => {
     const id = colorGradingReference(node);
     if (id !== undefined) return Object.hasOwn(values, id) ? values[id] : node;
-    if (Array.isArray(node)) return node.map(visit);
-    if (typeof node === 'object' && node !== null) {
-      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, visit(child)]));
-    }
-    return node;
+    // Real gradings are two or three levels deep; hostile nesting is left as written instead of exhausting the stack.
+    if (depth >= MAX_DEPTH || typeof node !== 'object' || node === null) return node;
+    if (Array.isArray(node)) return node.map((child) => visit(child, depth + 1));
+    return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, visit(child, depth + 1)]));
   };
-  return visit(grading) as T;
+  return visit(grading, 0) as T;
 }
 
 const numberAt = (group: unknown, key: string): number | undefined => {

@@ -247,3 +247,13 @@ describe('applyBindings: data-color-grading', () => {
     expect(video(root).style.filter).to.equal('brightness(4)');
   });
 });
+
+describe('resolveColorGrading on hostile nesting', () => {
+  it('leaves a 10,000-deep grading as written instead of overflowing the stack', () => {
+    let deep: unknown = '$exposure';
+    for (let level = 0; level < 10_000; level += 1) deep = { nested: deep };
+    const grading = JSON.parse(JSON.stringify({ adjust: { exposure: '$exposure' }, deep }));
+    const resolved = resolveColorGrading(grading, { exposure: 0.5 }) as { adjust: { exposure: unknown } };
+    expect(resolved.adjust.exposure).to.equal(0.5);
+  });
+});

@@ -3,6 +3,14 @@ import '../../src/runtime/dom-parser.node.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractCompositionMetadata } from '../../src/runtime/metadata.js';
+import { metadataCases, metadataSummary } from './lint-cases.js';
+
+// The table metadata.test.ts runs in Chromium: Node must read every case exactly as the browser does.
+for (const testCase of metadataCases) {
+  test(`reads ${testCase.name} like a browser`, () => {
+    assert.deepEqual(metadataSummary(testCase.html), testCase.expected);
+  });
+}
 
 const declarations = JSON.stringify([{ id: 'title', type: 'string', label: 'Title', default: 'Hi & bye' }]).replaceAll("'", '&#39;');
 

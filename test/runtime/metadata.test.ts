@@ -1,0 +1,33 @@
+// extractCompositionMetadata in a real Chromium; metadata.node.test.ts runs the same table through the Node adapter.
+import { expect } from '@open-wc/testing';
+import { extractCompositionMetadata } from '../../src/runtime/metadata.js';
+import { metadataCases, metadataSummary, findingShapeProblems } from './lint-cases.js';
+
+describe('extractCompositionMetadata (browser DOMParser)', () => {
+  for (const testCase of metadataCases) {
+    it(`reads ${testCase.name}`, () => {
+      expect(metadataSummary(testCase.html)).to.deep.equal(testCase.expected);
+    });
+  }
+
+  it('returns whole declarations, with extra fields and entity-decoded defaults', () => {
+    const html = `<div data-composition-id="m" data-composition-variables='[{"id":"t","type":"string","label":"T","default":"a &amp; b","role":"headline"}]'></div>`;
+    const { variables, issues } = extractCompositionMetadata(html);
+    expect(issues).to.deep.equal([]);
+    expect(variables).to.deep.equal([{ id: 't', type: 'string', label: 'T', default: 'a & b', role: 'headline' }]);
+  });
+
+  it('gives root_attribute_invalid issues a readable message naming the attribute and the value', () => {
+    const { issues } = extractCompositionMetadata('<div data-composition-id="m" data-width="abc"></div>');
+    expect(issues).to.have.length(1);
+    expect(issues[0]).to.include({ code: 'root_attribute_invalid', severity: 'error' });
+    expect(issues[0]!.message).to.contain('"data-width"').and.to.contain('"abc"');
+    expect(issues.flatMap(findingShapeProblems)).to.deep.equal([]);
+  });
+
+  it('does not touch the page it runs in', () => {
+    const before = document.documentElement.outerHTML;
+    extractCompositionMetadata('<html data-width="5"><body><div data-composition-id="x" data-duration="1"></div><script>document.title = "hijacked"</script></body></html>');
+    expect(document.documentElement.outerHTML).to.equal(before);
+  });
+});
