@@ -34,6 +34,7 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
 /**
  * A live, isolated preview of an fx composition. Plays, seeks frame-exactly and updates its variables in place.
  *
+ * @tagname fx-composition
  * @summary Live preview of an HTML video composition with typed variables.
  *
  * @attr src - URL of the composition's entry HTML.
