@@ -6,6 +6,7 @@ import { compositionOwner, scopeElement } from './scope.js';
 import type { VariableValues } from './values.js';
 
 const BOUND = `[${Attr.varSrc}],[${Attr.varText}],[${Attr.colorGrading}]`;
+const COMPOSITION = `[${Attr.compositionId}]`;
 const EDGE_BLANKS = /^[ \t]+|[ \t]+$/g;
 
 // What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
@@ -46,8 +47,10 @@ export function applyBindings(root: Element | Document, values: VariableValues):
   const issues: Issue[] = [];
   applyCssProperties(scope, values, issues);
   const bound = scope.matches(BOUND) ? [scope, ...scope.querySelectorAll(BOUND)] : scope.querySelectorAll(BOUND);
+  // Ownership only needs checking when a sub-composition is nested inside this scope (the common case has none).
+  const nested = scope.querySelector(COMPOSITION) !== null;
   for (const element of bound) {
-    if (compositionOwner(element) !== owner) continue;
+    if (nested && compositionOwner(element) !== owner) continue;
     if (element.hasAttribute(Attr.varSrc)) bindSrc(element, values, issues);
     if (element.hasAttribute(Attr.varText)) bindText(element, values, issues);
     if (element.hasAttribute(Attr.colorGrading)) bindColorGrading(element, values, issues);
@@ -94,15 +97,18 @@ function bindText(element: Element, values: VariableValues, issues: Issue[]): vo
     issues.push(issue(Code.valueNotScalar, [Attr.varText, id], `"data-var-text" needs a scalar, but "${id}" is ${describe(values[id])}`));
     return;
   }
-  // Replace only the element's own text: child elements survive.
-  const ownText = [...element.childNodes].filter((node) => node.nodeType === 3 /* TEXT_NODE */);
-  const [first, ...rest] = ownText;
-  if (first) {
-    if (first.nodeValue !== text) first.nodeValue = text;
-  } else {
-    element.insertBefore(element.ownerDocument.createTextNode(text), element.firstChild);
+  // Replace only the element's own text: the first own text node takes the value, others go, child elements survive.
+  let first: Node | undefined;
+  for (let node = element.firstChild; node; ) {
+    const next = node.nextSibling;
+    if (node.nodeType === 3 /* TEXT_NODE */) {
+      if (!first) first = node;
+      else node.remove();
+    }
+    node = next;
   }
-  for (const node of rest) node.remove();
+  if (!first) element.insertBefore(element.ownerDocument.createTextNode(text), element.firstChild);
+  else if (first.nodeValue !== text) first.nodeValue = text;
 }
 
 function bindColorGrading(element: Element, values: VariableValues, issues: Issue[]): void {
