@@ -5,4 +5,5 @@ import { FxComposition } from './elements/fx-composition.js';
 const script = document.currentScript as HTMLScriptElement | null;
 if (script?.src) FxComposition.runtimeUrl = new URL('fx-runtime.js', script.src).href;
 
-export * from './index.js';
+// window.fx: the whole SDK but the zod schemas, which would double this bundle's size.
+export * from './sdk.js';

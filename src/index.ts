@@ -1,10 +1,5 @@
 /** fx-sdk: live, typed HTML video compositions. */
-export * from './runtime/index.js';
-export { compileComposition, CompileIssueCode } from './runtime/compile.js';
-export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } from './runtime/compile.js';
-export * from './elements/index.js';
-import { defineFxElements } from './elements/define.js';
-
-export { defineFxElements };
-// Importing the SDK registers <fx-composition>, as a classic <script> would.
-defineFxElements();
+export * from './sdk.js';
+// zod schemas for tools (editors, services); the element and the frame runtime never import them, and bundlers
+// drop them when unused (they are built lazily, see declaration-schemas.ts).
+export { declarationSchemas, declarationListSchema, variableDeclarationSchema } from './runtime/declaration-schemas.js';

@@ -58,7 +58,8 @@ const count: Rule = [(value) => Number.isInteger(value) && (value as number) >= 
 const color: Rule = [(value) => typeof value === 'string' && COLOR_PATTERN.test(value), 'a "#rrggbb" color'];
 const flag: Rule = [(value) => typeof value === 'boolean', 'true or false'];
 const options: Rule = [
-  (value) => Array.isArray(value) && value.length > 0 && value.every((option) => typeof option === 'object' && option !== null && typeof option.value === 'string' && typeof option.label === 'string'),
+  // Array.from: `every` skips holes, and a hole is no option.
+  (value) => Array.isArray(value) && value.length > 0 && Array.from(value).every((option) => typeof option === 'object' && option !== null && typeof option.value === 'string' && typeof option.label === 'string'),
   'a non-empty array of { "value": string, "label": string }',
 ];
 
@@ -108,7 +109,8 @@ export function parseVariableDeclarations(input: unknown, path: IssuePath = []):
 
   const declarations: VariableDeclaration[] = [];
   const seen = new Set<string>();
-  list.forEach((entry, index) => {
+  // Array.from turns holes into undefined entries, reported like any non-object: nothing is dropped silently.
+  Array.from(list).forEach((entry, index) => {
     const at = [...path, index];
     const found = parseOne(entry, at, issues);
     if (!found) return;

@@ -1,0 +1,65 @@
+// The zod declaration schemas in Node (CLI, service, editors' tooling): same agreement with the lean parser as in
+// the browser, the committed JSON Schema is what the script generates, and the size-budgeted bundles stay zod-free.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { build, type PluginBuild } from 'esbuild';
+import fc from 'fast-check';
+import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
+import { variableDeclarationSchema, declarationsJsonSchema } from '../../src/runtime/declaration-schemas.js';
+import { agreementCases, checkDeclarationAgreement, checkListAgreement, declarationLike, declarationListLike } from './declaration-agreement.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('the parser and the zod schema accept the same declarations', () => {
+  fc.assert(fc.property(declarationLike, checkDeclarationAgreement), { numRuns: 3000 });
+});
+
+test('the parser and the zod list schema accept the same lists', () => {
+  fc.assert(fc.property(declarationListLike, checkListAgreement), { numRuns: 1000 });
+});
+
+for (const [name, declaration, accepted] of agreementCases) {
+  test(`both ${accepted ? 'accept' : 'reject'} ${name}`, () => {
+    assert.equal(parseVariableDeclarations([declaration]).declarations.length === 1, accepted, 'parser');
+    assert.equal(variableDeclarationSchema.safeParse(declaration).success, accepted, 'zod');
+  });
+}
+
+test('the committed JSON Schema is the one the zod schemas generate now', () => {
+  const committed = JSON.parse(readFileSync(new URL('schemas/composition-variables.schema.json', `file://${root}`), 'utf8'));
+  assert.deepEqual(committed, declarationsJsonSchema());
+});
+
+test('the schema script in --check mode agrees byte for byte', () => {
+  assert.doesNotThrow(() => execFileSync(process.execPath, ['--import', 'tsx', 'scripts/declarations-schema.mjs', '--check'], { cwd: root, stdio: 'pipe' }));
+});
+
+// The element and the in-frame runtime have a size budget zod alone would eat half of.
+for (const entry of ['src/elements/define.ts', 'src/runtime/frame/index.ts']) {
+  test(`bundling ${entry} pulls in neither zod nor the zod schemas`, async () => {
+    const result = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(inputs.length > 1, 'the bundle has inputs');
+    assert.deepEqual(inputs.filter((input) => input.includes('node_modules/zod/') || input.endsWith('declaration-schemas.ts')), []);
+  });
+}
+
+// The SDK's ES build is one file with zod external, so module-level tree-shaking cannot help: the schemas must be
+// droppable statement by statement (defineSchema is marked free of side effects).
+test('a user of the one-file SDK bundle who never touches the schemas gets no zod', async () => {
+  const sdk = await build({ absWorkingDir: root, entryPoints: ['src/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', packages: 'external' });
+  const sdkFile = { name: 'sdk-file', setup(plugin: PluginBuild) {
+    plugin.onResolve({ filter: /^fx-sdk$/ }, () => ({ path: 'fx-sdk', namespace: 'sdk' }));
+    plugin.onLoad({ filter: /.*/, namespace: 'sdk' }, () => ({ contents: sdk.outputFiles[0]!.text, resolveDir: root }));
+  } };
+  const bundleOf = async (contents: string) => {
+    const user = await build({ stdin: { contents, resolveDir: root }, bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent', plugins: [sdkFile] });
+    const [output] = Object.values(user.metafile.outputs);
+    return Object.entries(output!.inputs).filter(([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0);
+  };
+  assert.deepEqual(await bundleOf("import { parseVariableDeclarations } from 'fx-sdk'; console.log(parseVariableDeclarations('[]'));"), []);
+  assert.notDeepEqual(await bundleOf("import { declarationListSchema } from 'fx-sdk'; console.log(declarationListSchema.safeParse([]));"), []);
+});
