@@ -1,10 +1,18 @@
 /**
  * The renderer's contract with the service and the CLI (implemented in src/render).
  */
+import type { Issue } from '../runtime/issues.js';
+
 export type RenderFormat = 'mp4' | 'webm' | 'mov';
 export type RenderQuality = 'draft' | 'standard' | 'high';
 export type RenderResolution = '1080p' | '4k';
 export type AspectRatio = '16:9' | '9:16' | '1:1';
+/**
+ * How frames are taken: `begin-frame` drives `chromium-headless-shell` frame by frame
+ * (`HeadlessExperimental.beginFrame`), `screenshot` uses `Page.captureScreenshot` in the full Chromium;
+ * `auto` prefers `begin-frame` when the shell is installed.
+ */
+export type CaptureMode = 'auto' | 'begin-frame' | 'screenshot';
 
 export interface RenderOptions {
   /** Directory holding the project (entry HTML, assets, sub-compositions). */
@@ -14,8 +22,13 @@ export interface RenderOptions {
   readonly fps: number;
   readonly quality: RenderQuality;
   readonly format: RenderFormat;
-  /** Output size; when omitted the composition's own `data-width`/`data-height` are used. */
+  /**
+   * Output size (1080p 16:9 = 1920×1080, 9:16 = 1080×1920, 1:1 = 1080×1080; 4k doubles). When omitted the
+   * composition's own `data-width`/`data-height` are used (rounded up to even numbers), unless `aspectRatio` is
+   * given, which implies 1080p.
+   */
   readonly resolution?: RenderResolution;
+  /** Shape of the output; auto-detected from the composition's size when omitted. */
   readonly aspectRatio?: AspectRatio;
   /** Top-level overrides, injected exactly as the preview injects `window.__fxVariables`. */
   readonly variables?: Record<string, unknown>;
@@ -23,6 +36,12 @@ export interface RenderOptions {
   readonly outputPath: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: RenderProgress) => void;
+  /** Capture workers (browser processes), each taking every n-th frame. Default: see `DEFAULT_CONCURRENCY`. */
+  readonly concurrency?: number;
+  /** Default `auto`. */
+  readonly capture?: CaptureMode;
+  /** Longest wait for any one step (browser start, page load, one frame, FFmpeg finishing). Default 30 s. */
+  readonly timeoutMs?: number;
 }
 
 export type RenderStage = 'compiling' | 'loading' | 'capturing' | 'encoding' | 'muxing' | 'done';
@@ -41,6 +60,29 @@ export interface RenderResult {
   readonly fps: number;
   readonly frames: number;
   readonly duration: number;
+  /** Compile problems that did not stop the render (e.g. a missing sub-composition, left empty). */
+  readonly issues?: readonly Issue[];
+  /** Whether audio from `<audio>` / `<video data-has-audio>` was mixed in. */
+  readonly hasAudio?: boolean;
+  /** The capture path actually used. */
+  readonly capture?: Exclude<CaptureMode, 'auto'>;
 }
 
 export type RenderFunction = (options: RenderOptions) => Promise<RenderResult>;
+
+/** Options shared by every row of a batch; each row's values are merged over `variables`. */
+export type BatchBaseOptions = Omit<RenderOptions, 'outputPath' | 'onProgress'> & {
+  /** Output path of row `index` (0-based); must give a distinct path per row. */
+  readonly outputPath: (row: Record<string, unknown>, index: number) => string;
+  readonly onProgress?: (progress: RenderProgress & { readonly row: number }) => void;
+};
+
+export interface BatchOptions {
+  /** Rows rendered at the same time (default 1). */
+  readonly concurrency?: number;
+}
+
+/** One row's outcome, in row order. */
+export type BatchRowResult =
+  | { readonly row: number; readonly status: 'completed'; readonly result: RenderResult }
+  | { readonly row: number; readonly status: 'failed'; readonly error: { readonly code: string; readonly message: string } };

@@ -1,0 +1,66 @@
+import { BrowserProcess } from './browser.js';
+import type { EncoderPreset } from './encoder-presets.js';
+import type { BrowserPage } from './page.js';
+import type { RenderWatch } from './watch.js';
+import type { CaptureMode } from './types.js';
+
+export interface WorkerSettings {
+  readonly mode: Exclude<CaptureMode, 'auto'>;
+  readonly viewport: { readonly width: number; readonly height: number };
+  readonly scale: number;
+  /** Transparent page background (alpha formats). */
+  readonly transparent: boolean;
+  readonly watch: RenderWatch;
+}
+
+/** What the runtime reports once the compiled document is ready. */
+export interface LoadedComposition {
+  readonly duration: number;
+  readonly fps: number;
+}
+
+/**
+ * One capture worker: a browser process with one tab. It loads the compiled document, then for each of its
+ * frames seeks through the runtime (`__fx.seek`, which resolves once the frame is ready to paint) and captures.
+ */
+export class CaptureWorker {
+  private constructor(
+    readonly browser: BrowserProcess,
+    readonly page: BrowserPage,
+    readonly settings: WorkerSettings,
+  ) {}
+
+  static async start(settings: WorkerSettings): Promise<CaptureWorker> {
+    const browser = await BrowserProcess.launch({ mode: settings.mode, scale: settings.scale, watch: settings.watch });
+    try {
+      const page = await browser.newPage(settings.viewport, settings.scale, settings.transparent);
+      return new CaptureWorker(browser, page, settings);
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  }
+
+  /** Opens the compiled document and waits for `__fx.ready`. */
+  async load(documentUrl: string): Promise<LoadedComposition> {
+    await this.page.goto(documentUrl);
+    return this.page.evaluate<LoadedComposition>(
+      'waiting for the composition to get ready',
+      `(async () => {
+        if (!window.__fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
+        await window.__fx.ready;
+        return { duration: window.__fx.duration, fps: window.__fx.fps };
+      })()`,
+    );
+  }
+
+  /** Seeks to frame `index` of the `fps` grid and captures it. */
+  async frame(index: number, fps: number, preset: EncoderPreset): Promise<Buffer> {
+    await this.page.evaluate('seeking', `window.__fx.seek(${index} / ${fps})`);
+    return this.page.capture(preset.image, preset.jpegQuality);
+  }
+
+  close(): Promise<void> {
+    return this.browser.close();
+  }
+}

@@ -1,0 +1,55 @@
+import { isAbsolute, normalize, sep } from 'node:path';
+import { FxError } from '../runtime/errors.js';
+import type { Issue } from '../runtime/issues.js';
+import { RenderErrorCode, renderError } from './errors.js';
+import type { BrowserPage } from './page.js';
+import { ServerPath, type ProjectServer } from './project-server.js';
+
+export interface BrowserCompiled {
+  readonly html: string;
+  readonly width: number | undefined;
+  readonly height: number | undefined;
+  readonly duration: number | undefined;
+  readonly issues: Issue[];
+}
+
+type CompileAnswer = { ok: true; compiled: BrowserCompiled } | { ok: false; code: string; message: string };
+
+/** The entry's path inside the project as a URL path, refusing absolute paths and `..` escapes. */
+export function compositionUrlPath(composition: string): string {
+  const normalized = normalize(composition.replaceAll('\\', '/'));
+  if (isAbsolute(normalized) || normalized === '..' || normalized.startsWith(`..${sep}`) || normalized.includes('\0') || /^[a-z][a-z0-9+.-]*:/i.test(composition)) {
+    throw renderError(RenderErrorCode.compositionPathRefused, `"composition" must be a path inside the project, got "${composition}"`);
+  }
+  return normalized.split(sep).map(encodeURIComponent).join('/');
+}
+
+/**
+ * Compiles the entry with the real compiler inside the render browser, exactly as `<fx-composition>` does in a
+ * page: the compile page loads `fx.iife.js` and calls `fx.compileComposition(url, { runtimeUrl, overrides, fps })`.
+ * Compiler errors keep their codes (`composition_not_found`, …).
+ */
+export async function compileInBrowser(
+  page: BrowserPage,
+  server: ProjectServer,
+  composition: string,
+  options: { readonly fps: number; readonly variables: Record<string, unknown> },
+): Promise<BrowserCompiled> {
+  const entryUrl = server.url(`/${compositionUrlPath(composition)}`);
+  await page.goto(server.url(ServerPath.compilePage));
+  const input = JSON.stringify({ entryUrl, runtimeUrl: server.url(ServerPath.runtime), overrides: options.variables, fps: options.fps });
+  const answer = await page.evaluate<CompileAnswer>(
+    'compiling the composition',
+    `(async (input) => {
+      try {
+        const { html, metadata, issues } = await window.fx.compileComposition(new URL(input.entryUrl), { runtimeUrl: input.runtimeUrl, overrides: input.overrides, fps: input.fps });
+        return { ok: true, compiled: { html, width: metadata.width, height: metadata.height, duration: metadata.duration, issues: [...metadata.issues, ...issues] } };
+      } catch (error) {
+        return { ok: false, code: String(error && error.code || 'composition_invalid'), message: String(error && error.message || error) };
+      }
+    })(${input})`,
+  );
+  if (!answer || typeof answer !== 'object') throw renderError(RenderErrorCode.compositionLoadFailed, 'the compile page returned nothing; is "fx.iife.js" a current build?');
+  if (!answer.ok) throw new FxError(answer.code, answer.message);
+  return answer.compiled;
+}

@@ -1,0 +1,46 @@
+import { FxError } from '../runtime/errors.js';
+
+/**
+ * Codes of render failures, said once. Compile failures keep the compiler's own codes (`composition_not_found`,
+ * `composition_empty`, `composition_invalid`, `composition_too_large`, see `CompileIssueCode`).
+ */
+export const RenderErrorCode = {
+  /** An option is out of range or of the wrong kind; the message names it. */
+  optionInvalid: 'render_option_invalid',
+  /** 4k with a format that carries alpha (webm, mov): 4k runs through a path without alpha. */
+  resolutionFormatUnsupported: 'resolution_format_unsupported',
+  /** `projectDir` is not a directory. */
+  projectNotFound: 'project_not_found',
+  /** `composition` names a path outside the project. */
+  compositionPathRefused: 'composition_path_refused',
+  /** The entry has no positive root `data-duration`. */
+  durationMissing: 'composition_duration_missing',
+  /** `dist/fx.iife.js` or `dist/fx-runtime.js` is missing: the bundles were not built. */
+  bundleMissing: 'runtime_bundle_missing',
+  browserNotFound: 'browser_not_found',
+  /** The browser or the page crashed, or the browser could not start. */
+  browserCrashed: 'browser_crashed',
+  /** A script of the composition threw while compiling or loading in the browser, or the runtime never got ready. */
+  compositionLoadFailed: 'composition_load_failed',
+  /** The browser answered a frame request without an image, several times over. */
+  frameCaptureFailed: 'frame_capture_failed',
+  ffmpegNotFound: 'ffmpeg_not_found',
+  /** FFmpeg exited non-zero; the message ends with the tail of its stderr. */
+  ffmpegFailed: 'ffmpeg_failed',
+  /** A stage took longer than its time limit. */
+  timeout: 'render_timeout',
+  /** Anything else that went wrong (a bug, an I/O error); the message says what. */
+  failed: 'render_failed',
+  /** The caller's `signal` aborted the render; partial output was removed. */
+  aborted: 'render_aborted',
+} as const;
+export type RenderErrorCode = (typeof RenderErrorCode)[keyof typeof RenderErrorCode];
+
+export function renderError(code: RenderErrorCode, message: string, cause?: unknown): FxError {
+  return new FxError(code, message, cause === undefined ? {} : { cause });
+}
+
+/** The error a render rejects with once `signal` aborted, whatever failed on the way down. */
+export function abortedError(signal: AbortSignal): FxError {
+  return renderError(RenderErrorCode.aborted, 'the render was aborted', signal.reason);
+}

@@ -1,0 +1,36 @@
+/**
+ * The renderer (Node only): a composition project to a video file through Chromium and FFmpeg, from the same
+ * compiled document and runtime the `<fx-composition>` preview uses.
+ */
+export { render, thumbnailPathFor } from './render.js';
+export { renderBatch } from './batch.js';
+export { RenderErrorCode } from './errors.js';
+export {
+  RENDER_FORMATS,
+  RENDER_QUALITIES,
+  RENDER_RESOLUTIONS,
+  ASPECT_RATIOS,
+  CAPTURE_MODES,
+  ALPHA_FORMATS,
+  DEFAULT_CONCURRENCY,
+  MAX_FPS,
+  checkOptions,
+  detectAspectRatio,
+  outputGeometry,
+} from './options.js';
+export { AudioIssueCode } from './audio.js';
+export type {
+  RenderOptions,
+  RenderResult,
+  RenderProgress,
+  RenderStage,
+  RenderFunction,
+  RenderFormat,
+  RenderQuality,
+  RenderResolution,
+  AspectRatio,
+  CaptureMode,
+  BatchBaseOptions,
+  BatchOptions,
+  BatchRowResult,
+} from './types.js';

@@ -1,0 +1,93 @@
+import type { CdpConnection } from './cdp.js';
+import { RenderErrorCode, renderError } from './errors.js';
+import type { RenderWatch } from './watch.js';
+import type { CaptureMode } from './types.js';
+
+export type ImageFormat = 'jpeg' | 'png';
+
+/** BeginFrame may answer without an image while the renderer (re)initialises; asking again fixes it. */
+const CAPTURE_ATTEMPTS = 4;
+
+interface EvaluateResult {
+  result?: { value?: unknown; description?: string };
+  exceptionDetails?: { text?: string; exception?: { description?: string } };
+}
+
+/**
+ * One tab of a render browser: navigation, script evaluation and frame capture, every call raced against the
+ * render's watch (abort, time limit, crash).
+ */
+export class BrowserPage {
+  /** Uncaught errors of the page's scripts, newest last (for error messages). */
+  readonly pageErrors: string[] = [];
+
+  constructor(
+    private readonly cdp: CdpConnection,
+    private readonly sessionId: string,
+    readonly mode: Exclude<CaptureMode, 'auto'>,
+    private readonly watch: RenderWatch,
+  ) {
+    cdp.on((event) => {
+      if (event.sessionId !== sessionId || event.method !== 'Runtime.exceptionThrown') return;
+      const details = (event.params as { exceptionDetails?: EvaluateResult['exceptionDetails'] }).exceptionDetails;
+      this.pageErrors.push(details?.exception?.description ?? details?.text ?? 'unknown error');
+      if (this.pageErrors.length > 20) this.pageErrors.shift();
+    });
+  }
+
+  send<Result = Record<string, unknown>>(what: string, method: string, params: Record<string, unknown> = {}): Promise<Result> {
+    return this.watch.step(what, this.cdp.send<Result>(method, params, this.sessionId));
+  }
+
+  async prepare(viewport: { width: number; height: number }, scale: number, transparent: boolean): Promise<void> {
+    await Promise.all([
+      this.send('preparing the page', 'Page.enable'),
+      this.send('preparing the page', 'Runtime.enable'),
+      this.setViewport(viewport, scale),
+      transparent ? this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } }) : undefined,
+    ]);
+  }
+
+  /** The page's size in CSS pixels; `scale` must match the browser's `--force-device-scale-factor`. */
+  async setViewport(viewport: { width: number; height: number }, scale: number): Promise<void> {
+    await this.send('sizing the page', 'Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: scale, mobile: false });
+  }
+
+  /** Navigates and resolves once the page's `load` event fired. */
+  async goto(url: string): Promise<void> {
+    const loaded = new Promise<void>((resolve) => {
+      const off = this.cdp.on((event) => {
+        if (event.sessionId === this.sessionId && event.method === 'Page.loadEventFired') {
+          off();
+          resolve();
+        }
+      });
+    });
+    const { errorText } = await this.send<{ errorText?: string }>(`loading "${url}"`, 'Page.navigate', { url });
+    if (errorText) throw renderError(RenderErrorCode.compositionLoadFailed, `"${url}" could not be loaded: ${errorText}`);
+    await this.watch.step(`loading "${url}"`, loaded);
+  }
+
+  /** Evaluates an expression (awaiting a returned promise) and returns its JSON value; page exceptions reject. */
+  async evaluate<T>(what: string, expression: string): Promise<T> {
+    const answer = await this.send<EvaluateResult>(what, 'Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (answer.exceptionDetails) {
+      const details = answer.exceptionDetails;
+      throw renderError(RenderErrorCode.compositionLoadFailed, `${what} failed: ${details.exception?.description ?? details.text ?? 'unknown error'}`);
+    }
+    return answer.result?.value as T;
+  }
+
+  /** Paints the current state and returns it as an image (one BeginFrame, or one screenshot). */
+  async capture(format: ImageFormat, quality: number): Promise<Buffer> {
+    const screenshot = format === 'jpeg' ? { format, quality } : { format };
+    for (let attempt = 0; attempt < CAPTURE_ATTEMPTS; attempt++) {
+      const data =
+        this.mode === 'begin-frame'
+          ? (await this.send<{ screenshotData?: string }>('capturing a frame', 'HeadlessExperimental.beginFrame', { screenshot })).screenshotData
+          : (await this.send<{ data?: string }>('capturing a frame', 'Page.captureScreenshot', { ...screenshot, optimizeForSpeed: true })).data;
+      if (data) return Buffer.from(data, 'base64');
+    }
+    throw renderError(RenderErrorCode.frameCaptureFailed, `the browser returned no image ${CAPTURE_ATTEMPTS} times in a row`);
+  }
+}

@@ -1,0 +1,60 @@
+import { abortedError, RenderErrorCode, renderError } from './errors.js';
+
+/**
+ * What every step of one render races against: the caller's abort signal, a per-step time limit, and the first
+ * fatal failure reported from elsewhere (browser crash, FFmpeg exit). The first of these wins and sticks.
+ */
+export class RenderWatch {
+  readonly failed: Promise<never>;
+  #error: Error | undefined;
+  #reject!: (error: Error) => void;
+  #onAbort = () => this.fail(abortedError(this.signal!));
+
+  constructor(
+    readonly signal: AbortSignal | undefined,
+    readonly timeoutMs: number,
+  ) {
+    this.failed = new Promise<never>((_, reject) => (this.#reject = reject));
+    this.failed.catch(() => undefined);
+    if (signal?.aborted) this.#onAbort();
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /** Records the first fatal failure; every step in flight and every later step rejects with it. */
+  fail(error: Error): void {
+    if (this.#error) return;
+    this.#error = error;
+    this.#reject(error);
+  }
+
+  /** Throws the recorded failure, if any. */
+  check(): void {
+    if (this.#error) throw this.#error;
+  }
+
+  /** Awaits `promise`, unless the render failed, was aborted or `what` took longer than `timeoutMs`. */
+  async step<T>(what: string, promise: Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    this.check();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = renderError(RenderErrorCode.timeout, `${what} took longer than ${timeoutMs} ms`);
+        this.fail(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([promise, this.failed, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  dispose(): void {
+    this.signal?.removeEventListener('abort', this.#onAbort);
+  }
+}

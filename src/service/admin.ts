@@ -1,0 +1,72 @@
+/**
+ * Admin command of the reference service, run next to its data folder:
+ *
+ *   node --import tsx src/service/admin.ts create-key --account <name>   prints a new API key once
+ *   node --import tsx src/service/admin.ts revoke-key <key_id>
+ *   node --import tsx src/service/admin.ts list-keys [--account <name>]
+ *   node --import tsx src/service/admin.ts webhook-secret --account <name> [--rotate]
+ *
+ * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service).
+ */
+import { parseArgs } from 'node:util';
+import { SqliteAccountStore } from './accounts/account-store.js';
+import { createApiKey, openServiceDatabase } from './admin-commands.js';
+import { ApiKeyStore } from './auth/api-keys.js';
+import { DEFAULT_DATA_DIR } from './main-defaults.js';
+
+const USAGE = 'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate]  [--data-dir <dir>]';
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { account: { type: 'string' }, 'data-dir': { type: 'string' }, rotate: { type: 'boolean' } },
+  });
+  const [command, argument] = positionals;
+  const db = openServiceDatabase(values['data-dir'] ?? process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR);
+  try {
+    const accounts = new SqliteAccountStore(db);
+    const keys = new ApiKeyStore(db);
+    switch (command) {
+      case 'create-key': {
+        if (!values.account) break;
+        const created = await createApiKey(db, values.account);
+        console.log(`api key (shown once, store it now): ${created.key}`);
+        console.log(`key id: ${created.keyId}`);
+        console.log(`account: ${created.accountId} (${values.account})`);
+        console.log(`webhook secret: ${created.webhookSecret}`);
+        return 0;
+      }
+      case 'revoke-key': {
+        if (!argument) break;
+        const revoked = keys.revoke(argument);
+        console.log(revoked ? `revoked ${argument}` : `no active key ${argument}`);
+        return revoked ? 0 : 1;
+      }
+      case 'list-keys': {
+        const account = values.account === undefined ? undefined : await accounts.findByName(values.account);
+        if (values.account !== undefined && !account) {
+          console.error(`no account "${values.account}"`);
+          return 1;
+        }
+        for (const key of keys.list(account?.id)) {
+          const state = key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
+          console.log(`${key.id}  ${key.displayPrefix}…  ${key.accountId}  ${state}`);
+        }
+        return 0;
+      }
+      case 'webhook-secret': {
+        const account = values.account === undefined ? undefined : await accounts.findByName(values.account);
+        if (!account) break;
+        console.log((values.rotate ? await accounts.rotateWebhookSecret(account.id) : account)!.webhookSecret);
+        return 0;
+      }
+    }
+    console.error(USAGE);
+    return 2;
+  } finally {
+    db.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

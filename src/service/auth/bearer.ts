@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from 'hono';
+import { ErrorCode, Header } from '../constants.js';
+import { ServiceError } from '../errors.js';
+import type { ServiceEnv } from '../http/env.js';
+import type { Authenticator } from './authenticator.js';
+
+const REALM = 'Bearer realm="fx"';
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
+/**
+ * Requires `Authorization: Bearer <token>` and puts the principal on the context. Runs before anything reads
+ * the body or stores anything, so a refused request leaves no trace.
+ */
+export function bearerAuth(authenticator: Authenticator): MiddlewareHandler<ServiceEnv> {
+  return async (c, next) => {
+    const header = c.req.header(Header.authorization);
+    if (!header || !/^Bearer(\s|$)/i.test(header)) {
+      throw new ServiceError(ErrorCode.authenticationRequired, 'this endpoint needs an "Authorization: Bearer <token>" header', {
+        param: 'Authorization',
+        headers: { [Header.wwwAuthenticate]: REALM },
+      });
+    }
+    const token = BEARER.exec(header)?.[1];
+    const principal = token === undefined ? undefined : await authenticator.authenticate(token);
+    if (!principal) {
+      throw new ServiceError(ErrorCode.invalidToken, 'the bearer token is unknown, revoked or expired', {
+        param: 'Authorization',
+        headers: { [Header.wwwAuthenticate]: `${REALM}, error="invalid_token", error_description="the token is unknown, revoked or expired"` },
+      });
+    }
+    c.set('principal', principal);
+    await next();
+  };
+}

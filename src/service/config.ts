@@ -1,0 +1,129 @@
+import type { RenderFunction, RenderOptions } from '../render/types.js';
+import type { Authenticator } from './auth/authenticator.js';
+import type { BlobStorage } from './storage/blob-storage.js';
+import type { Hono } from 'hono';
+import type { ServiceEnv } from './http/env.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Size and count limits; every one is documented in openapi.yaml. */
+export interface Limits {
+  /** Zip upload body. Above → 413 `upload_too_large`. */
+  readonly uploadBytes: number;
+  /** JSON request body. Above → 413 `body_too_large`. */
+  readonly jsonBodyBytes: number;
+  /** `variables` serialised as JSON. */
+  readonly variablesBytes: number;
+  readonly zipEntries: number;
+  /** Sum of the declared uncompressed sizes. */
+  readonly zipUncompressedBytes: number;
+  /** Largest allowed uncompressed/compressed ratio of an entry... */
+  readonly zipRatio: number;
+  /** ...checked only for entries at least this large (small files of zeros compress absurdly well). */
+  readonly zipRatioMinBytes: number;
+  /** Page fetched for a `url` render. */
+  readonly urlPageBytes: number;
+  readonly urlFetchTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  uploadBytes: 100 * MiB,
+  jsonBodyBytes: 1 * MiB,
+  variablesBytes: 256 * KiB,
+  zipEntries: 10_000,
+  zipUncompressedBytes: 512 * MiB,
+  zipRatio: 100,
+  zipRatioMinBytes: 1 * MiB,
+  urlPageBytes: 5 * MiB,
+  urlFetchTimeoutMs: 10_000,
+};
+
+export interface WebhookSettings {
+  readonly timeoutMs: number;
+  /** First retry delay; each next one is 4× longer, capped at `maxDelayMs`. */
+  readonly retryBaseMs: number;
+  readonly maxDelayMs: number;
+  readonly maxAttempts: number;
+  /** How often the dispatcher looks for due deliveries. */
+  readonly pollMs: number;
+}
+
+export const DEFAULT_WEBHOOKS: WebhookSettings = {
+  timeoutMs: 10_000,
+  retryBaseMs: 5_000,
+  maxDelayMs: 3_600_000,
+  maxAttempts: 8,
+  pollMs: 1_000,
+};
+
+export interface ServiceConfig {
+  /** Holds `service.db` and, with the default storage, `blobs/` and `work/`. */
+  readonly dataDir: string;
+  /** The renderer; injected so tests and deployments choose it. */
+  readonly render: RenderFunction;
+  /** Renderer settings applied to every render (capture workers, capture mode, step timeout). */
+  readonly renderOptions?: Pick<RenderOptions, 'concurrency' | 'capture' | 'timeoutMs'>;
+  /** Renders run at the same time. Default 1. */
+  readonly concurrency?: number;
+  /** Base of signed links and webhook URLs, e.g. `https://render.example.com`. Default: the listening address. */
+  readonly publicBaseUrl?: string;
+  /** Signed link lifetime. Default 900 s. */
+  readonly signedUrlTtlSeconds?: number;
+  /** Starts of one render before a crash-interrupted render fails with `render_interrupted`. Default 3. */
+  readonly maxAttempts?: number;
+  /** Minimum interval between persisted progress updates. Default 500 ms. */
+  readonly progressIntervalMs?: number;
+  /** How long idempotent answers are remembered. Default 24 h. */
+  readonly idempotencyTtlSeconds?: number;
+  /** Development only: accept `http://127.0.0.1|[::1]|localhost` callback URLs. */
+  readonly allowInsecureCallbacks?: boolean;
+  /** Development only: let `url` renders and webhooks reach private, loopback and link-local addresses. */
+  readonly allowPrivateNetworkUrls?: boolean;
+  readonly limits?: Partial<Limits>;
+  readonly webhooks?: Partial<WebhookSettings>;
+  /** Tried after the API keys, e.g. the OAuth access-token verifier. */
+  readonly authenticators?: readonly Authenticator[];
+  /** Where assets and outputs live. Default: local disk under `dataDir/blobs`. */
+  readonly storage?: BlobStorage;
+  /** Mounts more routes (e.g. the OAuth authorization server) before the 404 fallback. */
+  readonly routes?: (app: Hono<ServiceEnv>) => void;
+  /** Clock in milliseconds; injectable for tests. */
+  readonly now?: () => number;
+  /** Outbound HTTP for webhooks and `url` pages; injectable for tests. */
+  readonly fetch?: typeof fetch;
+  /** Operational log lines (job failures, webhook errors). Default: nothing. */
+  readonly log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+/** Config with every default filled in. */
+export interface ResolvedConfig extends Omit<Required<ServiceConfig>, 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'> {
+  readonly publicBaseUrl: string | undefined;
+  readonly storage: BlobStorage | undefined;
+  readonly limits: Limits;
+  readonly webhooks: WebhookSettings;
+}
+
+export function resolveConfig(config: ServiceConfig): ResolvedConfig {
+  return {
+    dataDir: config.dataDir,
+    render: config.render,
+    renderOptions: config.renderOptions ?? {},
+    concurrency: config.concurrency ?? 1,
+    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, ''),
+    signedUrlTtlSeconds: config.signedUrlTtlSeconds ?? 900,
+    maxAttempts: config.maxAttempts ?? 3,
+    progressIntervalMs: config.progressIntervalMs ?? 500,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds ?? 86_400,
+    allowInsecureCallbacks: config.allowInsecureCallbacks ?? false,
+    allowPrivateNetworkUrls: config.allowPrivateNetworkUrls ?? false,
+    limits: { ...DEFAULT_LIMITS, ...config.limits },
+    webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
+    authenticators: config.authenticators ?? [],
+    storage: config.storage,
+    routes: config.routes ?? (() => {}),
+    now: config.now ?? Date.now,
+    fetch: config.fetch ?? globalThis.fetch,
+    log: config.log ?? (() => {}),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Public names of the `/v3` service, said once. openapi.yaml documents each of them; a test keeps the two in step.
+ */
+
+/** Stable error codes with their HTTP status. */
+export const ErrorCode = {
+  bodyInvalid: 'body_invalid',
+  parameterUnknown: 'parameter_unknown',
+  parameterMissing: 'parameter_missing',
+  parameterInvalid: 'parameter_invalid',
+  parameterConflict: 'parameter_conflict',
+  resolutionFormatUnsupported: 'resolution_format_unsupported',
+  callbackUrlInsecure: 'callback_url_insecure',
+  urlNotAllowed: 'url_not_allowed',
+  idempotencyKeyInvalid: 'idempotency_key_invalid',
+  credentialsNotAccepted: 'credentials_not_accepted',
+  authenticationRequired: 'authentication_required',
+  invalidToken: 'invalid_token',
+  signedUrlExpired: 'signed_url_expired',
+  signedUrlInvalid: 'signed_url_invalid',
+  routeNotFound: 'route_not_found',
+  renderNotFound: 'render_not_found',
+  assetNotFound: 'asset_not_found',
+  fileNotFound: 'file_not_found',
+  idempotencyKeyInProgress: 'idempotency_key_in_progress',
+  uploadTooLarge: 'upload_too_large',
+  bodyTooLarge: 'body_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  renderProjectInvalid: 'render_project_invalid',
+  compositionNotFound: 'composition_not_found',
+  urlFetchFailed: 'url_fetch_failed',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  assetEntryMissing: 'asset_entry_missing',
+  zipInvalid: 'zip_invalid',
+  zipUnsupported: 'zip_unsupported',
+  zipEntryNameInvalid: 'zip_entry_name_invalid',
+  zipEntryNameControlCharacter: 'zip_entry_name_control_character',
+  zipEntryNameBackslash: 'zip_entry_name_backslash',
+  zipEntryPathAbsolute: 'zip_entry_path_absolute',
+  zipEntryPathTraversal: 'zip_entry_path_traversal',
+  zipEntryDuplicate: 'zip_entry_duplicate',
+  zipEntryCaseDuplicate: 'zip_entry_case_duplicate',
+  zipEntrySymlink: 'zip_entry_symlink',
+  zipEntryCountExceeded: 'zip_entry_count_exceeded',
+  zipDeclaredSizeExceeded: 'zip_declared_size_exceeded',
+  zipInflatedSizeExceeded: 'zip_inflated_size_exceeded',
+  zipCompressionRatioExceeded: 'zip_compression_ratio_exceeded',
+  internalError: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const STATUS_BY_PREFIX: readonly [RegExp, number][] = [[/^zip_/, 422]];
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.authenticationRequired]: 401,
+  [ErrorCode.invalidToken]: 401,
+  [ErrorCode.signedUrlExpired]: 403,
+  [ErrorCode.signedUrlInvalid]: 403,
+  [ErrorCode.routeNotFound]: 404,
+  [ErrorCode.renderNotFound]: 404,
+  [ErrorCode.assetNotFound]: 404,
+  [ErrorCode.fileNotFound]: 404,
+  [ErrorCode.idempotencyKeyInProgress]: 409,
+  [ErrorCode.uploadTooLarge]: 413,
+  [ErrorCode.bodyTooLarge]: 413,
+  [ErrorCode.unsupportedMediaType]: 415,
+  [ErrorCode.renderProjectInvalid]: 422,
+  [ErrorCode.compositionNotFound]: 422,
+  [ErrorCode.urlFetchFailed]: 422,
+  [ErrorCode.idempotencyKeyReused]: 422,
+  [ErrorCode.assetEntryMissing]: 422,
+  [ErrorCode.internalError]: 500,
+};
+
+/** The HTTP status of an error code (400 unless listed). */
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code] ?? STATUS_BY_PREFIX.find(([pattern]) => pattern.test(code))?.[1] ?? 400;
+}
+
+/** Why a render failed, besides the renderer's own error codes. */
+export const FailureCode = {
+  interrupted: 'render_interrupted',
+  failed: 'render_failed',
+} as const;
+
+export const RenderStatus = {
+  queued: 'queued',
+  rendering: 'rendering',
+  completed: 'completed',
+  failed: 'failed',
+} as const;
+export type RenderStatus = (typeof RenderStatus)[keyof typeof RenderStatus];
+
+export const WebhookEventType = {
+  completed: 'render.completed',
+  failed: 'render.failed',
+} as const;
+export type WebhookEventType = (typeof WebhookEventType)[keyof typeof WebhookEventType];
+
+export const Header = {
+  authorization: 'authorization',
+  wwwAuthenticate: 'WWW-Authenticate',
+  idempotencyKey: 'idempotency-key',
+  idempotentReplayed: 'Idempotent-Replayed',
+  contentType: 'content-type',
+  contentLength: 'content-length',
+  webhookId: 'webhook-id',
+  webhookTimestamp: 'webhook-timestamp',
+  webhookSignature: 'webhook-signature',
+} as const;
+
+/** Prefixes of identifiers and secrets; clients treat the rest as opaque. */
+export const IdPrefix = {
+  asset: 'ast_',
+  render: 'rnd_',
+  apiKey: 'key_',
+  account: 'acct_',
+  webhookMessage: 'msg_',
+} as const;
+export const API_KEY_PREFIX = 'fx_live_';
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+export const Route = {
+  assets: '/v3/assets',
+  renders: '/v3/renders',
+  render: '/v3/renders/:render_id',
+  files: '/v3/files',
+  account: '/v3/account',
+} as const;
+
+export const ZIP_CONTENT_TYPE = 'application/zip';
+export const JSON_CONTENT_TYPE = 'application/json';
+export const DEFAULT_COMPOSITION = 'index.html';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_:.-]{1,255}$/;

@@ -1,0 +1,70 @@
+import type { Context, Hono } from 'hono';
+import { ErrorCode, JSON_CONTENT_TYPE, Route } from '../../constants.js';
+import type { ServiceContext } from '../../context.js';
+import { ServiceError } from '../../errors.js';
+import { idempotency } from '../../idempotency/idempotency.js';
+import { AbortReason } from '../../jobs/job-queue.js';
+import { signedLinks } from '../../renders/links.js';
+import { renderRecord } from '../../renders/render-record.js';
+import type { RenderRow } from '../../renders/render-types.js';
+import { submitRender } from '../../renders/submit-render.js';
+import { StorageKey } from '../../storage/keys.js';
+import { readBodyLimited, requireMediaType } from '../body.js';
+import type { ServiceEnv } from '../env.js';
+import { decodeListToken, encodeListToken, parseLimit } from '../paging.js';
+
+/** `POST /v3/renders`, `GET /v3/renders`, `GET|DELETE /v3/renders/{render_id}`. */
+export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): void {
+  const { config } = context;
+  const record = (c: Context<ServiceEnv>, render: RenderRow) =>
+    renderRecord(
+      render,
+      signedLinks(render, { signer: context.signer, ttlSeconds: config.signedUrlTtlSeconds, baseUrl: context.baseUrl(new URL(c.req.url).origin), now: config.now() }),
+    );
+  const notFound = (id: string) => new ServiceError(ErrorCode.renderNotFound, `no render ${JSON.stringify(id)}`, { param: 'render_id' });
+
+  app.post(
+    Route.renders,
+    async (c, next) => {
+      requireMediaType(c.req.raw, JSON_CONTENT_TYPE);
+      c.set('body', await readBodyLimited(c.req.raw, config.limits.jsonBodyBytes, ErrorCode.bodyTooLarge, 'request body'));
+      await next();
+    },
+    idempotency(`POST ${Route.renders}`, { store: context.idempotency, ttlSeconds: config.idempotencyTtlSeconds, now: config.now }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(c.var.body));
+      } catch {
+        throw new ServiceError(ErrorCode.bodyInvalid, 'the request body must be UTF-8 JSON');
+      }
+      return c.json(record(c, await submitRender(context, c.var.principal, body)), 202);
+    },
+  );
+
+  app.get(Route.renders, async (c) => {
+    const limit = parseLimit(c.req.query('limit'));
+    const token = c.req.query('token');
+    const before = token === undefined ? undefined : decodeListToken(token);
+    const rows = await context.renders.list(c.var.principal.accountId, limit + 1, before);
+    const page = rows.slice(0, limit);
+    return c.json({ data: page.map((render) => record(c, render)), next_token: rows.length > limit ? encodeListToken(page.at(-1)!.seq) : null });
+  });
+
+  app.get(Route.render, async (c) => {
+    const id = c.req.param('render_id');
+    const render = await context.renders.get(c.var.principal.accountId, id);
+    if (!render) throw notFound(id);
+    return c.json(record(c, render));
+  });
+
+  app.delete(Route.render, async (c) => {
+    const id = c.req.param('render_id');
+    const render = await context.renders.softDelete(c.var.principal.accountId, id, config.now());
+    if (!render) throw notFound(id);
+    context.queue.cancel(id, AbortReason.deleted);
+    // Outputs (and a url render's page) go; an asset stays, other renders may use it.
+    await context.storage.deletePrefix(StorageKey.render(id));
+    return c.json({ render_id: id, deleted: true });
+  });
+}

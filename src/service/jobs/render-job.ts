@@ -1,0 +1,99 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import type { RenderProgress } from '../../render/types.js';
+import { FailureCode, IdPrefix, WebhookEventType } from '../constants.js';
+import type { ServiceContext } from '../context.js';
+import { newId } from '../ids.js';
+import { creditsFor } from '../renders/billing.js';
+import type { RenderRow } from '../renders/render-types.js';
+import { StorageKey } from '../storage/keys.js';
+import { AbortReason, type Job } from './job-queue.js';
+
+/** The webhook a render's final state sends, if it asked for one. */
+export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime: number) {
+  if (render.request.callback_url === null) return undefined;
+  return { id: newId(IdPrefix.webhookMessage), renderId: render.id, accountId: render.accountId, url: render.request.callback_url, eventType: type, eventTime };
+}
+
+/** A failure as recorded: the renderer's own `code` when it has one. */
+function failureOf(error: unknown) {
+  const code = (error as { code?: unknown })?.code;
+  return {
+    code: typeof code === 'string' && /^[a-z][a-z0-9_.-]{0,63}$/.test(code) ? code : FailureCode.failed,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/**
+ * Runs one render: claims it (`queued → rendering`), calls the renderer with throttled progress and the job's
+ * abort signal, stores the outputs and completes or fails it, with its webhook in the same transaction.
+ */
+export async function runRenderJob(context: ServiceContext, { renderId, signal }: Job): Promise<void> {
+  const { config, renders, storage } = context;
+  const render = await renders.claim(renderId, config.now());
+  if (!render) return;
+  const workDir = join(config.dataDir, 'work', renderId);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  try {
+    // Deleted or shut down while the job was being prepared: a renderer may not check an already-aborted signal.
+    signal.throwIfAborted();
+    const result = await config.render({
+      ...config.renderOptions,
+      projectDir: await storage.localDirectory(render.projectKey),
+      composition: render.request.composition,
+      fps: render.request.fps,
+      quality: render.request.quality,
+      format: render.request.format,
+      resolution: render.request.resolution,
+      aspectRatio: render.request.aspect_ratio,
+      variables: render.request.variables,
+      outputPath: join(workDir, `video.${render.request.format}`),
+      signal,
+      onProgress: throttledProgress(context, renderId),
+    });
+    if (signal.aborted) throw signal.reason;
+    const videoKey = StorageKey.video(renderId, render.request.format);
+    const thumbnailKey = StorageKey.thumbnail(renderId, extname(result.thumbnailPath).slice(1) || 'jpg');
+    await storage.putFile(videoKey, result.videoPath);
+    await storage.putFile(thumbnailKey, result.thumbnailPath);
+    const finishedAt = config.now();
+    const completed = await renders.complete(
+      renderId,
+      {
+        warnings: [...render.warnings, ...(result.issues ?? [])],
+        videoKey,
+        thumbnailKey,
+        output: { width: result.width, height: result.height, frames: result.frames, duration: result.frames / result.fps },
+        credits: creditsFor(result.frames, render.request.resolution),
+        finishedAt,
+      },
+      webhookFor(render, WebhookEventType.completed, finishedAt),
+    );
+    if (completed) context.wakeWebhooks();
+    else await storage.deletePrefix(StorageKey.render(renderId));
+  } catch (error) {
+    if (signal.aborted) {
+      if (signal.reason === AbortReason.shutdown) await renders.requeue(renderId);
+      return;
+    }
+    config.log('render failed', { renderId, error: (error as Error)?.message });
+    const now = config.now();
+    if (await renders.fail(renderId, failureOf(error), now, webhookFor(render, WebhookEventType.failed, now))) context.wakeWebhooks();
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Persists progress at most every `progressIntervalMs`, and always when the stage changes. */
+function throttledProgress(context: ServiceContext, renderId: string) {
+  let lastWrite = 0;
+  let lastStage: string | undefined;
+  return (progress: RenderProgress) => {
+    const now = Date.now();
+    if (progress.stage === lastStage && now - lastWrite < context.config.progressIntervalMs) return;
+    lastWrite = now;
+    lastStage = progress.stage;
+    context.renders.recordProgress(renderId, progress).catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
+  };
+}

@@ -1,0 +1,174 @@
+import type { RenderProgress } from '../../render/types.js';
+import { RenderStatus } from '../constants.js';
+import type { Sqlite } from '../db/sqlite.js';
+import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
+import type { RenderStore } from './render-store.js';
+import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
+
+interface Row {
+  seq: number;
+  id: string;
+  account_id: string;
+  credential_id: string;
+  status: RenderRow['status'];
+  request: string;
+  warnings: string;
+  project_key: string;
+  stage: RenderRow['stage'];
+  frames_done: number;
+  frames_total: number | null;
+  attempts: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  video_key: string | null;
+  thumbnail_key: string | null;
+  output: string | null;
+  credits: number | null;
+  deleted_at: number | null;
+}
+
+const toRender = (row: Row): RenderRow => ({
+  seq: row.seq,
+  id: row.id,
+  accountId: row.account_id,
+  credentialId: row.credential_id,
+  status: row.status,
+  request: JSON.parse(row.request),
+  warnings: JSON.parse(row.warnings),
+  projectKey: row.project_key,
+  stage: row.stage,
+  framesDone: row.frames_done,
+  framesTotal: row.frames_total,
+  attempts: row.attempts,
+  createdAt: row.created_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+  videoKey: row.video_key,
+  thumbnailKey: row.thumbnail_key,
+  output: row.output === null ? null : JSON.parse(row.output),
+  credits: row.credits,
+  deletedAt: row.deleted_at,
+});
+
+const LIVE = 'deleted_at IS NULL';
+
+export class SqliteRenderStore implements RenderStore {
+  constructor(private readonly db: Sqlite) {}
+
+  private one(sql: string, ...params: unknown[]): RenderRow | undefined {
+    const row = this.db.prepare(sql).get(...params) as Row | undefined;
+    return row && toRender(row);
+  }
+
+  /** Runs a state change and, when it applied, inserts its webhook in the same transaction. */
+  private transition(sql: string, params: unknown[], webhook: NewWebhookDelivery | undefined): boolean {
+    return this.db.transaction(() => {
+      const applied = this.db.prepare(sql).run(...params).changes === 1;
+      if (applied && webhook) insertWebhookDelivery(this.db, webhook);
+      return applied;
+    })();
+  }
+
+  async create(render: NewRender) {
+    this.db
+      .prepare(
+        `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
+         VALUES (?, ?, ?, '${RenderStatus.queued}', ?, ?, ?, ?)`,
+      )
+      .run(render.id, render.accountId, render.credentialId, JSON.stringify(render.request), JSON.stringify(render.warnings), render.projectKey, render.createdAt);
+  }
+
+  async get(accountId: string, id: string) {
+    return this.one(`SELECT * FROM renders WHERE id = ? AND account_id = ? AND ${LIVE}`, id, accountId);
+  }
+
+  async find(id: string) {
+    return this.one(`SELECT * FROM renders WHERE id = ? AND ${LIVE}`, id);
+  }
+
+  async list(accountId: string, limit: number, beforeSeq?: number) {
+    const rows = this.db
+      .prepare(`SELECT * FROM renders WHERE account_id = ? AND ${LIVE} AND seq < ? ORDER BY seq DESC LIMIT ?`)
+      .all(accountId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit) as Row[];
+    return rows.map(toRender);
+  }
+
+  async softDelete(accountId: string, id: string, now: number) {
+    return this.db.transaction(() => {
+      const render = this.one(`SELECT * FROM renders WHERE id = ? AND account_id = ? AND ${LIVE}`, id, accountId);
+      if (render) this.db.prepare('UPDATE renders SET deleted_at = ? WHERE id = ?').run(now, id);
+      return render;
+    })();
+  }
+
+  async claim(id: string, now: number) {
+    const changed = this.db
+      .prepare(
+        `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
+           stage = 'compiling', frames_done = 0
+         WHERE id = ? AND status = '${RenderStatus.queued}' AND ${LIVE}`,
+      )
+      .run(now, id).changes;
+    return changed === 1 ? this.find(id) : undefined;
+  }
+
+  async recordProgress(id: string, progress: RenderProgress) {
+    this.db
+      .prepare(`UPDATE renders SET stage = ?, frames_done = ?, frames_total = ? WHERE id = ? AND status = '${RenderStatus.rendering}'`)
+      .run(progress.stage, progress.framesDone, progress.framesTotal, id);
+  }
+
+  async complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery) {
+    return this.transition(
+      `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = ?, frames_total = ?, finished_at = ?,
+         video_key = ?, thumbnail_key = ?, output = ?, credits = ?, warnings = ?
+       WHERE id = ? AND status = '${RenderStatus.rendering}' AND ${LIVE}`,
+      [result.output.frames, result.output.frames, result.finishedAt, result.videoKey, result.thumbnailKey, JSON.stringify(result.output), result.credits, JSON.stringify(result.warnings), id],
+      webhook,
+    );
+  }
+
+  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery) {
+    return this.transition(
+      `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = ?, failure_code = ?, failure_message = ?
+       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ${LIVE}`,
+      [now, failure.code, failure.message, id],
+      webhook,
+    );
+  }
+
+  async requeue(id: string) {
+    this.db
+      .prepare(`UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued', attempts = MAX(attempts - 1, 0) WHERE id = ? AND status = '${RenderStatus.rendering}'`)
+      .run(id);
+  }
+
+  async interrupted() {
+    return (this.db.prepare(`SELECT * FROM renders WHERE status = '${RenderStatus.rendering}' AND ${LIVE} ORDER BY seq`).all() as Row[]).map(toRender);
+  }
+
+  async resume(id: string) {
+    this.db.prepare(`UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued' WHERE id = ? AND status = '${RenderStatus.rendering}'`).run(id);
+  }
+
+  async queuedIds() {
+    return (this.db.prepare(`SELECT id FROM renders WHERE status = '${RenderStatus.queued}' AND ${LIVE} ORDER BY seq`).all() as { id: string }[]).map((row) => row.id);
+  }
+
+  async usage(accountId: string, from: number, to: number) {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS total,
+                COALESCE(SUM(status = '${RenderStatus.completed}'), 0) AS completed,
+                COALESCE(SUM(status = '${RenderStatus.failed}'), 0) AS failed,
+                COALESCE(SUM(credits), 0) AS credits
+         FROM renders WHERE account_id = ? AND created_at >= ? AND created_at < ?`,
+      )
+      .get(accountId, from, to) as { total: number; completed: number; failed: number; credits: number };
+    return { creditsUsed: Math.round(row.credits * 100) / 100, rendersTotal: row.total, rendersCompleted: row.completed, rendersFailed: row.failed };
+  }
+}

@@ -1,0 +1,88 @@
+import { ErrorCode } from '../constants.js';
+import { ServiceError } from '../errors.js';
+import { resolvesToPublicAddresses } from '../network-guard.js';
+
+export interface PageFetchOptions {
+  readonly fetch: typeof fetch;
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly allowPrivateNetwork: boolean;
+}
+
+const MAX_REDIRECTS = 5;
+const HTML_TYPES: ReadonlySet<string> = new Set(['', 'text/html', 'application/xhtml+xml']);
+const failed = (message: string, cause?: unknown) => new ServiceError(ErrorCode.urlFetchFailed, message, { param: 'url', cause });
+
+/**
+ * Fetches the HTML of a `url` render once, server-side: http(s) only, every redirect hop checked against the
+ * private-network rule, a size cap enforced while streaming, an overall timeout.
+ */
+export async function fetchPage(url: string, options: PageFetchOptions): Promise<{ html: string; finalUrl: string }> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let current = new URL(url);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw failed(`"url" redirected to a non-http(s) URL ${JSON.stringify(current.href)}`);
+    if (!options.allowPrivateNetwork && !(await resolvesToPublicAddresses(current.hostname))) {
+      throw new ServiceError(ErrorCode.urlNotAllowed, `"url" must reach a public address, ${JSON.stringify(current.host)} does not`, { param: 'url' });
+    }
+    let response: Response;
+    try {
+      response = await options.fetch(current, { redirect: 'manual', signal, headers: { accept: 'text/html' } });
+    } catch (error) {
+      throw failed(`"url" could not be fetched: ${signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message}`, error);
+    }
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      current = new URL(location, current);
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw failed(`"url" answered HTTP ${response.status}, expected 200`);
+    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!HTML_TYPES.has(type)) {
+      await response.body?.cancel();
+      throw failed(`"url" must serve HTML, got "${type}"`);
+    }
+    return { html: await readText(response, options.maxBytes, signal), finalUrl: current.href };
+  }
+  throw failed(`"url" redirected more than ${MAX_REDIRECTS} times`);
+}
+
+async function readText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  const reader = response.body?.getReader();
+  try {
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      total += next.value.byteLength;
+      if (total > maxBytes) throw failed(`"url" must serve at most ${maxBytes} bytes of HTML, got more`);
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } catch (error) {
+    await reader?.cancel().catch(() => {});
+    if (error instanceof ServiceError) throw error;
+    throw failed(`"url" could not be read: ${signal.aborted ? 'timed out' : (error as Error).message}`, error);
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * The page as the renderer will load it from a local folder: with a `<base href>` to its origin URL, so its
+ * relative assets and sub-compositions are fetched from there (unless the page sets its own base).
+ */
+export function withBaseHref(html: string, pageUrl: string): string {
+  if (/<base[\s>]/i.test(html)) return html;
+  const base = `<base href="${pageUrl.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`;
+  // After the first of <head>, <html> or the doctype that is present, so the document keeps its mode.
+  for (const tag of [/<head(\s[^>]*)?>/i, /<html(\s[^>]*)?>/i, /^\s*<!doctype[^>]*>/i]) {
+    const found = tag.exec(html);
+    if (found) return html.slice(0, found.index + found[0].length) + base + html.slice(found.index + found[0].length);
+  }
+  return base + html;
+}

@@ -1,0 +1,126 @@
+import { createAdaptorServer } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { SqliteAccountStore } from './accounts/account-store.js';
+import { SqliteAssetRecords } from './assets/asset-records.js';
+import { ApiKeyStore } from './auth/api-keys.js';
+import { chainAuthenticators } from './auth/authenticator.js';
+import { resolveConfig, type ServiceConfig } from './config.js';
+import { FailureCode, WebhookEventType } from './constants.js';
+import type { ServiceContext } from './context.js';
+import { settingOrCreate } from './db/settings.js';
+import { openDatabase } from './db/sqlite.js';
+import { createApp } from './http/app.js';
+import { SqliteIdempotencyStore } from './idempotency/idempotency-store.js';
+import { LocalJobQueue } from './jobs/job-queue.js';
+import { runRenderJob, webhookFor } from './jobs/render-job.js';
+import { SqliteRenderStore } from './renders/render-store.sqlite.js';
+import { UrlSigner } from './signing/url-signer.js';
+import { LocalBlobStorage } from './storage/local-blob-storage.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { SqliteWebhookOutbox } from './webhooks/outbox.sqlite.js';
+
+export const DATABASE_FILE = 'service.db';
+const PURGE_INTERVAL_MS = 3_600_000;
+
+export interface Service {
+  /** The HTTP API as a fetch handler (usable without listening). */
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly context: ServiceContext;
+  /** Starts the HTTP server; port 0 picks a free one. */
+  listen(port?: number, hostname?: string): Promise<{ port: number; url: string }>;
+  /** Stops accepting requests, puts running renders back in the queue, stops webhooks, closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the reference `/v3` service from embedded defaults (SQLite in `dataDir`, files on local disk, an
+ * in-process queue) and recovers from a previous crash before taking jobs: renders left `rendering` are queued
+ * again, or failed with `render_interrupted` after `maxAttempts` starts.
+ *
+ * @example
+ * const service = await createService({ dataDir: '.fx/service', render });
+ * const { url } = await service.listen(8787);
+ */
+export async function createService(input: ServiceConfig): Promise<Service> {
+  const config = resolveConfig(input);
+  const db = openDatabase(join(config.dataDir, DATABASE_FILE));
+  const localStorage = config.storage ? undefined : new LocalBlobStorage(join(config.dataDir, 'blobs'));
+  await localStorage?.sweep();
+  await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
+  const apiKeys = new ApiKeyStore(db, config.now);
+  let listening: string | undefined;
+  const queue = new LocalJobQueue(config.concurrency, (renderId, error) => config.log('job crashed', { renderId, error: String(error) }));
+  let dispatcher: WebhookDispatcher | undefined;
+  const context: ServiceContext = {
+    config,
+    accounts: new SqliteAccountStore(db),
+    apiKeys,
+    assets: new SqliteAssetRecords(db),
+    renders: new SqliteRenderStore(db),
+    idempotency: new SqliteIdempotencyStore(db),
+    outbox: new SqliteWebhookOutbox(db),
+    storage: config.storage ?? localStorage!,
+    signer: new UrlSigner(Buffer.from(settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')), 'base64')),
+    queue,
+    authenticator: chainAuthenticators([apiKeys, ...config.authenticators]),
+    baseUrl: (fallback) => config.publicBaseUrl ?? listening ?? fallback ?? 'http://127.0.0.1',
+    wakeWebhooks: () => dispatcher?.wake(),
+  };
+
+  await recoverInterrupted(context);
+  await context.idempotency.clearInFlight();
+  const purge = setInterval(() => void context.idempotency.purgeExpired(config.now()), PURGE_INTERVAL_MS);
+  purge.unref();
+
+  queue.start((job) => runRenderJob(context, job));
+  for (const id of await context.renders.queuedIds()) await queue.enqueue(id);
+  dispatcher = new WebhookDispatcher(context);
+  dispatcher.start();
+
+  const app = createApp(context);
+  let server: Server | undefined;
+  return {
+    fetch: async (request) => app.fetch(request),
+    context,
+    async listen(port = 0, hostname = '127.0.0.1') {
+      server = createAdaptorServer({ fetch: app.fetch }) as Server;
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(port, hostname, () => resolve());
+      });
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      listening = `http://${host}:${address.port}`;
+      return { port: address.port, url: listening };
+    },
+    async close() {
+      clearInterval(purge);
+      if (server) {
+        const closed = new Promise((resolve) => server!.close(resolve));
+        server.closeAllConnections();
+        await closed;
+      }
+      await queue.stop();
+      await dispatcher?.stop();
+      db.close();
+    },
+  };
+}
+
+/** Crash recovery: no render stays `rendering` without a job behind it. */
+async function recoverInterrupted(context: ServiceContext): Promise<void> {
+  const { renders, config } = context;
+  for (const render of await renders.interrupted()) {
+    if (render.attempts < config.maxAttempts) {
+      await renders.resume(render.id);
+      continue;
+    }
+    const now = config.now();
+    const failure = { code: FailureCode.interrupted, message: `the render was interrupted ${render.attempts} time(s) and is not retried again` };
+    await renders.fail(render.id, failure, now, webhookFor(render, WebhookEventType.failed, now));
+  }
+}

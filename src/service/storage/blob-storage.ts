@@ -1,0 +1,18 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Where projects and outputs live, by key (`assets/<id>/…`, `renders/<id>/video.mp4`). The reference service
+ * uses {@link LocalBlobStorage}; a deployment can swap in S3-compatible storage (see docs/service.md).
+ */
+export interface BlobStorage {
+  /** Stores every file under `prefix` at once: readers see all of them or none, also after a crash. */
+  putTree(prefix: string, files: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /** Moves a finished local file (e.g. the renderer's output) in under `key`. */
+  putFile(key: string, sourcePath: string): Promise<void>;
+  read(key: string): Promise<Uint8Array | undefined>;
+  /** A readable stream and the size of the stored file, or undefined when there is none. */
+  open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** A local folder holding the tree under `prefix`, for the renderer; treat it as read-only. */
+  localDirectory(prefix: string): Promise<string>;
+  deletePrefix(prefix: string): Promise<void>;
+}

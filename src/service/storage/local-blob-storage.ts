@@ -1,0 +1,105 @@
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { BlobStorage } from './blob-storage.js';
+
+/**
+ * {@link BlobStorage} on the local disk. Atomicity comes from writing into a temporary folder on the same file
+ * system and renaming it into place, so a crash leaves at most an orphan under `.tmp/` (swept on start).
+ */
+export class LocalBlobStorage implements BlobStorage {
+  readonly root: string;
+  private readonly temporary: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+    this.temporary = join(this.root, '.tmp');
+  }
+
+  /** Removes temporary leftovers of writes a crash interrupted. */
+  async sweep(): Promise<void> {
+    await rm(this.temporary, { recursive: true, force: true });
+  }
+
+  async putTree(prefix: string, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    const target = this.pathOf(prefix);
+    const staging = await this.stagingPath();
+    try {
+      for (const [name, content] of files) {
+        const path = inside(staging, name);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, content, { flag: 'wx' });
+      }
+      await mkdir(staging, { recursive: true });
+      await mkdir(dirname(target), { recursive: true });
+      await rename(staging, target);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async putFile(key: string, sourcePath: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(sourcePath, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      const staging = await this.stagingPath();
+      await copyFile(sourcePath, staging);
+      await rename(staging, target);
+    }
+  }
+
+  async read(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async open(key: string) {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return undefined;
+      return { stream: createReadStream(path), size: info.size };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async localDirectory(prefix: string): Promise<string> {
+    return this.pathOf(prefix);
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    await rm(this.pathOf(prefix), { recursive: true, force: true });
+  }
+
+  private pathOf(key: string): string {
+    return inside(this.root, key);
+  }
+
+  private async stagingPath(): Promise<string> {
+    await mkdir(this.temporary, { recursive: true });
+    return join(this.temporary, randomBytes(12).toString('hex'));
+  }
+}
+
+/** Joins a key under a folder, refusing any key that would resolve outside it (defence in depth). */
+function inside(folder: string, key: string): string {
+  const path = resolve(folder, key);
+  const rel = relative(folder, path);
+  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || resolve(folder, rel) !== path) {
+    throw new Error(`storage key ${JSON.stringify(key)} leaves its folder`);
+  }
+  return path;
+}
+
+const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');

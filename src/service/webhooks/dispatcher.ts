@@ -1,0 +1,123 @@
+import { Header, WebhookEventType } from '../constants.js';
+import type { ServiceContext } from '../context.js';
+import { isLoopbackHost, resolvesToPublicAddresses } from '../network-guard.js';
+import { signedLinks } from '../renders/links.js';
+import type { RenderRow } from '../renders/render-types.js';
+import type { WebhookDelivery } from './outbox.js';
+import { signWebhook } from './signature.js';
+
+const BATCH = 20;
+/** Delay before attempt `attempts + 1`: base × 4^(attempts − 1), capped (5 s, 20 s, 80 s, … ≤ 1 h by default). */
+export const retryDelay = (attempts: number, baseMs: number, maxMs: number) => Math.min(baseMs * 4 ** Math.max(attempts - 1, 0), maxMs);
+
+/** The event body (openapi.yaml `WebhookEvent`), with links signed for this attempt. */
+export function webhookEvent(context: ServiceContext, delivery: WebhookDelivery, render: RenderRow, now: number) {
+  const completed = delivery.eventType === WebhookEventType.completed;
+  const links = signedLinks(render, { signer: context.signer, ttlSeconds: context.config.signedUrlTtlSeconds, baseUrl: context.baseUrl(), now });
+  return {
+    type: delivery.eventType,
+    timestamp: new Date(delivery.eventTime).toISOString(),
+    data: {
+      render_id: render.id,
+      status: render.status,
+      callback_id: render.request.callback_id,
+      credits: render.credits,
+      ...(completed ? links : { failure: render.failure }),
+    },
+  };
+}
+
+/**
+ * Sends due webhooks from the outbox, signed the Standard Webhooks way, retrying non-2xx answers and timeouts
+ * with exponential backoff. Polls every `pollMs`; `wake()` looks at once (a render just finished).
+ */
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly context: ServiceContext) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.context.config.webhooks.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error) => this.context.config.log('webhook dispatch failed', { error: String(error) }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const due = await this.context.outbox.due(this.context.config.now(), BATCH);
+      if (due.length === 0 || this.stopped) return;
+      await Promise.all(due.map((delivery) => this.attempt(delivery)));
+    }
+  }
+
+  private async attempt(delivery: WebhookDelivery): Promise<void> {
+    const { config, outbox } = this.context;
+    const attempts = delivery.attempts + 1;
+    const render = await this.context.renders.find(delivery.renderId);
+    const account = await this.context.accounts.get(delivery.accountId);
+    if (!render || !account) return outbox.abandon(delivery.id, attempts - 1, null, 'the render was deleted');
+    let status: number | null = null;
+    let error: string;
+    try {
+      await this.checkDestination(delivery.url);
+      const now = config.now();
+      const body = JSON.stringify(webhookEvent(this.context, delivery, render, now));
+      const timestamp = Math.floor(now / 1000);
+      const response = await config.fetch(delivery.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(config.webhooks.timeoutMs),
+        headers: {
+          [Header.contentType]: 'application/json',
+          [Header.webhookId]: delivery.id,
+          [Header.webhookTimestamp]: String(timestamp),
+          [Header.webhookSignature]: signWebhook(account.webhookSecret, delivery.id, timestamp, body),
+        },
+        body,
+      });
+      await response.body?.cancel().catch(() => {});
+      status = response.status;
+      if (status >= 200 && status < 300) return outbox.delivered(delivery.id, attempts, status, config.now());
+      error = `answered HTTP ${status}`;
+    } catch (caught) {
+      error = (caught as Error).name === 'TimeoutError' ? `no answer within ${config.webhooks.timeoutMs} ms` : String((caught as Error).message ?? caught);
+    }
+    if (attempts >= config.webhooks.maxAttempts) return outbox.abandon(delivery.id, attempts, status, error);
+    const next = config.now() + retryDelay(attempts, config.webhooks.retryBaseMs, config.webhooks.maxDelayMs);
+    return outbox.retryLater(delivery.id, attempts, next, status, error);
+  }
+
+  /** Private-network destinations only in development (loopback http with `allowInsecureCallbacks`). */
+  private async checkDestination(url: string): Promise<void> {
+    const { allowInsecureCallbacks, allowPrivateNetworkUrls } = this.context.config;
+    const host = new URL(url).hostname;
+    if (allowPrivateNetworkUrls || (allowInsecureCallbacks && isLoopbackHost(host))) return;
+    if (!(await resolvesToPublicAddresses(host))) throw new Error(`"callback_url" host ${JSON.stringify(host)} is not a public address`);
+  }
+}

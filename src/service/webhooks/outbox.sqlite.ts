@@ -1,0 +1,58 @@
+import type { Sqlite } from '../db/sqlite.js';
+import type { NewWebhookDelivery } from '../renders/render-types.js';
+import type { WebhookDelivery, WebhookOutbox } from './outbox.js';
+
+/** Inserts a delivery; called inside the render store's transition so the state and its webhook commit together. */
+export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery): void {
+  db.prepare(
+    `INSERT INTO webhook_deliveries (id, render_id, account_id, url, event_type, event_time, state, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
+  ).run(delivery.id, delivery.renderId, delivery.accountId, delivery.url, delivery.eventType, delivery.eventTime, delivery.eventTime);
+}
+
+interface Row {
+  id: string;
+  render_id: string;
+  account_id: string;
+  url: string;
+  event_type: WebhookDelivery['eventType'];
+  event_time: number;
+  attempts: number;
+}
+
+export class SqliteWebhookOutbox implements WebhookOutbox {
+  constructor(private readonly db: Sqlite) {}
+
+  async due(now: number, limit: number) {
+    const rows = this.db
+      .prepare(`SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`)
+      .all(now, limit) as Row[];
+    return rows.map((row) => ({
+      id: row.id,
+      renderId: row.render_id,
+      accountId: row.account_id,
+      url: row.url,
+      eventType: row.event_type,
+      eventTime: row.event_time,
+      attempts: row.attempts,
+    }));
+  }
+
+  async delivered(id: string, attempts: number, status: number, now: number) {
+    this.db
+      .prepare(`UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?`)
+      .run(attempts, status, now, id);
+  }
+
+  async retryLater(id: string, attempts: number, nextAttemptAt: number, status: number | null, error: string) {
+    this.db
+      .prepare(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?`)
+      .run(attempts, nextAttemptAt, status, error, id);
+  }
+
+  async abandon(id: string, attempts: number, status: number | null, error: string) {
+    this.db
+      .prepare(`UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_status = ?, last_error = ? WHERE id = ?`)
+      .run(attempts, status, error, id);
+  }
+}

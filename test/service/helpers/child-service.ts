@@ -1,0 +1,20 @@
+/**
+ * The service as its own process, for the crash test: `node --import tsx child-service.ts <dataDir>` prints
+ * `listening <url>` once ready. Frames are produced in real time so the test can kill it mid-render.
+ */
+import { createService } from '../../../src/service/service.js';
+import { createFfmpegRenderer } from './ffmpeg-renderer.js';
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: child-service.ts <dataDir>');
+const service = await createService({
+  dataDir,
+  render: createFfmpegRenderer({ realtime: true }),
+  allowInsecureCallbacks: true,
+  allowPrivateNetworkUrls: true,
+  progressIntervalMs: 50,
+  webhooks: { pollMs: 50, retryBaseMs: 100 },
+});
+const { url } = await service.listen(0);
+console.log(`listening ${url}`);
+process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));

@@ -1,0 +1,134 @@
+/** Starts a real service on 127.0.0.1 (random port, temp folder) with the FFmpeg test renderer. */
+import Database from 'better-sqlite3';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceConfig } from '../../../src/service/config.js';
+import { createService, DATABASE_FILE, type Service } from '../../../src/service/service.js';
+import { createFfmpegRenderer } from './ffmpeg-renderer.js';
+
+export interface TestService {
+  readonly service: Service;
+  readonly url: string;
+  readonly dataDir: string;
+  /** An API key of the account "test". */
+  readonly key: string;
+  readonly accountId: string;
+  /** `fetch` against the service with the key (unless `headers.authorization` is given). */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  /** Rows of a table, read through a separate connection. */
+  count(table: string): number;
+  /** Rows of a query, read through a separate connection. */
+  rows(sql: string, ...params: unknown[]): Record<string, unknown>[];
+  /** Files and folders under the stored assets and the temporary staging folder. */
+  storedAssetEntries(): Promise<string[]>;
+  /** A second API key, of another account. */
+  newKey(account: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fx-service-test-'));
+  const service = await createService({
+    dataDir,
+    render: createFfmpegRenderer(),
+    concurrency: 2,
+    allowInsecureCallbacks: true,
+    allowPrivateNetworkUrls: true,
+    progressIntervalMs: 20,
+    webhooks: { pollMs: 50, retryBaseMs: 100, timeoutMs: 2_000 },
+    ...overrides,
+  });
+  const { url } = await service.listen(0);
+  const newKey = async (name: string) => {
+    const account = await service.context.accounts.ensure(name, Date.now());
+    return service.context.apiKeys.create(account.id).key;
+  };
+  const key = await newKey('test');
+  const accountId = (await service.context.accounts.findByName('test'))!.id;
+  const reader = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+  return {
+    service,
+    url,
+    dataDir,
+    key,
+    accountId,
+    newKey,
+    api: (path, init = {}) => {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${key}`);
+      return fetch(`${url}${path}`, { ...init, headers });
+    },
+    count: (table) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
+    rows: (sql, ...params) => reader.prepare(sql).all(...params) as Record<string, unknown>[],
+    storedAssetEntries: async () => {
+      const list = async (folder: string) => (await readdir(join(dataDir, 'blobs', folder)).catch(() => [] as string[])).map((name) => `${folder}/${name}`);
+      return [...(await list('assets')), ...(await list('.tmp'))];
+    },
+    close: async () => {
+      reader.close();
+      await service.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const jsonInit = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+export const zipInit = (zip: Uint8Array, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/zip', ...headers },
+  body: zip as Uint8Array<ArrayBuffer>,
+});
+
+/** Polls `check` until it returns a value, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface RenderJson {
+  render_id: string;
+  status: string;
+  [field: string]: unknown;
+}
+
+/** Polls a render until it is `completed` or `failed`. */
+export function waitForFinished(test: TestService, renderId: string, timeoutMs = 20_000): Promise<RenderJson> {
+  return waitFor(async () => {
+    const render = (await (await test.api(`/v3/renders/${renderId}`)).json()) as RenderJson;
+    return render.status === 'completed' || render.status === 'failed' ? render : undefined;
+  }, timeoutMs, `render ${renderId} to finish`);
+}
+
+/** A composition entry with declared variables, size and duration. */
+export function compositionHtml(options: { variables?: unknown[]; width?: number; height?: number; duration?: number; extra?: string } = {}): string {
+  const declarations = JSON.stringify(options.variables ?? []).replaceAll("'", '&#39;');
+  return `<!doctype html><html data-composition-variables='${declarations}'><body>
+  <div data-composition-id="main" data-width="${options.width ?? 1920}" data-height="${options.height ?? 1080}" data-duration="${options.duration ?? 0.5}" ${options.extra ?? ''}>
+    <h1 data-var-text="title">Hello</h1>
+  </div></body></html>`;
+}
+
+export const TITLE_DECLARATIONS = [
+  { id: 'title', type: 'string', label: 'Title', default: 'Hello', maxLength: 20 },
+  { id: 'speed', type: 'number', label: 'Speed', default: 1, min: 0, max: 10 },
+  { id: 'theme', type: 'enum', label: 'Theme', default: 'dark', options: [{ value: 'dark', label: 'Dark' }, { value: 'light', label: 'Light' }] },
+];
+
+/** Uploads a project and returns its asset id. */
+export async function uploadProject(test: TestService, files: Record<string, string>, query = ''): Promise<string> {
+  const { projectZip } = await import('./zip-builder.js');
+  const response = await test.api(`/v3/assets${query}`, zipInit(projectZip(files)));
+  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { asset_id: string }).asset_id;
+}

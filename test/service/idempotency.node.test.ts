@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { compositionHtml, jsonInit, startTestService, uploadProject, zipInit, type RenderJson, type TestService } from './helpers/harness.js';
+import { projectZip } from './helpers/zip-builder.js';
+
+interface ErrorJson {
+  error: { code: string; param: string | null };
+}
+
+describe('Idempotency-Key', () => {
+  let test_: TestService;
+  let assetId: string;
+  let slowOrigin: Server;
+  let slowUrl: string;
+  /** Resolved when the slow page is requested: the submit that fetches it is then surely in flight. */
+  let pageRequested: () => void = () => {};
+  before(async () => {
+    test_ = await startTestService();
+    assetId = await uploadProject(test_, { 'index.html': compositionHtml() });
+    // A page that answers slowly keeps a submit in flight long enough to race a duplicate against it.
+    slowOrigin = createServer((_, response) => {
+      pageRequested();
+      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end(compositionHtml()), 700);
+    });
+    await new Promise<void>((resolve) => slowOrigin.listen(0, '127.0.0.1', resolve));
+    slowUrl = `http://127.0.0.1:${(slowOrigin.address() as AddressInfo).port}/slow.html`;
+  });
+  after(async () => {
+    slowOrigin.close();
+    await test_.close();
+  });
+
+  const submit = (body: unknown, key: string, headers: Record<string, string> = {}) => test_.api('/v3/renders', jsonInit(body, { 'idempotency-key': key, ...headers }));
+
+  test('the same key and body replays the first answer, creating one render', async () => {
+    const before_ = test_.count('renders');
+    const first = await submit({ asset_id: assetId, fps: 2 }, 'replay-1');
+    const firstBody = (await first.json()) as RenderJson;
+    const second = await submit({ asset_id: assetId, fps: 2 }, 'replay-1');
+    assert.equal(first.status, 202);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    assert.equal(second.status, 202);
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(await second.json(), firstBody);
+    assert.equal(test_.count('renders'), before_ + 1);
+  });
+
+  test('the same key with a different body → 422 idempotency_key_reused', async () => {
+    await submit({ asset_id: assetId, fps: 2 }, 'reuse-1');
+    const response = await submit({ asset_id: assetId, fps: 3 }, 'reuse-1');
+    assert.equal(response.status, 422);
+    assert.deepEqual(((await response.json()) as ErrorJson).error, { code: 'idempotency_key_reused', message: '"Idempotency-Key" "reuse-1" was already used with a different request', param: 'Idempotency-Key' });
+  });
+
+  test('a duplicate while the first is in flight → 409 idempotency_key_in_progress, then the replay', async () => {
+    const before_ = test_.count('renders');
+    const requested = new Promise<void>((resolve) => (pageRequested = resolve));
+    const first = submit({ url: slowUrl }, 'race-1');
+    await requested;
+    const duplicate = await submit({ url: slowUrl }, 'race-1');
+    assert.equal(duplicate.status, 409);
+    assert.equal(((await duplicate.json()) as ErrorJson).error.code, 'idempotency_key_in_progress');
+    const firstResponse = await first;
+    assert.equal(firstResponse.status, 202);
+    const replay = await submit({ url: slowUrl }, 'race-1');
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(((await replay.json()) as RenderJson).render_id, ((await firstResponse.json()) as RenderJson).render_id);
+    assert.equal(test_.count('renders'), before_ + 1);
+  });
+
+  test('a refused request is not remembered: a corrected retry with the same key runs', async () => {
+    const refused = await submit({ asset_id: assetId, fps: 0 }, 'fix-1');
+    assert.equal(refused.status, 400);
+    const corrected = await submit({ asset_id: assetId, fps: 1 }, 'fix-1');
+    assert.equal(corrected.status, 202);
+    assert.equal(corrected.headers.get('idempotent-replayed'), null);
+  });
+
+  test('keys are scoped per endpoint: one value serves the upload and the submit', async () => {
+    // One archive, sent twice: zips carry modification times, so two builds may differ byte for byte.
+    const zip = projectZip({ 'index.html': compositionHtml() });
+    const upload = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'shared-1' }));
+    assert.equal(upload.status, 201);
+    const { asset_id } = (await upload.json()) as { asset_id: string };
+    const render = await submit({ asset_id, fps: 1 }, 'shared-1');
+    assert.equal(render.status, 202);
+    const uploadAgain = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'shared-1' }));
+    assert.equal(uploadAgain.headers.get('idempotent-replayed'), 'true');
+    assert.equal(((await uploadAgain.json()) as { asset_id: string }).asset_id, asset_id);
+  });
+
+  test('keys are scoped per credential: another key does not replay', async () => {
+    const other = await test_.newKey('idem-other');
+    const mine = (await (await submit({ url: `${slowUrl}?x=1` }, 'cred-1')).json()) as RenderJson;
+    const theirs = await submit({ url: `${slowUrl}?x=1` }, 'cred-1', { authorization: `Bearer ${other}` });
+    assert.equal(theirs.status, 202);
+    assert.equal(theirs.headers.get('idempotent-replayed'), null);
+    assert.notEqual(((await theirs.json()) as RenderJson).render_id, mine.render_id);
+  });
+
+  const BAD_KEYS: [string, string][] = [
+    ['a key of 256 characters', 'k'.repeat(256)],
+    ['a space', 'a b'],
+    ['a slash', 'a/b'],
+    ['a non-ASCII letter', 'cl\u00e9'],
+    ['a quote', 'a"b'],
+  ];
+  for (const [name, key] of BAD_KEYS) {
+    test(`${name} → 400 idempotency_key_invalid, nothing stored`, async () => {
+      const before_ = test_.count('renders');
+      const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId }, { 'idempotency-key': key }));
+      assert.equal(response.status, 400);
+      const { error } = (await response.json()) as ErrorJson;
+      assert.deepEqual([error.code, error.param], ['idempotency_key_invalid', 'Idempotency-Key']);
+      assert.equal(test_.count('renders'), before_);
+    });
+  }
+
+  test('an empty key → 400 idempotency_key_invalid', async () => {
+    const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId }, { 'idempotency-key': '' }));
+    assert.equal(response.status, 400);
+    assert.equal(((await response.json()) as ErrorJson).error.code, 'idempotency_key_invalid');
+  });
+
+  test('the longest valid key (255 of every allowed character class) works', async () => {
+    const key = 'Az09_:.-'.repeat(32).slice(0, 255);
+    assert.equal((await submit({ asset_id: assetId, fps: 1 }, key)).status, 202);
+  });
+});
