@@ -1,15 +1,27 @@
 #!/usr/bin/env node
-// `npm start`: builds the SDK, then serves the demo (Vite) on http://localhost:5173/demo/.
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds the SDK, starts the reference render service (SQLite + local disk under .fx/service) and
+// serves the demo (Vite) with /v3 proxied to the service, so the page and the API share one origin.
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
 import { rawStatic } from './raw-static.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.PORT ?? 5173);
+const servicePort = Number(process.env.FX_SERVICE_PORT ?? 8787);
 
 const build = spawnSync('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+
+const service = spawn('node', ['--import', 'tsx', 'src/service/main.ts'], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, FX_SERVICE_PORT: String(servicePort) },
+});
+service.on('exit', (code) => {
+  console.error(`fx render service exited (${code}); stopping.`);
+  process.exit(code ?? 1);
+});
 
 const server = await createServer({
   root,
@@ -17,7 +29,13 @@ const server = await createServer({
   logLevel: 'warn',
   // The demo imports the SDK the way an app would: by its package name, resolved to the built bundle.
   resolve: { alias: { 'fx-sdk': `${root}dist/fx-sdk.js` } },
-  server: { port, host: '127.0.0.1', strictPort: false, open: false },
+  server: {
+    port,
+    host: '127.0.0.1',
+    strictPort: false,
+    open: false,
+    proxy: { '/v3': `http://127.0.0.1:${servicePort}`, '/oauth': `http://127.0.0.1:${servicePort}` },
+  },
   appType: 'mpa',
   plugins: [
     {
@@ -30,4 +48,19 @@ const server = await createServer({
 });
 await server.listen();
 const url = `http://localhost:${server.config.server.port}/demo/`;
-console.log(`\n  fx demo:        ${url}\n  script-tag page: ${url}script-tag.html\n\n  Ctrl+C to stop.\n`);
+console.log(`
+  fx demo:          ${url}
+  script-tag page:  ${url}script-tag.html
+  render service:   http://127.0.0.1:${servicePort}/v3 (also proxied at ${url.replace('/demo/', '/v3')})
+  API key:          node --import tsx src/service/admin.ts create-key --account me
+
+  Ctrl+C to stop.
+`);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    service.kill('SIGTERM');
+    await server.close();
+    process.exit(0);
+  });
+}
