@@ -11,9 +11,16 @@ function checkSamples(samples, where) {
   }
 }
 
+// A budget is one limit `{ statistic, max }` (within when strictly below) or `{ statistic, min }` (within when at
+// or above), or an array of limits that must all hold.
+const limitsOf = (budget) => (Array.isArray(budget) ? budget : [budget]);
+const isLimit = (limit) =>
+  STATISTICS.has(limit?.statistic) && (Number.isFinite(limit.max) !== Number.isFinite(limit.min)) && (limit.max === undefined || limit.min === undefined);
+const holds = (limit, figures) => (limit.max !== undefined ? figures[limit.statistic] < limit.max : figures[limit.statistic] >= limit.min);
+
 /**
- * Validates a benchmark's result: `{ metrics: [{ name, unit, samples, budget?: { statistic, max },
- * peer?: { name, samples } }], details? }`. Throws a message naming the field when it is malformed.
+ * Validates a benchmark's result: `{ metrics: [{ name, unit, samples, budget?: { statistic, max } | { statistic,
+ * min } | [...], peer?: { name, samples } }], details? }`. Throws a message naming the field when it is malformed.
  */
 export function checkBenchmarkResult(benchmark, result) {
   const metrics = result?.metrics;
@@ -27,9 +34,9 @@ export function checkBenchmarkResult(benchmark, result) {
     if (typeof metric.unit !== 'string' || metric.unit === '') throw new Error(`${where} needs a "unit"`);
     checkSamples(metric.samples, where);
     if (metric.budget !== undefined) {
-      const { statistic, max } = metric.budget ?? {};
-      if (!STATISTICS.has(statistic) || !Number.isFinite(max)) {
-        throw new Error(`${where} "budget" must be { statistic: median | p95 | mean, max: number }`);
+      const limits = limitsOf(metric.budget);
+      if (limits.length === 0 || !limits.every(isLimit)) {
+        throw new Error(`${where} "budget" must be { statistic: median | p95 | mean, max: number } (or min: number instead of max), or an array of those`);
       }
     }
     if (metric.peer !== undefined) {
@@ -58,7 +65,7 @@ export function summarizeMetric(metric) {
     max: figures.max,
     samples: figures.count,
     budget,
-    withinBudget: budget ? figures[budget.statistic] < budget.max : null,
+    withinBudget: budget ? limitsOf(budget).every((limit) => holds(limit, figures)) : null,
   };
   if (metric.peer) {
     const peer = roundAll(summarize(metric.peer.samples));
@@ -81,6 +88,18 @@ function formatNumber(value) {
   return value.toFixed(magnitude < 10 ? 3 : magnitude < 100 ? 2 : 1);
 }
 
+function formatLimit(limit, unit) {
+  return limit.max !== undefined ? `${limit.statistic} < ${limit.max} ${unit}` : `${limit.statistic} ≥ ${limit.min} ${unit}`;
+}
+
+// `OVER` when a maximum is broken, `UNDER` when only a minimum is.
+function verdictOf(figures) {
+  if (figures.withinBudget === null) return '—';
+  if (figures.withinBudget) return 'ok';
+  const broken = limitsOf(figures.budget).filter((limit) => !holds(limit, figures));
+  return broken.some((limit) => limit.max !== undefined) ? 'OVER' : 'UNDER';
+}
+
 /** The terminal table for a run: one row per metric, one per crashed benchmark. */
 export function formatResultsTable(benchmarks) {
   const rows = [];
@@ -99,8 +118,8 @@ export function formatResultsTable(benchmarks) {
         median: `${formatNumber(figures.median)} ${figures.unit}`,
         p95: `${formatNumber(figures.p95)} ${figures.unit}`,
         n: figures.samples,
-        budget: budget ? `${budget.statistic} < ${budget.max} ${figures.unit}` : '—',
-        verdict: figures.withinBudget === null ? '—' : figures.withinBudget ? 'ok' : 'OVER',
+        budget: budget ? limitsOf(budget).map((limit) => formatLimit(limit, figures.unit)).join(', ') : '—',
+        verdict: verdictOf(figures),
         peer: peer ? `${peer.ratio.toFixed(2)}× ${peer.name}` : '',
       });
     }

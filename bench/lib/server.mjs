@@ -38,8 +38,21 @@ const ISOLATION_HEADERS = {
 const BLANK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>fx bench</title></head><body></body></html>';
 
 /**
+ * The inclusive `[first, last]` byte positions a single-range `Range` header asks for; `undefined` when there is no
+ * usable header (the whole body is sent), `null` when the range lies outside the body.
+ */
+export function byteRange(header, size) {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  const [first, last] =
+    match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
+  return first <= last && first < size ? [first, last] : null;
+}
+
+/**
  * Starts the server. `root` is the folder served at `/`; `crossOriginIsolated` (default true) adds the
- * COOP/COEP headers. Resolves to `{ origin, url(path), serve(path, body, contentType), close() }`.
+ * COOP/COEP headers. Files answer single byte ranges (media seeking needs them). Resolves to
+ * `{ origin, url(path), serve(path, body, contentType), allowCaching(prefix, cacheControl), close() }`.
  *
  * @example
  * const server = await startStaticServer({ root });
@@ -51,13 +64,26 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
   const routes = new Map([[BLANK_PAGE_PATH, { body: BLANK_PAGE, contentType: CONTENT_TYPES['.html'] }]]);
   const extraHeaders = crossOriginIsolated ? ISOLATION_HEADERS : {};
 
+  // Path prefix → `cache-control` for successful responses under it; everything else is `no-store`.
+  const cachePolicies = new Map();
+  const cacheControlFor = (pathname) => [...cachePolicies].find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? 'no-store';
+
   const server = createServer(async (request, response) => {
-    const send = (status, body, contentType = 'text/plain; charset=utf-8') => {
-      response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', ...extraHeaders });
+    let pathname = '';
+    const send = (status, body, contentType = 'text/plain; charset=utf-8', headers = {}) => {
+      const cacheControl = status < 300 ? cacheControlFor(pathname) : 'no-store';
+      response.writeHead(status, { 'content-type': contentType, 'cache-control': cacheControl, 'accept-ranges': 'bytes', ...extraHeaders, ...headers });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
+    // Media elements seek with byte ranges; without them a seek past the buffered start lands back at 0.
+    const sendFile = (bytes, contentType) => {
+      const range = byteRange(request.headers.range, bytes.length);
+      if (range === undefined) return send(200, bytes, contentType);
+      if (range === null) return send(416, 'range not satisfiable', undefined, { 'content-range': `bytes */${bytes.length}` });
+      const [first, last] = range;
+      send(206, bytes.subarray(first, last + 1), contentType, { 'content-range': `bytes ${first}-${last}/${bytes.length}` });
+    };
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'method not allowed');
-    let pathname;
     try {
       pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://bench.invalid').pathname);
     } catch {
@@ -69,7 +95,7 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
     if (file !== base && !file.startsWith(base + sep)) return send(403, 'outside the served root');
     try {
       if (!(await stat(file)).isFile()) return send(404, 'not found');
-      send(200, await readFile(file), CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
+      sendFile(await readFile(file), CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
     } catch {
       send(404, 'not found');
     }
@@ -87,6 +113,14 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
     serve(path, body, contentType) {
       routes.set(path, { body, contentType });
       return new URL(path, origin).href;
+    },
+    /**
+     * Sends `cacheControl` (e.g. `max-age=600`) instead of `no-store` for paths starting with `prefix`, so a page
+     * can be measured with a warm HTTP cache. Returns the function that restores `no-store`.
+     */
+    allowCaching(prefix, cacheControl) {
+      cachePolicies.set(prefix, cacheControl);
+      return () => cachePolicies.delete(prefix);
     },
     close: () =>
       new Promise((done) => {

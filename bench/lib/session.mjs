@@ -25,6 +25,7 @@ export function createSession({ root, log }) {
      */
     contextFor(name) {
       const contexts = [];
+      const cachingUndos = [];
       const prefixed = (message) => log(`[${name}] ${message}`);
       return {
         context: {
@@ -40,6 +41,10 @@ export function createSession({ root, log }) {
             if (!bundles.has(entry)) bundles.set(entry, bundleModule({ root, entry }));
             return (await getServer()).serve(path, await bundles.get(entry), 'text/javascript; charset=utf-8');
           },
+          /** Lets the browser cache responses under `prefix` (`cacheControl`, e.g. `max-age=600`) until the benchmark ends. */
+          async allowCaching(prefix, cacheControl) {
+            cachingUndos.push((await getServer()).allowCaching(prefix, cacheControl));
+          },
           browser: getBrowser,
           async newPage(options = {}) {
             const origin = await getServer();
@@ -49,6 +54,7 @@ export function createSession({ root, log }) {
           },
         },
         async dispose() {
+          for (const undo of cachingUndos.splice(0)) undo();
           await Promise.allSettled(contexts.map((context) => context.close()));
         },
       };

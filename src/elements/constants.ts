@@ -2,6 +2,7 @@
 export const FxEvent = {
   loadedMetadata: 'loadedmetadata',
   durationChange: 'durationchange',
+  volumeChange: 'volumechange',
   play: 'play',
   pause: 'pause',
   timeUpdate: 'timeupdate',

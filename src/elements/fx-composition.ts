@@ -6,7 +6,7 @@ import { isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol.js';
-import { FxErrorCode, FxEvent } from './constants.js';
+import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit } from './events.js';
 import { FrameSession } from './frame-session.js';
@@ -59,6 +59,7 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
  *
  * @fires loadedmetadata - Duration and size are known.
  * @fires durationchange - `duration` changed.
+ * @fires volumechange - `muted` changed.
  * @fires ready - The first frame is ready to show.
  * @fires play - Playback started.
  * @fires pause - Playback paused (also at the end).
@@ -112,6 +113,8 @@ export class FxComposition extends LitElement {
   @query('.stage') private stage!: HTMLDivElement;
 
   #session: FrameSession | undefined;
+  /** The session being loaded (a first load or a reload), before it goes on stage. */
+  #incoming: FrameSession | undefined;
   #abort: AbortController | undefined;
   #fps = 30;
   #size = { width: 1920, height: 1080 };
@@ -119,7 +122,6 @@ export class FxComposition extends LitElement {
   #metadata: CompositionMetadata | undefined;
   #values: Record<string, unknown> = {};
   #wantsPlay = false;
-  #offscreen = false;
   #intersecting = false;
   #reloadTimer = 0;
   #resize = new ResizeObserver(() => this.#layout());
@@ -183,12 +185,19 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('src') || changed.has('srcdoc')) void this.#load();
-    else if (changed.has('variables')) this.#sendVariables();
+    if (changed.has('src') || changed.has('srcdoc')) {
+      // The first load carries the variables; a malformed attribute must still be reported.
+      if (changed.has('variables') && this.variables === undefined) this.#rejectVariables();
+      void this.#load();
+    } else if (changed.has('variables')) this.#sendVariables();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('muted')) this.#session?.post({ type: Message.setMuted, muted: this.muted });
+    if (changed.has('muted')) {
+      this.#session?.post({ type: Message.setMuted, muted: this.muted });
+      // Like HTMLMediaElement, and what media-chrome listens to; not for the initial value.
+      if (changed.get('muted') !== undefined) emit(this, FxEvent.volumeChange);
+    }
     if (changed.has('loop')) this.#session?.post({ type: Message.setLoop, loop: this.loop });
   }
 
@@ -256,6 +265,7 @@ export class FxComposition extends LitElement {
       const session = new FrameSession(compiled.html, compiled.metadata.id ?? 'Composition preview', {
         onMessage: (message) => this.#onFrameMessage(session, message),
       });
+      this.#incoming = session;
       if (keep) session.iframe.classList.add('incoming');
       await this.updateComplete;
       this.stage.append(session.iframe);
@@ -271,6 +281,7 @@ export class FxComposition extends LitElement {
       if (abort.signal.aborted) return session.dispose();
       this.#session?.dispose();
       this.#session = session;
+      if (this.#incoming === session) this.#incoming = undefined;
       session.iframe.classList.remove('incoming');
       this.#onReady(ready, keep);
     } catch (error) {
@@ -300,11 +311,15 @@ export class FxComposition extends LitElement {
     emit(this, FxEvent.ready);
     emit(this, FxEvent.variablesChange, { values: this.#values, issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
-      if (!this.#offscreen) void this.play();
+      this.#wantsPlay = true;
+      // Off screen, #onVisibility starts it once it scrolls into view.
+      if (this.#intersecting) void this.play();
     }
   }
 
   #onFrameMessage(session: FrameSession, message: FrameMessage): void {
+    // Script errors count while the frame still loads (most happen then); everything else once it is on stage.
+    if (message.type === Message.error && session === this.#incoming) return void emit(this, FxEvent.error, { code: message.code, message: message.message });
     if (session !== this.#session) return;
     switch (message.type) {
       case Message.time:
@@ -335,11 +350,13 @@ export class FxComposition extends LitElement {
   }
 
   #sendVariables(): void {
-    if (this.variables === undefined) {
-      emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: '"variables" must be a JSON object' });
-      return;
-    }
+    if (this.variables === undefined) return this.#rejectVariables();
     if (this.isReady) this.#session?.post({ type: Message.setVariables, values: this.variables });
+  }
+
+  #rejectVariables(): void {
+    const got = JSON.stringify((this.getAttribute(FxAttribute.variables) ?? '').slice(0, 60));
+    emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: `"variables" must be a JSON object, got ${got}` });
   }
 
   /** Scripts read values at load: after bindings updated in place, reload behind the scenes keeping the playhead. */
@@ -358,14 +375,13 @@ export class FxComposition extends LitElement {
   #onVisibility(intersecting: boolean): void {
     this.#intersecting = intersecting;
     if (intersecting && this.loading === 'lazy' && !this.#session && !this.#abort) void this.#load();
+    // Off screen it pauses but still wants to play (unlike a user's pause), so it resumes when back.
     if (!intersecting && !this.isPaused) {
-      this.#offscreen = true;
       this.isPaused = true;
       this.#session?.post({ type: Message.pause });
       emit(this, FxEvent.pause);
-    } else if (intersecting && this.#offscreen) {
-      this.#offscreen = false;
-      if (this.#wantsPlay) void this.play();
+    } else if (intersecting && this.#wantsPlay && this.isPaused && this.isReady) {
+      void this.play();
     }
   }
 

@@ -3,6 +3,7 @@
  * against the file that wrote them, and inlining font files. Uses the browser's CSS parser (CSSOM), so the
  * compiler runs in a browser (the preview's page, or the renderer's Chromium).
  */
+import { FrameAttr } from './frame-config.js';
 
 // At-rules that cannot live inside @scope; they stay global.
 const GLOBAL_RULES = new Set(['CSSFontFaceRule', 'CSSKeyframesRule', 'CSSPropertyRule', 'CSSImportRule', 'CSSLayerStatementRule', 'CSSCounterStyleRule', 'CSSFontFeatureValuesRule', 'CSSPageRule', 'CSSNamespaceRule']);
@@ -31,9 +32,13 @@ function parseSheet(css: string): CSSStyleSheet | undefined {
   }
 }
 
+/** Where an instance's scope stops: inside a nested instance (its host stays stylable, like any element). */
+const NESTED_INSTANCE_CONTENT = `[${FrameAttr.instance}] > *`;
+
 /**
- * Scopes a sub-composition's stylesheet to one instance: style rules go inside `@scope (<selector>)`, with
- * `:root`, `html` and `body` meaning the instance root; @font-face, @keyframes and other global rules stay global.
+ * Scopes a sub-composition's stylesheet to one instance: style rules go inside
+ * `@scope (<selector>) to (<nested instance content>)`, with `:root`, `html` and `body` meaning the instance root;
+ * @font-face, @keyframes and other global rules stay global.
  */
 export function scopeCss(css: string, scopeSelector: string): string {
   const sheet = parseSheet(css);
@@ -44,7 +49,7 @@ export function scopeCss(css: string, scopeSelector: string): string {
     if (GLOBAL_RULES.has(rule.constructor.name)) global.push(rule.cssText);
     else scoped.push(rule.cssText.replace(DOCUMENT_SELECTOR, '$1:scope'));
   }
-  const body = scoped.length > 0 ? `@scope (${scopeSelector}) {\n${scoped.join('\n')}\n}` : '';
+  const body = scoped.length > 0 ? `@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}` : '';
   return [...global, body].filter(Boolean).join('\n');
 }
 

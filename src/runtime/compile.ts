@@ -1,5 +1,6 @@
 import { Attr } from './constants.js';
 import { absolutizeCssUrls, inlineFontFaces, scopeCss } from './compile-css.js';
+import { absolutizeImageValues } from './compile-image-values.js';
 import { FxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
@@ -244,6 +245,7 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   const compositionId = host.getAttribute(Attr.compositionId) ?? subRoot.getAttribute(Attr.compositionId) ?? 'composition';
   const instance = `${compositionId}-${++ctx.instances}`;
   const scope = `[${FrameAttr.instance}="${instance}"]`;
+  const hostDeclares = host.hasAttribute(Attr.compositionVariables);
   host.setAttribute(FrameAttr.instance, instance);
   host.setAttribute(Attr.compositionId, compositionId);
   for (const { name, value } of subRoot === sub.body ? [] : subRoot.attributes) {
@@ -252,6 +254,7 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   // Declarations may sit on the sub-composition's <html>; the instance root carries them in the compiled document.
   const declarations = sub.documentElement.getAttribute(Attr.compositionVariables);
   if (declarations !== null && !host.hasAttribute(Attr.compositionVariables)) host.setAttribute(Attr.compositionVariables, declarations);
+  absolutizeImageValues(host, hostDeclares ? base : href, base);
   if (metadata.duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(metadata.duration));
 
   const styles: string[] = [];

@@ -26,6 +26,19 @@ export interface FxRuntime {
   pause(): void;
 }
 
+/**
+ * Read-only extras the renderer uses, installed non-enumerable on the top-level `window.__fx` (not part of the
+ * author-facing contract).
+ */
+export interface FxRendererHooks {
+  /**
+   * The resolved time window of a timed element (clip, `<video>`, `<audio>`, sub-composition) in composition
+   * seconds, `undefined` for an element outside the timeline. The renderer reads media windows with it to mix
+   * audio at the same offsets the runtime plays media at.
+   */
+  clipWindow(element: Element): { start: number; end: number } | undefined;
+}
+
 declare global {
   interface Window {
     __fx: FxRuntime;

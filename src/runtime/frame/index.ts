@@ -6,6 +6,7 @@ import { CONFIG_ELEMENT_ID, FrameAttr, type FrameConfig } from '../frame-config.
 import { Message } from '../protocol.js';
 import { HostChannel } from './host-channel.js';
 import { Player } from './player.js';
+import type { FxRendererHooks } from './contract.js';
 
 function readConfig(): FrameConfig {
   const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {} };
@@ -34,6 +35,12 @@ function boot(): void {
   const api = player.api();
   // Called by the compiled document's wrapped sub-composition scripts; not for authors.
   Object.defineProperty(api, 'runInstanceScript', { value: player.runInstanceScript.bind(player) });
+  // Read by the renderer (FxRendererHooks) to mix audio at the runtime's own clip offsets.
+  const clipWindow: FxRendererHooks['clipWindow'] = (element) => {
+    const clip = player.timeline?.clips.find((candidate) => candidate.element === element);
+    return clip && { start: clip.window.start, end: clip.window.end };
+  };
+  Object.defineProperty(api, 'clipWindow', { value: clipWindow });
   window.__fx = api;
   installHiddenStyle();
 

@@ -3,6 +3,11 @@ import type { Timeline } from './timeline.js';
 /** Drift beyond which a playing media element is moved back onto the composition clock (seconds). */
 const MAX_DRIFT = 0.1;
 const SEEK_TIMEOUT_MS = 3000;
+/**
+ * Containers store frame times rounded (WebM to the millisecond), so frame k of a 30 fps video may start a
+ * fraction of a millisecond after k / 30. Seeking a hair past the exact time shows frame k, not k - 1.
+ */
+const FRAME_TIME_ROUNDING = 0.001;
 
 /**
  * Keeps `<video>` and `<audio>` on the composition clock: seeked exactly when paused or seeking, played and
@@ -48,7 +53,8 @@ export class MediaSync {
     for (const media of this.#media) {
       if (!media.paused) media.pause();
       const local = this.#local(media, time) ?? 0;
-      const target = Number.isFinite(media.duration) ? Math.min(local, media.duration) : local;
+      const exact = local > 0 ? local + FRAME_TIME_ROUNDING : 0;
+      const target = Number.isFinite(media.duration) ? Math.min(exact, media.duration) : exact;
       if (Math.abs(media.currentTime - target) < 0.0005 && !media.seeking) continue;
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
       if (media.readyState >= HTMLMediaElement.HAVE_METADATA) pending.push(seeked(media));

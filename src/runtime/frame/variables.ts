@@ -14,6 +14,8 @@ interface Scope {
   readonly issues: Issue[];
   values?: Record<string, unknown>;
   resolveIssues?: Issue[];
+  /** Replaced on every apply (kept apart from resolution issues, so re-applying never repeats them). */
+  bindingIssues?: Issue[];
 }
 
 /**
@@ -24,7 +26,10 @@ interface Scope {
 export class FrameVariables {
   #scopes = new Map<string, Scope>();
   #overrides: Record<string, unknown>;
-  /** True once a composition script read its values before the composition was ready. */
+  /**
+   * True once a script read top-level values before the composition was ready. Instance reads do not count:
+   * overrides never reach an instance, so a live update cannot change what its scripts read.
+   */
   readAtLoad = false;
   #ready = false;
 
@@ -34,7 +39,7 @@ export class FrameVariables {
 
   /** Resolved values of the top level (`instance` empty) or of an instance. */
   get(instance = TOP): Record<string, unknown> {
-    if (!this.#ready) this.readAtLoad = true;
+    if (!this.#ready && instance === TOP) this.readAtLoad = true;
     return { ...this.#resolved(instance).values };
   }
 
@@ -51,7 +56,7 @@ export class FrameVariables {
     const all: Issue[] = [];
     for (const [key, scope] of this.#scopes) {
       const prefix = key === TOP ? [] : [key];
-      for (const found of [...scope.issues, ...(scope.resolveIssues ?? [])]) all.push({ ...found, path: [...prefix, ...found.path] });
+      for (const found of [...scope.issues, ...(scope.resolveIssues ?? []), ...(scope.bindingIssues ?? [])]) all.push({ ...found, path: [...prefix, ...found.path] });
     }
     return all;
   }
@@ -72,8 +77,7 @@ export class FrameVariables {
   }
 
   #apply(key: string, scope: Scope): void {
-    const resolved = this.#resolved(key);
-    scope.resolveIssues = [...(resolved.resolveIssues ?? []), ...applyBindings(scope.root, resolved.values!)];
+    scope.bindingIssues = applyBindings(scope.root, this.#resolved(key).values!);
   }
 
   #resolved(key: string): Scope {

@@ -1,0 +1,144 @@
+// Benchmark: <fx-composition> against @hyperframes/player in the same Chromium run, on the same compositions
+// (bench/compositions/): load-to-ready cold and warm, live variable update, scrub latency, playback clock and
+// media drift, and min+gzip size. Each metric carries the peer's samples where the peer can do the same thing.
+import { median, p95 } from '../lib/stats.mjs';
+import { listCompositions } from './compositions.mjs';
+import { measureLiveUpdate } from './live-update.mjs';
+import { measureLoadToReady } from './load.mjs';
+import { measurePlayback } from './playback.mjs';
+import { measureScrub } from './scrub.mjs';
+import { allowStaticCaching, checkOurBundles, PEER_NAME, peerInfo } from './setup.mjs';
+import { measureSize } from './size.mjs';
+
+export const name = 'player';
+export const description = '<fx-composition> vs @hyperframes/player: load-to-ready, live variables, scrub, playback, size';
+
+const PLAN = {
+  coldRepetitions: 2,
+  warmRepetitions: 2,
+  scrub: { compositions: ['12-subcomp-cards', '19-theme-grid'], seeks: 100 },
+  playback: { composition: '20-launch-promo', clipStart: 0, playMs: 5000 },
+  live: { warmup: { fx: 10, peer: 2 }, samples: { fx: 60, peer: 15 } },
+};
+
+// Budgets from issue 3 (§6). Relative ones are computed from the peer's figures of this same run.
+const LOAD_RATIO = 0.5;
+const LIVE_UPDATE_MS = 2;
+const ADVANCEMENT_MIN = 0.99;
+const DRIFT_P95_MS = 40;
+const SIZE_KIB = 20;
+
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const peerOf = (samples) => ({ name: PEER_NAME, samples });
+
+const READY_SIGNALS = {
+  fx: '"ready" event: the frame ran the composition scripts, read media metadata, seeked to 0 and decoded fonts and images (first frame ready to paint)',
+  peer: '"ready" event: a 200 ms poll of the frame found a timeline or its runtime with a duration (assets are not awaited; its "assetsready" event follows)',
+};
+
+function byName(compositions, wanted) {
+  const found = compositions.find((composition) => composition.name === wanted);
+  if (!found) throw new Error(`composition "${wanted}" is missing from bench/compositions`);
+  if (!found.players.includes('peer')) throw new Error(`composition "${wanted}" must load in both players`);
+  return found;
+}
+
+export async function run(context) {
+  const stale = await checkOurBundles(context.root);
+  if (stale) context.log(stale);
+  const peer = await peerInfo(context.root);
+  await allowStaticCaching(context);
+  const compositions = await listCompositions(context.root);
+  const shared = compositions.filter((composition) => composition.players.includes('peer'));
+
+  const timed = async (label, measure) => {
+    const started = performance.now();
+    const result = await measure();
+    context.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  };
+  const load = await timed(`load-to-ready, ${shared.length} compositions × (${PLAN.coldRepetitions} cold + ${PLAN.warmRepetitions} warm)`, () =>
+    measureLoadToReady(context, { compositions: shared, peer, coldRepetitions: PLAN.coldRepetitions, warmRepetitions: PLAN.warmRepetitions }),
+  );
+  const live = await timed('live variable update', () => measureLiveUpdate(context, { peer, ...PLAN.live }));
+  const scrub = await timed('scrub', () =>
+    measureScrub(context, { compositions: PLAN.scrub.compositions.map((wanted) => byName(compositions, wanted)), peer, count: PLAN.scrub.seeks }),
+  );
+  const playback = await timed('playback', () =>
+    measurePlayback(context, { composition: byName(compositions, PLAN.playback.composition), clipStart: PLAN.playback.clipStart, peer, playMs: PLAN.playback.playMs }),
+  );
+  const size = await measureSize(context.root);
+
+  const loadBudget = (samples) => ({ statistic: 'median', max: round(LOAD_RATIO * median(samples)) });
+  const scrubBudget = [
+    { statistic: 'median', max: round(median(scrub.samples.peer), 2) },
+    { statistic: 'p95', max: round(p95(scrub.samples.peer), 2) },
+  ];
+  const shippedKiB = size.ours.element + size.ours.runtime;
+  const peerKiB = size.peer.element + size.peer.runtime;
+
+  return {
+    metrics: [
+      { name: 'load→ready cold', unit: 'ms', samples: load.cold.fx, budget: loadBudget(load.cold.peer), peer: peerOf(load.cold.peer) },
+      { name: 'load→ready warm', unit: 'ms', samples: load.warm.fx, budget: loadBudget(load.warm.peer), peer: peerOf(load.warm.peer) },
+      { name: 'live update→DOM', unit: 'ms', samples: live.fx.dom },
+      { name: 'live update→layout', unit: 'ms', samples: live.fx.layout, budget: { statistic: 'median', max: LIVE_UPDATE_MS } },
+      { name: 'live update→painted', unit: 'ms', samples: live.fx.painted, peer: peerOf(live.peer.painted) },
+      { name: 'live update playhead shift', unit: 's', samples: live.fx.playheadShift, budget: { statistic: 'p95', max: 0.001 }, peer: peerOf(live.peer.playheadShift) },
+      { name: 'scrub seek→painted', unit: 'ms', samples: scrub.samples.fx, budget: scrubBudget, peer: peerOf(scrub.samples.peer) },
+      { name: 'playback advancement', unit: '×', samples: playback.fx.ratios, budget: { statistic: 'mean', min: ADVANCEMENT_MIN }, peer: peerOf(playback.peer.ratios) },
+      { name: 'playback media drift', unit: 'ms', samples: playback.fx.drift, budget: { statistic: 'p95', max: DRIFT_P95_MS }, peer: peerOf(playback.peer.drift) },
+      { name: 'size dist iife+runtime', unit: 'KiB', samples: [shippedKiB], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
+      { name: 'size element(ES)+runtime', unit: 'KiB', samples: [size.elementOnly + size.ours.runtime], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
+    ],
+    details: {
+      peer: { name: PEER_NAME, version: peer.version, runtimeUrl: peer.runtimeUrl, runtimeServedLocally: true },
+      compositions: {
+        both: shared.map((composition) => composition.name),
+        fxOnly: compositions.filter((composition) => !composition.players.includes('peer')).map((composition) => composition.name),
+      },
+      readySignals: READY_SIGNALS,
+      load: {
+        coldRepetitions: PLAN.coldRepetitions,
+        warmRepetitions: PLAN.warmRepetitions,
+        peerAssetsReadyMedianMs: { cold: round(median(load.peerAssetsReady.cold)), warm: round(median(load.peerAssetsReady.warm)) },
+        medianMsByComposition: Object.fromEntries(
+          Object.entries(load.byComposition).map(([composition, phases]) => [
+            composition,
+            Object.fromEntries(Object.entries(phases).map(([phase, players]) => [phase, { fx: round(median(players.fx)), peer: round(median(players.peer)) }])),
+          ]),
+        ),
+      },
+      liveUpdate: {
+        method:
+          'ours: el.variables = all 100 new values; a MutationObserver in the frame sees the watched text change ("DOM"), forces style+layout ("layout": the frame could paint it), then a rAF + task marks the next paint ("painted", includes waiting for the next vsync, up to 16.7 ms); frame epoch times are moved to the page clock by ping calibration. Peer: srcdoc re-mount with window.__hfVariables; a probe in the new document marks the first paint showing the text.',
+        frameClockRoundTripMs: round(live.clock.roundTrip, 3),
+        fxVariablesChangeEventMedianMs: round(median(live.fx.event), 3),
+        peerRemountReadyMedianMs: round(median(live.peer.ready)),
+        peerPlayheadAfterRemount: [...new Set(live.peer.timeAfter)],
+        playheadParkedAt: 1.5,
+      },
+      scrub: {
+        compositions: PLAN.scrub.compositions,
+        seeks: scrub.times,
+        medianMsByComposition: Object.fromEntries(
+          Object.entries(scrub.byComposition).map(([composition, figures]) => [composition, { fx: round(median(figures.fx), 2), peer: round(median(figures.peer), 2) }]),
+        ),
+      },
+      playback: {
+        composition: PLAN.playback.composition,
+        playMs: PLAN.playback.playMs,
+        overallAdvancement: { fx: round(playback.fx.overall, 4), peer: round(playback.peer.overall, 4) },
+        framesSampled: { fx: playback.fx.frames, peer: playback.peer.frames },
+      },
+      sizeKiB: {
+        fxIife: round(size.ours.element, 2),
+        fxRuntime: round(size.ours.runtime, 2),
+        fxElementOnlyEs: round(size.elementOnly, 2),
+        peerPlayer: round(size.peer.element, 2),
+        peerRuntime: round(size.peer.runtime, 2),
+      },
+      ...(stale ? { warning: stale } : {}),
+    },
+  };
+}

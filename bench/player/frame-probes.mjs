@@ -1,0 +1,85 @@
+// Code that runs inside a composition frame (browser code). Our frame has an opaque origin, so the host page cannot
+// reach into it: these functions are installed by playwright (`frame.evaluate(fn, arg)`), which can, and report
+// back with `postMessage`. Each function is self-contained because it is serialized into the frame.
+
+/** Answers the page's clock pings (page.mjs `calibrateFrameClock`) with this frame's epoch time. */
+export function installPingResponder() {
+  if (window.__benchPings) return;
+  window.__benchPings = true;
+  addEventListener('message', (event) => {
+    if (typeof event.data?.benchPing !== 'number') return;
+    event.source?.postMessage({ benchPong: event.data.benchPing, frameTime: performance.timeOrigin + performance.now() }, '*');
+  });
+}
+
+/**
+ * Watches the text of the first element matching `selector`. On every change it records (epoch ms) when the
+ * change was seen (a MutationObserver runs right after the task that wrote it), when style and layout were
+ * brought up to date, and when the next frame was painted, then posts `{ benchText }` to the parent.
+ */
+export function watchText(selector) {
+  const target = document.querySelector(selector);
+  if (!target) throw new Error(`no element matches "${selector}" in the frame`);
+  const epoch = () => performance.timeOrigin + performance.now();
+  new MutationObserver(() => {
+    const appliedAt = epoch();
+    void getComputedStyle(target).color; // style recalc
+    void document.body.offsetHeight; // layout
+    const layoutAt = epoch();
+    const text = target.textContent;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => parent.postMessage({ benchText: { text, appliedAt, layoutAt, paintedAt: epoch() } }, '*');
+      channel.port2.postMessage(null);
+    });
+  }).observe(target, { childList: true, characterData: true, subtree: true });
+}
+
+/**
+ * Samples, once per rendered frame, the composition time and the `currentTime` of the first `<video>`, read at
+ * the same instant. The sampling callback is requested from a task that runs after each paint, so in the next
+ * frame it runs after the player's own animation-frame callback. The peer runtime's `__player.getTime()` is a live
+ * clock; ours (`__fx.currentTime`) holds the time its tick applied for this frame's timestamp, so while playing it
+ * is carried forward to the instant of reading.
+ */
+export function startPlaybackSampler() {
+  const video = document.querySelector('video');
+  const fx = window.__fx;
+  if (!fx && typeof window.__player?.getTime !== 'function') throw new Error('the frame has neither __fx nor a peer runtime clock');
+  const samples = [];
+  const state = { running: true, samples };
+  window.__benchSampler = state;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => state.running && requestAnimationFrame(onFrame);
+  const onFrame = (now) => {
+    const media = video ? video.currentTime : null;
+    const at = performance.now();
+    const time = fx ? fx.currentTime + (fx.paused ? 0 : (at - now) / 1000) : window.__player.getTime();
+    samples.push({ now, time, media, mediaPaused: video ? video.paused : true });
+    channel.port2.postMessage(null);
+  };
+  requestAnimationFrame(onFrame);
+}
+
+export function stopPlaybackSampler() {
+  const state = window.__benchSampler;
+  if (!state) throw new Error('the playback sampler was not started');
+  state.running = false;
+  return state.samples;
+}
+
+/**
+ * The script put into each peer `srcdoc` (its documents are same-origin with the page): waits until the element
+ * matching `selector` shows `expected`, then reports the first paint after that to `parent.__benchPeerVisible`.
+ */
+export function peerVisibilityProbe(selector, expected) {
+  const check = () => {
+    const element = document.querySelector(selector);
+    if (!element || element.textContent !== expected) return requestAnimationFrame(check);
+    // This callback runs before the paint that shows the text; the task it queues runs after.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => parent.__benchPeerVisible?.(expected, performance.timeOrigin + performance.now());
+    channel.port2.postMessage(null);
+  };
+  requestAnimationFrame(check);
+}

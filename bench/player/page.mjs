@@ -1,0 +1,243 @@
+// The in-page half of the player benchmarks (browser code, imported by URL into a page that has loaded one
+// player's bundle): one adapter per player, so every measurement runs the same steps on both.
+
+const BOX = 'display: block; width: 640px; height: 360px';
+
+/** Resolves right after the next frame was painted: a rAF runs before paint, the task it queues runs after. */
+export function afterNextPaint() {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    }),
+  );
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * How each player is driven. `load` starts loading `src`; `iframe` is the composition frame; `seek` resolves once
+ * the frame showing `time` was painted (ours says so itself; the peer's `seek()` is synchronous, so the next paint
+ * of the page — which includes its same-process frame — is awaited).
+ */
+const ADAPTERS = {
+  fx: {
+    tag: 'fx-composition',
+    load: (element, src) => (element.src = src),
+    iframe: (element) => element.shadowRoot?.querySelector('iframe') ?? null,
+    seek: (element, time) => element.seek(time),
+  },
+  peer: {
+    tag: 'hyperframes-player',
+    load: (element, src) => element.setAttribute('src', src),
+    iframe: (element) => element.iframeElement ?? null,
+    async seek(element, time) {
+      element.seek(time);
+      await afterNextPaint();
+      return peerFrameTime(element);
+    },
+  },
+};
+
+/** Where the peer's frame says it is: its runtime's clock, or the root timeline it drives directly. */
+function peerFrameTime(element) {
+  const frameWindow = element.iframeElement?.contentWindow;
+  if (typeof frameWindow?.__player?.getTime === 'function') return frameWindow.__player.getTime();
+  const id = frameWindow?.document.querySelector('[data-composition-id]')?.getAttribute('data-composition-id');
+  return frameWindow?.__timelines?.[id]?.time?.() ?? Number.NaN;
+}
+
+function adapter(kind) {
+  const found = ADAPTERS[kind];
+  if (!found) throw new Error(`unknown player "${kind}", expected one of ${Object.keys(ADAPTERS).join(', ')}`);
+  return found;
+}
+
+/** Waits for `ready` (or fails on `error` / after `timeoutMs`); resolves with the `performance.now()` it came at. */
+function whenReady(element, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "ready" within ${timeoutMs} ms`)), timeoutMs);
+    element.addEventListener('ready', () => (clearTimeout(timer), resolve(performance.now())), { once: true });
+    element.addEventListener('error', (event) => (clearTimeout(timer), reject(new Error(`"error" event: ${JSON.stringify(event.detail)}`))), { once: true });
+  });
+}
+
+/** Resolves once the player's element is defined. */
+export async function whenDefined(kind) {
+  await customElements.whenDefined(adapter(kind).tag);
+}
+
+/** Replaces the page's player with a fresh, empty element of `kind` and returns it. */
+export async function mount(kind, { muted = true } = {}) {
+  const { tag } = adapter(kind);
+  await customElements.whenDefined(tag);
+  document.querySelector('[data-bench-player]')?.remove();
+  const element = document.createElement(tag);
+  element.setAttribute('data-bench-player', kind);
+  element.style.cssText = BOX;
+  if (muted) element.setAttribute('muted', '');
+  document.body.append(element);
+  return element;
+}
+
+const current = () => {
+  const element = document.querySelector('[data-bench-player]');
+  if (!element) throw new Error('no player mounted; call load() first');
+  return element;
+};
+
+/**
+ * Mounts a fresh player, sets `src` and times it until the player's `ready` event. For the peer, also waits (up to
+ * `assetsTimeoutMs`) for its later `assetsready` event, which is when it has checked media, images and fonts.
+ */
+export async function load(kind, src, { timeoutMs = 10_000, assetsTimeoutMs = 0 } = {}) {
+  const element = await mount(kind);
+  const assetsReady = new Promise((resolve) => element.addEventListener('assetsready', () => resolve(performance.now()), { once: true }));
+  const ready = whenReady(element, timeoutMs);
+  const start = performance.now();
+  adapter(kind).load(element, src);
+  const readyAt = await ready;
+  let assetsReadyMs;
+  if (assetsTimeoutMs > 0) {
+    const at = await Promise.race([assetsReady, new Promise((resolve) => setTimeout(() => resolve(undefined), assetsTimeoutMs))]);
+    if (at !== undefined) assetsReadyMs = at - start;
+  }
+  return { readyMs: readyAt - start, assetsReadyMs, duration: element.duration };
+}
+
+/**
+ * Seeks the mounted player to each time in turn; returns how long each took until painted and where it landed.
+ * Each seek starts `delays[k]` ms after a paint, so seeks arrive at every phase of the frame, as input does.
+ */
+export async function scrub(kind, times, delays) {
+  const element = current();
+  const { seek } = adapter(kind);
+  const samples = [];
+  const landed = [];
+  for (const [k, time] of times.entries()) {
+    await afterNextPaint();
+    await new Promise((resolve) => setTimeout(resolve, delays[k]));
+    const start = performance.now();
+    landed.push(await seek(element, time));
+    samples.push(performance.now() - start);
+  }
+  return { samples, landed, currentTime: element.currentTime };
+}
+
+export function play() {
+  return current().play();
+}
+
+export function pause() {
+  current().pause();
+}
+
+export function currentTime() {
+  return current().currentTime;
+}
+
+// ---- Clocks across frames -------------------------------------------------------------------------------------
+
+/**
+ * Estimates `frameEpoch - pageEpoch` for the mounted player's frame (epoch = `timeOrigin + now()`), which may live
+ * in another process: NTP-style pings answered by the probe installed in the frame, keeping the one with the
+ * shortest round trip (its error is at most half that round trip).
+ */
+export async function calibrateFrameClock({ pings = 40 } = {}) {
+  const frameWindow = adapter(current().getAttribute('data-bench-player')).iframe(current())?.contentWindow;
+  if (!frameWindow) throw new Error('the player has no composition frame');
+  let best = { roundTrip: Infinity, offset: 0 };
+  for (let id = 0; id < pings; id++) {
+    const reply = new Promise((resolve) => {
+      const onMessage = (event) => {
+        if (event.data?.benchPong !== id) return;
+        removeEventListener('message', onMessage);
+        resolve({ frameTime: event.data.frameTime, receivedAt: epochNow() });
+      };
+      addEventListener('message', onMessage);
+    });
+    const sentAt = epochNow();
+    frameWindow.postMessage({ benchPing: id }, '*');
+    const { frameTime, receivedAt } = await reply;
+    const roundTrip = receivedAt - sentAt;
+    if (roundTrip < best.roundTrip) best = { roundTrip, offset: frameTime - (sentAt + receivedAt) / 2 };
+  }
+  return best;
+}
+
+// ---- Live variable updates ------------------------------------------------------------------------------------
+
+/**
+ * Ours: sets `element.variables` and waits for the frame's probe (installed beforehand, see frame-probes.mjs) to
+ * report the new text of the watched element. Returns page-clock milliseconds from the assignment to: the
+ * `variableschange` event, the new text in the frame's DOM, style and layout done after it (the frame could
+ * paint it), and the first paint after it.
+ */
+export async function updateVariablesInPlace(values, expectedText, frameOffset, { timeoutMs = 5000 } = {}) {
+  const element = current();
+  const timeBefore = element.currentTime;
+  const reported = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the frame did not show "${expectedText}" within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (event) => {
+      const probe = event.data?.benchText;
+      if (!probe || probe.text !== expectedText) return;
+      clearTimeout(timer);
+      removeEventListener('message', onMessage);
+      resolve(probe);
+    };
+    addEventListener('message', onMessage);
+  });
+  const eventSeen = new Promise((resolve) => element.addEventListener('variableschange', () => resolve(epochNow()), { once: true }));
+  const setAt = epochNow();
+  element.variables = values;
+  const [probe, eventAt] = await Promise.all([reported, eventSeen]);
+  const toPage = (frameEpoch) => frameEpoch - frameOffset;
+  return {
+    eventMs: eventAt - setAt,
+    domMs: toPage(probe.appliedAt) - setAt,
+    layoutMs: toPage(probe.layoutAt) - setAt,
+    paintedMs: toPage(probe.paintedAt) - setAt,
+    playheadShift: Math.abs(element.currentTime - timeBefore),
+  };
+}
+
+/**
+ * The peer: a variable change means a new document. Mounts `html` as the player's `srcdoc` (it carries
+ * `window.__hfVariables` and a probe that calls `__benchPeerVisible` once the text is painted) and returns
+ * milliseconds to that paint and to `ready`, and the frame's playhead before and after.
+ */
+export async function remountWithVariables(html, expectedText, { timeoutMs = 10_000 } = {}) {
+  const element = current();
+  const timeBefore = peerFrameTime(element);
+  const visible = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the peer did not show "${expectedText}" within ${timeoutMs} ms`)), timeoutMs);
+    window.__benchPeerVisible = (text, paintedAt) => {
+      if (text !== expectedText) return;
+      clearTimeout(timer);
+      resolve(paintedAt);
+    };
+  });
+  const ready = whenReady(element, timeoutMs);
+  const setAt = epochNow();
+  element.setAttribute('srcdoc', html);
+  const paintedAt = await visible;
+  await ready;
+  const readyAt = epochNow();
+  const timeAfter = peerFrameTime(element);
+  return { paintedMs: paintedAt - setAt, readyMs: readyAt - setAt, timeBefore, timeAfter, playheadShift: Math.abs(timeAfter - timeBefore) };
+}
+
+/** Mounts a fresh peer player on `html` (as `srcdoc`) and waits for it to be ready. */
+export async function loadSrcdoc(kind, html, { timeoutMs = 10_000 } = {}) {
+  const element = await mount(kind);
+  const ready = whenReady(element, timeoutMs);
+  element.setAttribute('srcdoc', html);
+  await ready;
+}
+
+/** Seeks the mounted player and waits for the paint. */
+export function seek(time) {
+  const element = current();
+  return adapter(element.getAttribute('data-bench-player')).seek(element, time);
+}

@@ -1,0 +1,57 @@
+// Scrub latency: `seek(t)` until the frame showing `t` was painted, for the same pseudo-random times on both
+// players. Ours answers once its isolated frame painted; the peer's `seek()` is synchronous (its frame shares the
+// page's process), so the page's next paint is awaited.
+import { inPage, openPlayerPage } from './setup.mjs';
+
+const WARMUP_SEEKS = 5;
+// Both players quantize to a 30 fps frame grid (ours rounds, the peer's runtime floors): one frame either way.
+const LANDING_TOLERANCE = 1 / 30 + 1e-6;
+
+const FRAME_MS = 1000 / 60;
+
+/** Deterministic numbers in [0, 1): a small LCG, so every run and both players seek the same way. */
+export function pseudoRandom(count, seed) {
+  let state = seed >>> 0;
+  return Array.from({ length: count }, () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  });
+}
+
+/** `count` seek times in [0, duration) (millisecond steps) and, for each, a delay within one frame to start it at. */
+export function seekPlan(count, duration, seed) {
+  return {
+    times: pseudoRandom(count, seed).map((value) => Math.round(value * duration * 1000) / 1000),
+    delays: pseudoRandom(count, seed ^ 0x9e3779b9).map((value) => Math.floor(value * FRAME_MS)),
+  };
+}
+
+/**
+ * Seeks `count` times on each of `compositions` (split evenly) and returns `{ fx, peer }` arrays of milliseconds
+ * plus per-composition samples. Throws when a seek lands more than a frame away from where it was asked to.
+ */
+export async function measureScrub(context, { compositions, peer, count }) {
+  const perComposition = Math.ceil(count / compositions.length);
+  const samples = { fx: [], peer: [] };
+  const byComposition = {};
+  for (const [index, composition] of compositions.entries()) {
+    byComposition[composition.name] = {};
+    for (const kind of ['fx', 'peer']) {
+      const { page, pageModule, close } = await openPlayerPage(context, kind, peer);
+      try {
+        const { duration } = await inPage(page, pageModule, 'load', kind, await context.url(composition.path));
+        const warmup = seekPlan(WARMUP_SEEKS, duration, 0xbeef + index);
+        await inPage(page, pageModule, 'scrub', kind, warmup.times, warmup.delays);
+        const { times, delays } = seekPlan(perComposition, duration, 0x5eed + index);
+        const result = await inPage(page, pageModule, 'scrub', kind, times, delays);
+        const off = result.landed.findIndex((landed, k) => !(Math.abs(landed - times[k]) <= LANDING_TOLERANCE));
+        if (off >= 0) throw new Error(`${kind} seek to ${times[off]} s on "${composition.name}" landed at ${result.landed[off]} s`);
+        samples[kind].push(...result.samples);
+        byComposition[composition.name][kind] = result.samples;
+      } finally {
+        await close();
+      }
+    }
+  }
+  return { samples, byComposition, times: perComposition * compositions.length };
+}

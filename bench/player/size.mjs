@@ -1,0 +1,21 @@
+// Size: min+gzip of the code each player's preview loads, in KiB (gzip level 9, 1 KiB = 1024 bytes).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { bundleModule } from '../lib/bundle.mjs';
+import { BUNDLES } from './setup.mjs';
+
+const gzipKiB = (code) => gzipSync(code, { level: 9 }).length / 1024;
+
+/**
+ * Ours as shipped (`fx.iife.js` in the page + `fx-runtime.js` in the frame), and the element alone as a minimal ES
+ * bundle (esbuild from src/elements/define.ts, lit and the compiler included) + the same in-frame runtime. The
+ * peer: its classic-script player bundle + the runtime it injects into the frame.
+ */
+export async function measureSize(root) {
+  const read = (path) => readFile(join(root, path));
+  const ours = { element: gzipKiB(await read(BUNDLES.fx.element)), runtime: gzipKiB(await read(BUNDLES.fx.runtime)) };
+  const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts' }));
+  const peer = { element: gzipKiB(await read(BUNDLES.peer.element)), runtime: gzipKiB(await read(BUNDLES.peer.runtime)) };
+  return { ours, elementOnly, peer };
+}

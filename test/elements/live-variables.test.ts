@@ -1,0 +1,191 @@
+import { expect } from '@open-wc/testing';
+import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import type { FxComposition } from '../../src/elements/fx-composition.js';
+import { compositionHtml, frameOf, mount, nextEvent, probe, recordEvents, sleep, waitFor, watchUncaught, whenReady } from './helpers.js';
+
+const DECLARATIONS = [
+  { id: 'title', type: 'string', label: 'Title', default: 'Hello' },
+  { id: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
+  { id: 'size', type: 'number', label: 'Size', default: 20, min: 10, max: 40 },
+];
+const BOUND = '<h1 id="title" data-var-text="title" style="color: var(--accent); font-size: calc(var(--size) * 1px)">Hello</h1>';
+// No script reads values at load: updates apply in place.
+const inPlace = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: BOUND });
+// A top-level script reads values at load: updates need a reload that keeps the playhead.
+const readsAtLoad = () =>
+  compositionHtml({
+    duration: 3,
+    variables: DECLARATIONS,
+    body: `${BOUND}<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
+  });
+
+const RELOAD_SETTLE_MS = 400; // past the element's reload debounce
+
+async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
+  const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
+  el.variables = values;
+  return (await change).detail;
+}
+
+describe('<fx-composition> live variables', () => {
+  it('is accessible with an issue hint showing', async () => {
+    const el = await whenReady(mount({ controls: true }, { srcdoc: inPlace() }));
+    await update(el, { accent: 'red' });
+    await el.updateComplete;
+    await expect(el).to.be.accessible();
+  });
+
+  it('re-applies text and CSS in place: same frame, playhead and paused state kept', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    await el.seek(1.5);
+    const frame = frameOf(el);
+    const seen = recordEvents(el, ['ready', 'loadedmetadata', 'seeked']);
+    const detail = await update(el, { title: 'Updated', accent: '#00ff00', size: 30 });
+    expect(detail.values).to.deep.equal({ title: 'Updated', accent: '#00ff00', size: 30 });
+    expect(detail.issues).to.deep.equal([]);
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Updated');
+    expect(await probe(el, { ask: 'style', selector: '#title', property: 'color' })).to.equal('rgb(0, 255, 0)');
+    expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('30px');
+    await sleep(RELOAD_SETTLE_MS);
+    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(1);
+    expect(el.currentTime).to.equal(1.5);
+    expect(el.paused).to.equal(true);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
+    expect(seen).to.deep.equal([]);
+  });
+
+  it('keeps playing through an in-place update', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const frame = frameOf(el);
+    await el.play();
+    await sleep(200);
+    const before = el.currentTime;
+    await update(el, { title: 'While playing' });
+    await sleep(200);
+    expect(el.paused).to.equal(false);
+    expect(el.currentTime).to.be.greaterThan(before);
+    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('While playing');
+  });
+
+  it('restores a default when an override is removed', async () => {
+    const el = await whenReady(mount({ variables: '{"title":"Set"}' }, { srcdoc: inPlace() }));
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Set');
+    await update(el, {});
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Hello');
+  });
+
+  it('updates from the attribute too', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
+    el.setAttribute('variables', '{"title":"Attr"}');
+    expect((await change).detail.values.title).to.equal('Attr');
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Attr');
+  });
+
+  it('reloads a composition whose script read values at load, keeping the playhead and paused state', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('HELLO');
+    await el.seek(1.5);
+    const frame = frameOf(el);
+    const seen = recordEvents(el, ['loadedmetadata', 'durationchange', 'ready']);
+    await update(el, { title: 'again' });
+    // Bindings first, in place; then the reload swaps the frame.
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
+    expect(seen).to.deep.equal(['ready']);
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('AGAIN');
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('again');
+    expect(el.currentTime).to.equal(1.5);
+    expect(el.paused).to.equal(true);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(1);
+  });
+
+  it('reloads while playing and keeps playing from about where it was', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
+    const frame = frameOf(el);
+    await el.play();
+    await sleep(300);
+    await update(el, { title: 'playing' });
+    const before = el.currentTime;
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
+    await sleep(150);
+    expect(el.paused).to.equal(false);
+    expect(el.currentTime).to.be.greaterThan(before);
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('PLAYING');
+  });
+
+  it('coalesces a burst of updates into one reload with the last values', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
+    let readies = 0;
+    el.addEventListener('ready', () => (readies += 1));
+    for (const title of ['a', 'ab', 'abc']) await update(el, { title });
+    await waitFor(() => readies > 0, 'the reload');
+    await sleep(RELOAD_SETTLE_MS);
+    expect(readies).to.equal(1);
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('ABC');
+  });
+
+  it('does not reload when only a sub-composition script read its values (overrides never reach it)', async () => {
+    const el = await whenReady(mount({ src: '/test/fixtures/basic/index.html' }));
+    const frame = frameOf(el);
+    await update(el, { title: 'No reload' });
+    await sleep(RELOAD_SETTLE_MS);
+    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+  });
+});
+
+describe('<fx-composition> invalid variable values', () => {
+  it('reports a type mismatch as an issue, keeps the default, never throws', async () => {
+    const uncaught = watchUncaught();
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const detail = await update(el, { title: 42, accent: 'red' });
+    uncaught.stop();
+    expect(detail.issues.map((found) => [found.code, found.path])).to.deep.equal([
+      ['type-mismatch', ['overrides', 'title']],
+      ['type-mismatch', ['overrides', 'accent']],
+    ]);
+    expect(detail.values).to.deep.include({ title: 'Hello', accent: '#ff0000' });
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Hello');
+    expect(await probe(el, { ask: 'style', selector: '#title', property: 'color' })).to.equal('rgb(255, 0, 0)');
+    expect(uncaught.errors).to.deep.equal([]);
+  });
+
+  it('keeps an out-of-range number with a warning', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const detail = await update(el, { size: 100 });
+    expect(detail.issues.map((found) => [found.code, found.severity])).to.deep.equal([['out-of-range', 'warning']]);
+    expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('100px');
+  });
+
+  it('refuses CSS-breaking characters in a value applied as a custom property', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    await update(el, { title: 'a;} body{display:none' });
+    expect(await probe(el, { ask: 'style', selector: 'body', property: 'display' })).to.equal('block');
+    expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('a;} body{display:none');
+  });
+
+  it('shows a visible hint in controls mode, and hides it once values are valid', async () => {
+    const el = await whenReady(mount({ controls: true }, { srcdoc: inPlace() }));
+    expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
+    await update(el, { accent: 'red' });
+    await el.updateComplete;
+    const hint = el.shadowRoot!.querySelector<HTMLElement>('[part="issues"]')!;
+    expect(hint.textContent!.replace(/\s+/g, ' ').trim()).to.equal('⚠ 1 variable issue');
+    expect(hint.title).to.include('"accent"');
+    const box = hint.getBoundingClientRect();
+    expect(box.width).to.be.greaterThan(0);
+    expect(getComputedStyle(hint).visibility).to.equal('visible');
+    await update(el, { accent: '#00ff00' });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
+  });
+
+  it('shows no hint without controls', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    await update(el, { accent: 'red' });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
+  });
+});

@@ -1,0 +1,518 @@
+import { expect } from '@open-wc/testing';
+import { compileComposition, CompileIssueCode, type CompileOptions, type CompiledComposition } from '../../src/runtime/compile.js';
+import { isFxError } from '../../src/runtime/errors.js';
+import { FrameAttr } from '../../src/runtime/frame-config.js';
+
+const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
+// A folder of the test server nobody serves: every file comes from the injected fetch.
+const BASE = new URL('/virtual/', location.href).href;
+const at = (path: string) => new URL(path, BASE).href;
+
+/** A fetch over a map of path → body (or Response); anything else answers 404. Records what was asked. */
+function filesFetch(files: Record<string, string | (() => Response | Promise<Response>)>, asked: string[] = []): typeof fetch {
+  return async (input) => {
+    const url = String(input instanceof Request ? input.url : input);
+    asked.push(url);
+    const path = url.startsWith(BASE) ? url.slice(BASE.length) : url;
+    const file = files[path];
+    if (file === undefined) return new Response('not here', { status: 404 });
+    return typeof file === 'string' ? new Response(file, { headers: { 'content-type': 'text/html' } }) : file();
+  };
+}
+
+function compile(files: Record<string, string | (() => Response | Promise<Response>)>, options: Partial<CompileOptions> = {}, entry = 'index.html'): Promise<CompiledComposition> {
+  return compileComposition(at(entry), { runtimeUrl: RUNTIME_URL, fetch: filesFetch(files), ...options });
+}
+
+async function compileError(files: Record<string, string | (() => Response)>, options: Partial<CompileOptions> = {}): Promise<string> {
+  try {
+    await compile(files, options);
+  } catch (error) {
+    if (isFxError(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected the compile to fail');
+}
+
+const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html');
+const entry = (body: string, head = '', declarations?: unknown[]) =>
+  `<!doctype html><html${declarations ? ` data-composition-variables='${JSON.stringify(declarations)}'` : ''}><head>${head}</head><body>` +
+  `<div id="root" data-composition-id="main" data-width="320" data-height="180" data-duration="2">${body}</div></body></html>`;
+const NAME = [{ id: 'name', type: 'string', label: 'Name', default: 'Nobody' }];
+const card = (extra = '') =>
+  `<template><div data-composition-id="card" data-duration="1" data-composition-variables='${JSON.stringify(NAME)}'>` +
+  `<p class="name" data-var-text="name">x</p>${extra}</div></template>`;
+
+/** Loads compiled HTML into a same-origin (unsandboxed) frame so the test can look inside; resolves once the runtime is ready. */
+async function render(compiled: CompiledComposition): Promise<Window & typeof globalThis> {
+  const iframe = document.createElement('iframe');
+  iframe.style.cssText = 'width:320px;height:180px;border:0';
+  frames.push(iframe);
+  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+  iframe.srcdoc = compiled.html;
+  document.body.append(iframe);
+  await loaded;
+  const view = iframe.contentWindow as Window & typeof globalThis;
+  await view.__fx.ready;
+  return view;
+}
+const frames: HTMLIFrameElement[] = [];
+afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
+
+describe('compileComposition: inlining', () => {
+  it('inlines a sub-composition into its host and injects the runtime and config first in <head>', async () => {
+    const { html, issues } = await compile({ 'index.html': entry('<div id="host" data-composition-src="card.html"></div>'), 'card.html': card() });
+    expect(issues).to.deep.equal([]);
+    const doc = parse(html);
+    const host = doc.getElementById('host')!;
+    expect(host.getAttribute(FrameAttr.instance)).to.equal('card-1');
+    expect(host.getAttribute('data-composition-id')).to.equal('card');
+    expect(host.getAttribute('data-duration')).to.equal('1');
+    expect(host.querySelector('p.name')?.textContent).to.equal('x');
+    const head = [...doc.head.children].map((element) => element.localName + (element.id ? `#${element.id}` : ''));
+    expect(head.slice(0, 4)).to.deep.equal(['meta', 'base', 'script#fx-config', 'script']);
+    expect(doc.head.children[3]!.getAttribute('src')).to.equal(RUNTIME_URL);
+    expect(doc.querySelector('base')!.getAttribute('href')).to.equal(at('index.html'));
+  });
+
+  it('writes the config: root size, duration, fps and overrides', async () => {
+    const { html, metadata } = await compile({ 'index.html': entry('') }, { overrides: { title: '</script><b>' }, fps: 25 });
+    const config = JSON.parse(parse(html).getElementById('fx-config')!.textContent!);
+    expect(config).to.deep.equal({ version: 1, compositionId: 'main', duration: 2, width: 320, height: 180, fps: 25, overrides: { title: '</script><b>' } });
+    expect(html).not.to.include('</script><b>');
+    expect([metadata.id, metadata.width, metadata.height, metadata.duration]).to.deep.equal(['main', 320, 180, 2]);
+  });
+
+  it('gives each instance of one source its own id and its own values', async () => {
+    const body =
+      `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Ada"}'></div>` +
+      `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Grace"}'></div>` +
+      `<div class="c" data-composition-src="card.html"></div>`;
+    const compiled = await compile({ 'index.html': entry(body), 'card.html': card() });
+    const hosts = [...parse(compiled.html).querySelectorAll('.c')];
+    expect(hosts.map((host) => host.getAttribute(FrameAttr.instance))).to.deep.equal(['card-1', 'card-2', 'card-3']);
+    const view = await render(compiled);
+    expect([...view.document.querySelectorAll('.c .name')].map((p) => p.textContent)).to.deep.equal(['Ada', 'Grace', 'Nobody']);
+  });
+
+  it('runs wrapped instance scripts with that instance’s getVariables()', async () => {
+    const script = `<script>document.currentScript.parentElement.setAttribute('data-seen', JSON.stringify(window.__fx.getVariables()));</script>`;
+    const body =
+      `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Ada"}'></div>` +
+      `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Grace"}'></div>`;
+    const compiled = await compile({ 'index.html': entry(body), 'card.html': card(script) });
+    const wrapped = parse(compiled.html).querySelectorAll(`script[${FrameAttr.instanceScript}]`);
+    expect([...wrapped].map((element) => element.getAttribute(FrameAttr.instanceScript))).to.deep.equal(['card-1', 'card-2']);
+    const view = await render(compiled);
+    const seen = [...view.document.querySelectorAll('.c')].map((host) => JSON.parse(host.getAttribute('data-seen')!));
+    expect(seen).to.deep.equal([{ name: 'Ada' }, { name: 'Grace' }]);
+  });
+
+  it('inlines and wraps an external instance script fetched relative to the sub-composition', async () => {
+    const compiled = await compile({
+      'index.html': entry(`<div class="c" data-composition-src="parts/card.html" data-variable-values='{"name":"Ada"}'></div>`),
+      'parts/card.html': card('<script src="card.js"></script>'),
+      'parts/card.js': `document.querySelector('.c').setAttribute('data-seen', window.__fx.getVariables().name);`,
+    });
+    const script = parse(compiled.html).querySelector(`script[${FrameAttr.instanceScript}]`)!;
+    expect(script.hasAttribute('src')).to.equal(false);
+    const view = await render(compiled);
+    expect(view.document.querySelector('.c')!.getAttribute('data-seen')).to.equal('Ada');
+  });
+
+  it('takes a full-document sub-composition: its body root, declarations on <html>, styles and trailing scripts', async () => {
+    const sub =
+      `<!doctype html><html data-composition-variables='${JSON.stringify(NAME)}'><head><style>.n { color: rgb(255, 0, 0); }</style></head>` +
+      `<body><div data-composition-id="doc" data-duration="1.5"><p class="n" data-var-text="name">x</p></div>` +
+      `<script>document.currentScript.parentElement.setAttribute('data-seen', window.__fx.getVariables().name);</script></body></html>`;
+    const compiled = await compile({ 'index.html': entry(`<div id="h" data-composition-src="doc.html" data-variable-values='{"name":"Doc"}'></div>`), 'doc.html': sub });
+    const host = parse(compiled.html).getElementById('h')!;
+    expect(host.getAttribute('data-composition-id')).to.equal('doc');
+    expect(host.getAttribute(FrameAttr.instance)).to.equal('doc-1');
+    expect(host.getAttribute('data-duration')).to.equal('1.5');
+    expect(JSON.parse(host.getAttribute('data-composition-variables')!)[0].id).to.equal('name');
+    const view = await render(compiled);
+    const inside = view.document.getElementById('h')!;
+    expect(inside.querySelector('.n')!.textContent).to.equal('Doc');
+    expect(view.getComputedStyle(inside.querySelector('.n')!).color).to.equal('rgb(255, 0, 0)');
+    expect(inside.getAttribute('data-seen')).to.equal('Doc');
+  });
+
+  it('takes a template sub-composition and a sub-composition without a root (its body)', async () => {
+    const compiled = await compile({
+      'index.html': entry(`<div id="t" data-composition-src="t.html"></div><div id="b" data-composition-src="b.html"></div>`),
+      't.html': card(),
+      'b.html': '<p class="plain">just a body</p>',
+    });
+    const doc = parse(compiled.html);
+    expect(doc.querySelector('#t .name')?.textContent).to.equal('x');
+    expect(doc.querySelector('#b .plain')?.textContent).to.equal('just a body');
+    expect(doc.getElementById('b')!.getAttribute(FrameAttr.instance)).to.equal('composition-2');
+    expect(compiled.issues).to.deep.equal([]);
+  });
+
+  it('inlines nested sub-compositions relative to the file naming them', async () => {
+    const compiled = await compile({
+      'index.html': entry('<div id="outer" data-composition-src="a/outer.html"></div>'),
+      'a/outer.html': '<template><div data-composition-id="outer"><div id="inner" data-composition-src="b/inner.html"></div></div></template>',
+      'a/b/inner.html': '<template><div data-composition-id="inner"><span class="deep">deep</span></div></template>',
+    });
+    const doc = parse(compiled.html);
+    expect(doc.querySelector('#outer #inner .deep')?.textContent).to.equal('deep');
+    expect(doc.getElementById('inner')!.getAttribute(FrameAttr.instance)).to.equal('inner-2');
+  });
+
+  it('compiles an entry given as markup, with relative paths against its url', async () => {
+    const compiled = await compileComposition(
+      { html: entry('<div id="h" data-composition-src="card.html"></div>'), url: at('index.html') },
+      { runtimeUrl: RUNTIME_URL, fetch: filesFetch({ 'card.html': card() }) },
+    );
+    expect(parse(compiled.html).querySelector('#h .name')?.textContent).to.equal('x');
+  });
+
+  it('lifts a template entry root into the body', async () => {
+    const compiled = await compile({ 'index.html': '<template><div data-composition-id="t" data-duration="3"><p id="p">in template</p></div></template>' });
+    const doc = parse(compiled.html);
+    expect(doc.body.querySelector('#p')?.textContent).to.equal('in template');
+    expect(compiled.metadata.duration).to.equal(3);
+  });
+
+  it('stamps a nonce on every script and style', async () => {
+    const compiled = await compile({ 'index.html': entry('<script>1</script><div data-composition-src="card.html"></div>', '<style>p{}</style>'), 'card.html': card('<script>2</script>') }, { nonce: 'n0nce' });
+    const doc = parse(compiled.html);
+    const elements = [...doc.querySelectorAll('script, style')];
+    expect(elements.length).to.equal(6);
+    expect(elements.every((element) => element.getAttribute('nonce') === 'n0nce')).to.equal(true);
+  });
+});
+
+describe('compileComposition: style scoping', () => {
+  const files = {
+    'index.html': entry(
+      '<p class="label" id="top">top</p>' +
+        '<div id="a" data-composition-src="a.html"></div>' +
+        '<div id="a2" data-composition-src="a.html"></div>' +
+        '<div id="b" data-composition-src="b.html"></div>',
+    ),
+    'a.html':
+      '<template><div data-composition-id="a"><p class="label">a</p><div id="nested" data-composition-src="c.html"></div></div>' +
+      '<style>.label { color: rgb(0, 128, 0); } :root { background-color: rgb(1, 2, 3); } body { border-top: 3px solid rgb(4, 5, 6); }</style></template>',
+    'b.html': '<template><div data-composition-id="b"><p class="label">b</p></div><style>.label { color: rgb(0, 0, 255); }</style></template>',
+    'c.html': '<template><div data-composition-id="c"><p class="label">c</p></div></template>',
+  };
+  const colorOf = (view: Window, selector: string) => view.getComputedStyle(view.document.querySelector(selector)!).color;
+
+  it('styles only the instance that owns the rule', async () => {
+    const view = await render(await compile(files));
+    expect(colorOf(view, '#top')).to.equal('rgb(0, 0, 0)');
+    expect(colorOf(view, '#a > .label')).to.equal('rgb(0, 128, 0)');
+    expect(colorOf(view, '#a2 > .label')).to.equal('rgb(0, 128, 0)');
+    expect(colorOf(view, '#b > .label')).to.equal('rgb(0, 0, 255)');
+  });
+
+  it('does not style the content of a sub-composition nested inside the instance, but may place its host', async () => {
+    const view = await render(await compile({ ...files, 'a.html': files['a.html'].replace('</style>', ' #nested { margin-left: 7px; }</style>') }));
+    expect(colorOf(view, '#nested .label')).to.equal('rgb(0, 0, 0)');
+    expect(view.getComputedStyle(view.document.getElementById('nested')!).marginLeft).to.equal('7px');
+  });
+
+  it('reads :root, html and body of a sub-composition as its instance root', async () => {
+    const view = await render(await compile(files));
+    const a = view.getComputedStyle(view.document.getElementById('a')!);
+    expect(a.backgroundColor).to.equal('rgb(1, 2, 3)');
+    expect(a.borderTopColor).to.equal('rgb(4, 5, 6)');
+    expect(view.getComputedStyle(view.document.documentElement).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+    expect(view.getComputedStyle(view.document.body).borderTopWidth).to.equal('0px');
+  });
+
+  it('keeps @keyframes and @font-face global, scopes the rest', async () => {
+    const compiled = await compile({
+      'index.html': entry('<div data-composition-src="k.html"></div>'),
+      'k.html': '<template><div data-composition-id="k"></div><style>@keyframes spin { to { opacity: 0; } } .x { animation: spin 1s; }</style></template>',
+    });
+    const css = parse(compiled.html).querySelector(`style[${FrameAttr.instanceStyle}="k-1"]`)!.textContent!;
+    expect(css).to.match(/^@keyframes spin/);
+    expect(css).to.include('@scope ([data-fx-instance="k-1"]) to ([data-fx-instance] > *) {');
+  });
+
+  it('scopes a linked stylesheet of the sub-composition, resolving its url() against the stylesheet', async () => {
+    const compiled = await compile({
+      'index.html': entry('<div data-composition-src="parts/s.html"></div>'),
+      'parts/s.html': '<template><div data-composition-id="s"><p class="bg">x</p></div><link rel="stylesheet" href="css/s.css"></template>',
+      'parts/css/s.css': '.bg { background-image: url(../img/bg.png); }',
+    });
+    const css = parse(compiled.html).querySelector(`style[${FrameAttr.instanceStyle}="s-1"]`)!.textContent!;
+    expect(css).to.include(at('parts/img/bg.png'));
+    expect(css).to.include('@scope');
+    expect(parse(compiled.html).querySelector('link')).to.equal(null);
+  });
+});
+
+describe('compileComposition: asset URLs', () => {
+  it('rewrites relative asset URLs of a sub-composition in a subfolder against its own URL', async () => {
+    const sub =
+      '<template><div data-composition-id="s">' +
+      '<img id="i" src="./img.png" srcset="img.png 1x, ../big.png 2x" alt="">' +
+      '<video id="v" poster="poster.jpg"><source id="src" src="clip.webm"></video>' +
+      '<div id="st" style="background: url(\'bg.png\')"></div>' +
+      '<img id="keep" src="data:image/png;base64,iVBORw0KGgo=" alt=""><a id="hash" href="#here">x</a><img id="abs" src="https://cdn.example/x.png" alt="">' +
+      '</div><style>.s { background: url(tile.png); }</style></template>';
+    const { html } = await compile({ 'index.html': entry('<img id="own" src="own.png" alt=""><div data-composition-src="parts/sub.html"></div>'), 'parts/sub.html': sub });
+    const doc = parse(html);
+    const attr = (selector: string, name: string) => doc.querySelector(selector)!.getAttribute(name);
+    expect(attr('#i', 'src')).to.equal(at('parts/img.png'));
+    expect(attr('#i', 'srcset')).to.equal(`${at('parts/img.png')} 1x, ${at('big.png')} 2x`);
+    expect(attr('#v', 'poster')).to.equal(at('parts/poster.jpg'));
+    expect(attr('#src', 'src')).to.equal(at('parts/clip.webm'));
+    expect(attr('#st', 'style')).to.include(at('parts/bg.png'));
+    expect(attr('#keep', 'src')).to.equal('data:image/png;base64,iVBORw0KGgo=');
+    expect(attr('#hash', 'href')).to.equal('#here');
+    expect(attr('#abs', 'src')).to.equal('https://cdn.example/x.png');
+    expect(doc.querySelector(`style[${FrameAttr.instanceStyle}]`)!.textContent).to.include(at('parts/tile.png'));
+    // The entry's own relative URLs stay relative: <base> resolves them against the entry.
+    expect(attr('#own', 'src')).to.equal('own.png');
+  });
+});
+
+describe('compileComposition: image variable values', () => {
+  const IMAGES = [
+    { id: 'relative', type: 'image', label: 'R', default: 'img/photo.png' },
+    { id: 'object', type: 'image', label: 'O', default: { url: 'img/o.png' } },
+    { id: 'absolute', type: 'image', label: 'A', default: 'https://cdn.example/a.png' },
+    { id: 'data', type: 'image', label: 'D', default: 'data:image/png;base64,iVBORw0KGgo=' },
+    { id: 'refused', type: 'image', label: 'J', default: 'javascript:alert(1)' },
+    { id: 'name', type: 'string', label: 'N', default: 'img/not-a-url.png' },
+  ];
+  const sub = (inner = '') => `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(IMAGES)}'>${inner}</div></template>`;
+
+  it('resolves relative image defaults of a sub-composition against its URL, and nothing else', async () => {
+    const { html } = await compile({ 'index.html': entry('<div id="h" data-composition-src="parts/s.html"></div>'), 'parts/s.html': sub() });
+    const declared = JSON.parse(parse(html).getElementById('h')!.getAttribute('data-composition-variables')!) as { id: string; default: unknown }[];
+    expect(Object.fromEntries(declared.map((declaration) => [declaration.id, declaration.default]))).to.deep.equal({
+      relative: at('parts/img/photo.png'),
+      object: { url: at('parts/img/o.png') },
+      absolute: 'https://cdn.example/a.png',
+      data: 'data:image/png;base64,iVBORw0KGgo=',
+      refused: 'javascript:alert(1)',
+      name: 'img/not-a-url.png',
+    });
+  });
+
+  it('resolves relative image host values against the file that names the host', async () => {
+    const { html } = await compile({
+      'index.html': entry('<div data-composition-src="a/outer.html"></div>'),
+      'a/outer.html': `<template><div data-composition-id="outer"><div id="h" data-composition-src="b/s.html" data-variable-values='{"relative":"pics/x.png","name":"pics/y.png"}'></div></div></template>`,
+      'a/b/s.html': sub(),
+    });
+    const values = JSON.parse(parse(html).getElementById('h')!.getAttribute('data-variable-values')!);
+    expect(values).to.deep.equal({ relative: at('a/pics/x.png'), name: 'pics/y.png' });
+  });
+
+  it('leaves malformed declarations and values as written, for the runtime to report', async () => {
+    const { html } = await compile({
+      'index.html': entry(`<div id="h" data-composition-src="s.html" data-variable-values='{oops'></div>`),
+      's.html': `<template><div data-composition-id="s" data-composition-variables='[not json'></div></template>`,
+    });
+    const host = parse(html).getElementById('h')!;
+    expect(host.getAttribute('data-composition-variables')).to.equal('[not json');
+    expect(host.getAttribute('data-variable-values')).to.equal('{oops');
+  });
+});
+
+describe('compileComposition: root duration', () => {
+  it('is fixed at compile time: a script rewriting data-duration changes nothing', async () => {
+    const script = `<script>document.getElementById('root').setAttribute('data-duration', '10'); document.documentElement.setAttribute('data-duration', '10');</script>`;
+    const view = await render(await compile({ 'index.html': entry(script) }));
+    expect(view.document.getElementById('root')!.getAttribute('data-duration')).to.equal('10');
+    expect(view.__fx.duration).to.equal(2);
+    expect(await view.__fx.seek(5)).to.equal(2);
+  });
+});
+
+describe('compileComposition: guards', () => {
+  const codeOfIssue = async (files: Record<string, string | (() => Response)>, options: Partial<CompileOptions> = {}) => {
+    const { issues, html } = await compile(files, options);
+    return { codes: issues.map((found) => found.code), paths: issues.map((found) => found.path), doc: parse(html) };
+  };
+
+  it('a missing sub-composition: "subcomposition_not_found", reported with its path, the rest compiles', async () => {
+    const { codes, paths, doc } = await codeOfIssue({
+      'index.html': entry('<div id="ok" data-composition-src="card.html"></div><div id="gone" data-composition-src="missing.html"><p>placeholder</p></div>'),
+      'card.html': card(),
+    });
+    expect(codes).to.deep.equal([CompileIssueCode.subNotFound]);
+    expect(paths).to.deep.equal([['missing.html']]);
+    expect(doc.getElementById('gone')!.getAttribute(FrameAttr.error)).to.equal('subcomposition_not_found');
+    expect(doc.getElementById('gone')!.children.length).to.equal(0);
+    expect(doc.querySelector('#ok .name')?.textContent).to.equal('x');
+  });
+
+  it('a nested broken sub-composition is reported with the chain that includes it', async () => {
+    const { codes, paths, doc } = await codeOfIssue({
+      'index.html': entry('<div id="a" data-composition-src="a.html"></div>'),
+      'a.html': '<template><div data-composition-id="a"><span id="kept">kept</span><div id="x" data-composition-src="missing.html"></div></div></template>',
+    });
+    expect(codes).to.deep.equal(['subcomposition_not_found']);
+    // Nested names were resolved when their parent was inlined, so the chain is absolute past the entry.
+    expect(paths).to.deep.equal([[at('a.html'), at('missing.html')]]);
+    expect(doc.getElementById('kept')?.textContent).to.equal('kept');
+  });
+
+  it('a fetch that fails outright: "subcomposition_not_found"', async () => {
+    const { codes } = await codeOfIssue({
+      'index.html': entry('<div data-composition-src="down.html"></div>'),
+      'down.html': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(codes).to.deep.equal(['subcomposition_not_found']);
+  });
+
+  for (const [name, body] of [['empty', ''], ['blank', '  \n\t ']] as const) {
+    it(`an ${name} sub-composition: "subcomposition_empty"`, async () => {
+      const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="e.html"></div>'), 'e.html': body });
+      expect(codes).to.deep.equal(['subcomposition_empty']);
+    });
+  }
+
+  it('a sub-composition with no root and no content: "subcomposition_invalid"', async () => {
+    const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="c.html"></div>'), 'c.html': '<!-- nothing but a comment -->' });
+    expect(codes).to.deep.equal(['subcomposition_invalid']);
+  });
+
+  it('a cycle a → b → a: "subcomposition_cycle", a and b still compile', async () => {
+    const { codes, paths, doc } = await codeOfIssue({
+      'index.html': entry('<div id="a" data-composition-src="a.html"></div>'),
+      'a.html': '<template><div data-composition-id="a"><i id="in-a">a</i><div id="b" data-composition-src="b.html"></div></div></template>',
+      'b.html': '<template><div data-composition-id="b"><i id="in-b">b</i><div id="again" data-composition-src="a.html"></div></div></template>',
+    });
+    expect(codes).to.deep.equal(['subcomposition_cycle']);
+    expect(paths).to.deep.equal([[at('a.html'), at('b.html'), at('a.html')]]);
+    expect(doc.getElementById('in-a')?.textContent).to.equal('a');
+    expect(doc.getElementById('in-b')?.textContent).to.equal('b');
+    expect(doc.getElementById('again')!.getAttribute(FrameAttr.error)).to.equal('subcomposition_cycle');
+  });
+
+  it('a sub-composition including the entry: "subcomposition_cycle"', async () => {
+    const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="index.html"></div>') });
+    expect(codes).to.deep.equal(['subcomposition_cycle']);
+  });
+
+  const chain = (levels: number) => {
+    const files: Record<string, string> = { 'index.html': entry('<div data-composition-src="l1.html"></div>') };
+    for (let level = 1; level <= levels; level += 1) {
+      const next = level < levels ? `<div data-composition-src="l${level + 1}.html"></div>` : '';
+      files[`l${level}.html`] = `<template><div data-composition-id="l${level}"><b id="b${level}">${level}</b>${next}</div></template>`;
+    }
+    return files;
+  };
+
+  it('nesting up to the depth limit compiles', async () => {
+    const { codes, doc } = await codeOfIssue(chain(3), { limits: { depth: 3 } });
+    expect(codes).to.deep.equal([]);
+    expect(doc.getElementById('b3')?.textContent).to.equal('3');
+  });
+
+  it('nesting past the depth limit: "subcomposition_too_deep"', async () => {
+    const { codes, paths, doc } = await codeOfIssue(chain(4), { limits: { depth: 3 } });
+    expect(codes).to.deep.equal(['subcomposition_too_deep']);
+    expect(paths[0]!.at(-1)).to.equal(at('l4.html'));
+    expect(doc.getElementById('b3')?.textContent).to.equal('3');
+    expect(doc.getElementById('b4')).to.equal(null);
+  });
+
+  it('the default depth limit stops an unbounded chain', async () => {
+    const { codes } = await codeOfIssue(chain(12));
+    expect(codes).to.deep.equal(['subcomposition_too_deep']);
+  });
+
+  it('a sub-composition past the file size limit: "subcomposition_too_large"', async () => {
+    const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="big.html"></div>'), 'big.html': card(`<p>${'x'.repeat(2000)}</p>`) }, { limits: { fileBytes: 1000 } });
+    expect(codes).to.deep.equal(['subcomposition_too_large']);
+  });
+
+  it('a sub-composition declaring a length past the limit: "subcomposition_too_large" before reading it', async () => {
+    let read = false;
+    class WatchedResponse extends Response {
+      override text() {
+        read = true;
+        return super.text();
+      }
+    }
+    const { codes } = await codeOfIssue(
+      {
+        'index.html': entry('<div data-composition-src="big.html"></div>'),
+        'big.html': () => new WatchedResponse('small', { headers: { 'content-length': '999999999' } }),
+      },
+      { limits: { fileBytes: 1000 } },
+    );
+    expect(codes).to.deep.equal(['subcomposition_too_large']);
+    expect(read).to.equal(false);
+  });
+
+  it('sub-compositions past the total size limit: "subcomposition_too_large" for the one that crosses it', async () => {
+    const files = { 'index.html': entry('<div id="one" data-composition-src="one.html"></div><div id="two" data-composition-src="two.html"></div>'), 'one.html': card('x'.repeat(400)), 'two.html': card('y'.repeat(400)) };
+    const { codes, paths } = await codeOfIssue(files, { limits: { totalBytes: 1300 } });
+    expect(codes).to.deep.equal(['subcomposition_too_large']);
+    expect(paths).to.deep.equal([['two.html']]);
+  });
+
+  const refused = ['javascript:alert(1)', 'data:text/html,<div data-composition-id=x></div>', 'ftp://example.com/a.html', 'file:///etc/passwd', 'about:blank', 'http://[bad'];
+  for (const src of refused) {
+    it(`a sub-composition at ${JSON.stringify(src)}: "subcomposition_url_refused", never fetched`, async () => {
+      const asked: string[] = [];
+      const { issues } = await compileComposition(at('index.html'), {
+        runtimeUrl: RUNTIME_URL,
+        fetch: filesFetch({ 'index.html': entry(`<div data-composition-src="${src.replace(/"/g, '&quot;')}"></div>`) }, asked),
+      });
+      expect(issues.map((found) => found.code)).to.deep.equal(['subcomposition_url_refused']);
+      expect(asked).to.deep.equal([at('index.html')]);
+    });
+  }
+
+  it('an entry without a composition root: "composition_invalid"', async () => {
+    expect(await compileError({ 'index.html': '<!doctype html><p>no root here</p>' })).to.equal(CompileIssueCode.entryInvalid);
+  });
+
+  it('an entry answering 404: "composition_not_found"', async () => {
+    expect(await compileError({})).to.equal('composition_not_found');
+  });
+
+  it('an entry that cannot be fetched: "composition_not_found"', async () => {
+    const error = await compileError({
+      'index.html': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    expect(error).to.equal('composition_not_found');
+  });
+
+  it('an empty entry: "composition_empty"', async () => {
+    expect(await compileError({ 'index.html': ' \n ' })).to.equal('composition_empty');
+  });
+
+  it('an empty markup entry: "composition_empty"', async () => {
+    const failure = await compileComposition({ html: '' }, { runtimeUrl: RUNTIME_URL }).catch((error: unknown) => error);
+    expect(isFxError(failure, 'composition_empty')).to.equal(true);
+  });
+
+  it('an entry past the size limit: "composition_too_large"', async () => {
+    expect(await compileError({ 'index.html': entry('x'.repeat(3000)) }, { limits: { fileBytes: 1000 } })).to.equal('composition_too_large');
+  });
+
+  it('an entry 404 carries the HTTP status', async () => {
+    const failure = await compile({}).catch((error: unknown) => error);
+    expect(isFxError(failure) && failure.status).to.equal(404);
+  });
+
+  it('stops with the abort reason when aborted', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const failure = await compileComposition(at('index.html'), {
+      runtimeUrl: RUNTIME_URL,
+      signal: abort.signal,
+      fetch: (_input, init) => (init?.signal?.aborted ? Promise.reject(init.signal.reason) : Promise.resolve(new Response(entry('')))),
+    }).catch((error: unknown) => error);
+    expect((failure as Error).name).to.equal('AbortError');
+  });
+});
