@@ -8,7 +8,6 @@ import { FrameAttr } from './frame-config.js';
 // At-rules that cannot live inside @scope; they stay global.
 const GLOBAL_RULES = new Set(['CSSFontFaceRule', 'CSSKeyframesRule', 'CSSPropertyRule', 'CSSImportRule', 'CSSLayerStatementRule', 'CSSCounterStyleRule', 'CSSFontFeatureValuesRule', 'CSSPageRule', 'CSSNamespaceRule']);
 const URL_TOKEN = /url\(\s*(["']?)(.*?)\1\s*\)/g;
-const DOCUMENT_SELECTOR = /(^|[\s,>+~(])(?::root|html|body)(?=[\s,.:#[>+~{)]|$)/g;
 
 /** Rewrites every relative `url()` in `css` to an absolute URL against `base`. */
 export function absolutizeCssUrls(css: string, base: string): string {
@@ -40,17 +39,53 @@ const NESTED_INSTANCE_CONTENT = `[${FrameAttr.instance}] > *`;
  * `@scope (<selector>) to (<nested instance content>)`, with `:root`, `html` and `body` meaning the instance root;
  * @font-face, @keyframes and other global rules stay global.
  */
-export function scopeCss(css: string, scopeSelector: string): string {
+export function scopeCss(css: string, scopeSelector: string, root: ScopeRoot = {}): string {
   const sheet = parseSheet(css);
   if (!sheet) return '';
+  const rootPattern = rootSelectorPattern(root);
   const global: string[] = [];
   const scoped: string[] = [];
   for (const rule of sheet.cssRules) {
     if (GLOBAL_RULES.has(rule.constructor.name)) global.push(rule.cssText);
-    else scoped.push(rule.cssText.replace(DOCUMENT_SELECTOR, '$1:scope'));
+    else scoped.push(rewriteRootSelectors(rule, rootPattern).cssText);
   }
   const body = scoped.length > 0 ? `@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}` : '';
   return [...global, body].filter(Boolean).join('\n');
+}
+
+/** How a sub-composition's own styles may name its root element. */
+export interface ScopeRoot {
+  /** `data-composition-id` of the root: `[data-composition-id="card"] .title` is a common way to style a sub. */
+  readonly compositionId?: string | undefined;
+  /** `id` attribute of the root element. */
+  readonly elementId?: string | undefined;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Matches, at the start of a complex selector, whatever names the sub-composition's root: `:root`, `html`,
+ * `body`, `[data-composition-id]` (with its own id) or `#rootId`. Inside `@scope` such a selector would look for a
+ * descendant (selectors there are relative to the root), so these become `:scope`.
+ */
+function rootSelectorPattern(root: ScopeRoot): RegExp {
+  const names = [':root', 'html', 'body', '\\[data-composition-id\\]'];
+  if (root.compositionId) names.push(`\\[data-composition-id="${escapeRegExp(root.compositionId)}"\\]`);
+  if (root.elementId) names.push(`#${escapeRegExp(CSS.escape(root.elementId))}`);
+  // Only at the start of a complex selector (after `,` or `(` too); `html body` collapses to one `:scope`.
+  const name = `(?:${names.join('|')})`;
+  return new RegExp(`(^|,\\s*|\\(\\s*)${name}(?:\\s+${name})*(?=[\\s,.:#[>+~)]|$)`, 'g');
+}
+
+/** Rewrites selectors in place (style rules, and rules nested in @media, @supports, @layer or CSS nesting). */
+function rewriteRootSelectors(rule: CSSRule, pattern: RegExp): CSSRule {
+  if (rule instanceof CSSStyleRule) {
+    const rewritten = rule.selectorText.replace(pattern, '$1:scope');
+    if (rewritten !== rule.selectorText) rule.selectorText = rewritten;
+  }
+  const children = (rule as CSSGroupingRule).cssRules;
+  if (children) for (const child of children) rewriteRootSelectors(child, pattern);
+  return rule;
 }
 
 /**

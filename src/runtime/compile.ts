@@ -70,6 +70,8 @@ interface Loader {
   readonly limits: Required<CompileLimits>;
   readonly signal: AbortSignal | undefined;
   readonly inlineFonts: boolean;
+  /** Files already fetched in this compile: a source mounted many times is fetched and counted once. */
+  readonly files: Map<string, Promise<string>>;
   totalBytes: number;
 }
 
@@ -99,6 +101,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     limits: { depth: 8, fileBytes: 4 * 1024 * 1024, totalBytes: 32 * 1024 * 1024, ...options.limits },
     signal: options.signal,
     inlineFonts: options.inlineFonts ?? true,
+    files: new Map(),
     totalBytes: 0,
   };
   const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
@@ -137,7 +140,14 @@ function liftTemplateRoot(doc: Document): void {
   if (template) template.replaceWith(doc.importNode(template.content, true));
 }
 
-async function loadText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asset'): Promise<string> {
+function loadText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asset'): Promise<string> {
+  const key = `${role} ${url}`;
+  let text = ctx.files.get(key);
+  if (!text) ctx.files.set(key, (text = fetchText(ctx, url, role)));
+  return text;
+}
+
+async function fetchText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asset'): Promise<string> {
   const codes = role === 'entry'
     ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
     : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
@@ -261,7 +271,7 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   for (const element of sub.querySelectorAll<HTMLElement>('style, link[rel~="stylesheet" i][href]')) {
     const sheetUrl = element.localName === 'link' ? new URL(element.getAttribute('href')!, href).href : href;
     const css = element.localName === 'link' ? await loadText(ctx, sheetUrl, 'asset') : element.textContent ?? '';
-    styles.push(scopeCss(await prepareCss(ctx, css, sheetUrl), scope));
+    styles.push(scopeCss(await prepareCss(ctx, css, sheetUrl), scope, { compositionId, elementId: subRoot.id || undefined }));
     element.remove();
   }
   // Scripts outside the root (head, after the template) run after the instance content, in order.

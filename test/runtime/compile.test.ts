@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { compileComposition, CompileIssueCode, type CompileOptions, type CompiledComposition } from '../../src/runtime/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
+import { scopeCss } from '../../src/runtime/compile-css.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 // A folder of the test server nobody serves: every file comes from the injected fetch.
@@ -514,5 +515,61 @@ describe('compileComposition: guards', () => {
       fetch: (_input, init) => (init?.signal?.aborted ? Promise.reject(init.signal.reason) : Promise.resolve(new Response(entry('')))),
     }).catch((error: unknown) => error);
     expect((failure as Error).name).to.equal('AbortError');
+  });
+});
+
+describe('scopeCss: selectors naming the sub-composition root', () => {
+  const cases: [string, string][] = [
+    ['[data-composition-id="card"] .title { color: red; }', ':scope .title'],
+    ['[data-composition-id] .title { color: red; }', ':scope .title'],
+    ['#card-root > p { color: red; }', ':scope > p'],
+    ['html body .title { color: red; }', ':scope .title'],
+    [':root { --x: 1; }', ':scope'],
+    ['.a, body .b { color: red; }', '.a, :scope .b'],
+    ['.cards > [data-composition-id] { color: red; }', '.cards > [data-composition-id]'],
+    ['.list body { color: red; }', '.list body'],
+    ['@media (min-width: 1px) { [data-composition-id="card"] .t { color: red; } }', ':scope .t'],
+  ];
+  for (const [css, expected] of cases) {
+    it(`rewrites ${JSON.stringify(css)} to contain ${JSON.stringify(expected)}`, () => {
+      const scoped = scopeCss(css, '[data-fx-instance="card-1"]', { compositionId: 'card', elementId: 'card-root' });
+      expect(scoped).to.include(expected);
+    });
+  }
+
+  it('styles the instance through the root id selector in a live document', () => {
+    const host = document.createElement('div');
+    host.setAttribute('data-fx-instance', 'card-9');
+    host.innerHTML = '<p class="title">t</p>';
+    const style = document.createElement('style');
+    style.textContent = scopeCss('[data-composition-id="card"] .title { color: rgb(1, 2, 3); }', '[data-fx-instance="card-9"]', { compositionId: 'card' });
+    document.body.append(style, host);
+    try {
+      expect(getComputedStyle(host.querySelector('.title')!).color).to.equal('rgb(1, 2, 3)');
+    } finally {
+      style.remove();
+      host.remove();
+    }
+  });
+});
+
+describe('compileComposition fetches each file once', () => {
+  it('mounts one source three times with a single request for it', async () => {
+    const files: Record<string, string> = {
+      'https://fx.test/index.html': `<div data-composition-id="main" data-duration="3">
+        ${[1, 2, 3].map((n) => `<div data-composition-src="card.html" data-variable-values='{"n":"${n}"}'></div>`).join('')}
+      </div>`,
+      'https://fx.test/card.html': '<template><div data-composition-id="card"><p>card</p></div></template>',
+    };
+    const requests: string[] = [];
+    const fetch = (async (input: RequestInfo | URL) => {
+      const url = String(input);
+      requests.push(url);
+      return new Response(files[url] ?? '', { status: files[url] ? 200 : 404 });
+    }) as typeof globalThis.fetch;
+    const { html, issues } = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch });
+    expect(issues).to.deep.equal([]);
+    expect(html.match(/data-fx-instance="card-\d"/g)).to.have.length(3);
+    expect(requests.filter((url) => url.endsWith('card.html'))).to.have.length(1);
   });
 });

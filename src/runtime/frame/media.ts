@@ -1,7 +1,12 @@
 import type { Timeline } from './timeline.js';
 
-/** Drift beyond which a playing media element is moved back onto the composition clock (seconds). */
-const MAX_DRIFT = 0.1;
+/** Drift beyond which a playing media element is seeked back onto the composition clock (seconds). */
+const MAX_DRIFT = 0.25;
+/** Drift below which nothing is corrected; between the two, the playback rate steers it back smoothly. */
+const SYNCED = 0.01;
+/** Rate change per second of drift, and its bounds: 40 ms of lag plays at 1.08× until it is gone. */
+const RATE_GAIN = 2;
+const MAX_RATE_STEP = 0.1;
 const SEEK_TIMEOUT_MS = 3000;
 /**
  * Containers store frame times rounded (WebM to the millisecond), so frame k of a 30 fps video may start a
@@ -16,6 +21,7 @@ const FRAME_TIME_ROUNDING = 0.001;
 export class MediaSync {
   #media: HTMLMediaElement[] = [];
   #muted = false;
+  #starting = new WeakSet<HTMLMediaElement>();
   #authoredMuted = new WeakMap<HTMLMediaElement, boolean>();
   /** Absolute drift of each correction check while playing, for the benchmark. */
   readonly drift: number[] = [];
@@ -72,19 +78,36 @@ export class MediaSync {
         continue;
       }
       if (media.paused) {
+        // Starting takes a few frames; seeking again meanwhile would restart it on every tick.
+        if (this.#starting.has(media)) continue;
+        this.#starting.add(media);
         media.currentTime = local;
-        media.play().catch(() => undefined); // blocked autoplay: the frame keeps its own clock
+        media
+          .play()
+          .catch(() => undefined) // blocked autoplay: the frame keeps its own clock
+          .finally(() => this.#starting.delete(media));
         continue;
       }
-      const drift = Math.abs(media.currentTime - local);
-      this.drift.push(drift);
+      const drift = media.currentTime - local;
+      this.drift.push(Math.abs(drift));
       if (this.drift.length > 1000) this.drift.shift();
-      if (drift > MAX_DRIFT) media.currentTime = local;
+      if (Math.abs(drift) > MAX_DRIFT) {
+        media.currentTime = local;
+        media.playbackRate = 1;
+      } else {
+        // Steer with the rate rather than seek: a seek stalls decoding and is heard as a click.
+        const step = Math.abs(drift) < SYNCED ? 0 : Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN));
+        const rate = 1 - step;
+        if (media.playbackRate !== rate) media.playbackRate = rate;
+      }
     }
   }
 
   pause(): void {
-    for (const media of this.#media) if (!media.paused) media.pause();
+    for (const media of this.#media) {
+      if (!media.paused) media.pause();
+      media.playbackRate = 1;
+    }
   }
 }
 
