@@ -10,6 +10,7 @@ import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit } from './events.js';
 import { FrameSession } from './frame-session.js';
+import { inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
 import { defaultRuntimeUrl } from './runtime-url.js';
 
@@ -254,8 +255,9 @@ export class FxComposition extends LitElement {
       this.isReady = false;
       this.status = { kind: 'loading' };
     }
-    const overrides = this.#overrides();
     try {
+      const overrides = await inlineFontSources(this.#overrides(), this.#base());
+      if (abort.signal.aborted) return;
       const compiled = await compileComposition(entry, { runtimeUrl: FxComposition.runtimeUrl, overrides, nonce: this.nonce || undefined, signal: abort.signal });
       if (abort.signal.aborted) return;
       this.#metadata = { ...compiled.metadata, issues: [...compiled.metadata.issues, ...compiled.issues] };
@@ -349,9 +351,21 @@ export class FxComposition extends LitElement {
     return this.variables ?? {};
   }
 
+  /** The URL relative values (font sources, images) of the composition are resolved against. */
+  #base(): string {
+    return this.src ? new URL(this.src, document.baseURI).href : document.baseURI;
+  }
+
   #sendVariables(): void {
-    if (this.variables === undefined) return this.#rejectVariables();
-    if (this.isReady) this.#session?.post({ type: Message.setVariables, values: this.variables });
+    const variables = this.variables;
+    if (variables === undefined) return this.#rejectVariables();
+    if (!this.isReady) return;
+    // Fast path: nothing to fetch, so the frame gets the values in this same task.
+    const hasFontFile = Object.values(variables).some((value) => typeof value === 'object' && value !== null && 'source' in value);
+    if (!hasFontFile) return this.#session?.post({ type: Message.setVariables, values: variables });
+    void inlineFontSources(variables, this.#base()).then((values) => {
+      if (this.variables === variables) this.#session?.post({ type: Message.setVariables, values });
+    });
   }
 
   #rejectVariables(): void {

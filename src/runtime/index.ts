@@ -20,7 +20,7 @@ export { validateVariables, checkValue } from './values.js';
 export type { VariableValues, FontValue, ImageValue, ValidateOptions } from './values.js';
 export { resolveVariables } from './precedence.js';
 export type { ResolveLayers, ResolvedVariables } from './precedence.js';
-export { isSafeMediaUrl, safeMediaUrl, isBindableSrcTag, sanitizeCssValue } from './safety.js';
+export { isSafeMediaUrl, safeMediaUrl, safeFontUrl, isBindableSrcTag, sanitizeCssValue } from './safety.js';
 export { applyBindings, resolvedColorGrading, scalarText } from './bindings.js';
 export { resolveColorGrading, colorGradingReference, colorGradingFilter, COLOR_GRADING_GROUPS } from './color-grading.js';
 export { compositionOwner } from './scope.js';

@@ -21,6 +21,18 @@ const BLANK = /^[\s\x00-\x1f]*$/;
  * non-strings) is refused, whatever the case, whitespace or control characters the parser strips.
  */
 export function safeMediaUrl(value: unknown, base: string | URL = CHECK_BASE): string | undefined {
+  return checkUrl(value, base, (essence) => essence.startsWith('image/'));
+}
+
+/**
+ * Returns the URL unchanged when it may be loaded as a font file (a font variable's `source`): the same rules as
+ * {@link safeMediaUrl}, but `data:` URLs must carry a font MIME type (`font/…`, `application/font-…`, …).
+ */
+export function safeFontUrl(value: unknown, base: string | URL = CHECK_BASE): string | undefined {
+  return checkUrl(value, base, (essence) => /^(font\/|application\/(x-)?font-|application\/vnd\.ms-fontobject$)/.test(essence));
+}
+
+function checkUrl(value: unknown, base: string | URL, allowsData: (essence: string) => boolean): string | undefined {
   if (typeof value !== 'string' || BLANK.test(value)) return undefined;
   let parsed: URL;
   try {
@@ -29,8 +41,9 @@ export function safeMediaUrl(value: unknown, base: string | URL = CHECK_BASE): s
     return undefined;
   }
   if (SAFE_PROTOCOLS.has(parsed.protocol)) return value;
-  if (parsed.protocol === 'data:' && dataUrlMimeEssence(parsed)?.startsWith('image/')) return value;
-  return undefined;
+  if (parsed.protocol !== 'data:') return undefined;
+  const essence = dataUrlMimeEssence(parsed);
+  return essence !== undefined && allowsData(essence) ? value : undefined;
 }
 
 /**

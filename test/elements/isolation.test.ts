@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { compileComposition } from '../../src/runtime/compile.js';
-import { ask, compositionHtml, mount, probe, RUNTIME_URL, sleep, track, watchUncaught, whenReady } from './helpers.js';
+import { ask, compositionHtml, mount, probe, RUNTIME_URL, sleep, track, watchUncaught, whenReady, nextEvent, waitFor } from './helpers.js';
 
 // Each attempt records the error's name, or what it got when it was allowed.
 const ATTEMPTS = `<script>
@@ -137,5 +137,31 @@ describe('<fx-composition> fonts served without CORS headers', () => {
     const statuses = await ask<string[]>(iframe.contentWindow!, { ask: 'font', family: 'FxWide' });
     expect(statuses).to.deep.equal(['error']);
     expect(await ask(iframe.contentWindow!, { ask: 'width', selector: '#wide' })).to.be.lessThan(WIDE_WIDTH);
+  });
+});
+
+describe('<fx-composition> font variables with a source file', () => {
+  const FONT_SIZE = 20;
+  const WIDE_WIDTH = 3 * 3 * FONT_SIZE;
+  const declarations = [{ id: 'face', type: 'font', label: 'Face', default: 'monospace' }];
+  const composition = compositionHtml({
+    variables: declarations,
+    body: `<span id="wide" style="font-size: ${FONT_SIZE}px; font-family: var(--face), monospace; white-space: pre">WWW</span>`,
+  });
+
+  it('load a source served without CORS headers, live, and apply the family', async () => {
+    const el = await whenReady(mount({}, { srcdoc: composition }));
+    expect(await probe(el, { ask: 'width', selector: '#wide' })).to.be.lessThan(WIDE_WIDTH);
+    el.variables = { face: { name: 'FxWideVar', source: '/test/fixtures/no-cors/fx-wide.ttf' } };
+    await nextEvent(el, 'variableschange');
+    await waitFor(async () => (await probe(el, { ask: 'width', selector: '#wide' })) === WIDE_WIDTH, 'the wide face to apply');
+  });
+
+  it('refuses a source that is not a font URL, with an issue, and keeps the fallback', async () => {
+    const el = await whenReady(mount({}, { srcdoc: composition }));
+    el.variables = { face: { name: 'Evil', source: 'javascript:alert(1)' } };
+    const event = await nextEvent<CustomEvent<{ issues: { code: string }[] }>>(el, 'variableschange');
+    expect(event.detail.issues.map((found) => found.code)).to.include('font_source_refused');
+    expect(await probe(el, { ask: 'width', selector: '#wide' })).to.be.lessThan(WIDE_WIDTH);
   });
 });

@@ -1,5 +1,6 @@
 import { Attr } from '../constants.js';
 import { applyBindings } from '../bindings.js';
+import { applyFontValues } from './fonts.js';
 import { parseVariableDeclarations, type VariableDeclaration } from '../declarations.js';
 import { declarationRoot } from '../html.js';
 import { ValueIssueCode, issue, type Issue } from '../issues.js';
@@ -77,7 +78,8 @@ export class FrameVariables {
   }
 
   #apply(key: string, scope: Scope): void {
-    scope.bindingIssues = applyBindings(scope.root, this.#resolved(key).values!);
+    const { values } = this.#resolved(key);
+    scope.bindingIssues = [...applyBindings(scope.root, values!), ...applyFontValues(scope.declarations, values!)];
   }
 
   #resolved(key: string): Scope {
