@@ -5,6 +5,7 @@
  *   node --import tsx src/service/admin.ts revoke-key <key_id>
  *   node --import tsx src/service/admin.ts list-keys [--account <name>]
  *   node --import tsx src/service/admin.ts webhook-secret --account <name> [--rotate]
+ *   node --import tsx src/service/admin.ts set-password --account <name>   password on stdin, or typed at a prompt
  *
  * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service).
  */
@@ -12,9 +13,14 @@ import { parseArgs } from 'node:util';
 import { SqliteAccountStore } from './accounts/account-store.js';
 import { createApiKey, openServiceDatabase } from './admin-commands.js';
 import { ApiKeyStore } from './auth/api-keys.js';
+import type { Sqlite } from './db/sqlite.js';
 import { DEFAULT_DATA_DIR } from './main-defaults.js';
+import { ensureOAuthSchema } from './oauth/database.js';
+import { readPassword } from './oauth/password-input.js';
+import { assertPasswordAcceptable, PasswordError, PasswordStore } from './oauth/passwords.js';
 
-const USAGE = 'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate]  [--data-dir <dir>]';
+const USAGE =
+  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -55,6 +61,10 @@ async function main(argv: string[]): Promise<number> {
         }
         return 0;
       }
+      case 'set-password': {
+        if (!values.account) break;
+        return await setPassword(db, values.account);
+      }
       case 'webhook-secret': {
         const account = values.account === undefined ? undefined : await accounts.findByName(values.account);
         if (!account) break;
@@ -67,6 +77,23 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     db.close();
   }
+}
+
+/** Sets the sign-in password of the OAuth authorization server for an account (created when missing). */
+async function setPassword(db: Sqlite, name: string): Promise<number> {
+  const password = await readPassword();
+  try {
+    assertPasswordAcceptable(password);
+  } catch (error) {
+    if (!(error instanceof PasswordError)) throw error;
+    console.error(`${error.code}: ${error.message}`);
+    return 1;
+  }
+  ensureOAuthSchema(db);
+  const account = await new SqliteAccountStore(db).ensure(name, Date.now());
+  await new PasswordStore(db).set(account.id, password);
+  console.log(`password set for account ${account.id} (${name})`);
+  return 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -2,24 +2,48 @@
  * Starts the reference `/v3` service with embedded defaults: SQLite and local files under ./.fx/service
  * (FX_SERVICE_DATA_DIR), port FX_SERVICE_PORT or 8787, the real renderer from src/render.
  * Create a key first: `node --import tsx src/service/admin.ts create-key --account me`.
+ * The OAuth authorization server is mounted at FX_SERVICE_OAUTH_ISSUER (default: the public URL or
+ * http://127.0.0.1:<port>, + /oauth); FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS (comma-separated) sets the browser
+ * client's redirect URIs; FX_SERVICE_DEV_AUTO_LOGIN=<account> signs everyone in as that account (development).
  */
 import { render } from '../render/index.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
+import { createOAuthServer } from './oauth/oauth-server.js';
 import { createService } from './service.js';
 
+const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
+const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
+const host = process.env.FX_SERVICE_HOST ?? '127.0.0.1';
+const log = (message: string, details?: Record<string, unknown>) => console.error(`[fx-service] ${message}`, details ?? '');
+// A wildcard listening address is no origin: the default issuer then names the loopback one.
+const issuerHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${issuerHost}:${port}`;
+
+const oauth = await createOAuthServer({
+  dataDir,
+  issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,
+  browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',').map((uri) => uri.trim()).filter(Boolean),
+  devAutoLogin: process.env.FX_SERVICE_DEV_AUTO_LOGIN || undefined,
+  log,
+});
 const service = await createService({
-  dataDir: process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+  dataDir,
   render,
   concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
   publicBaseUrl: process.env.FX_SERVICE_PUBLIC_URL,
   allowInsecureCallbacks: process.env.FX_SERVICE_ALLOW_INSECURE_CALLBACKS === '1',
-  log: (message, details) => console.error(`[fx-service] ${message}`, details ?? ''),
+  authenticators: [oauth.authenticator],
+  routes: oauth.routes,
+  log,
 });
-const { url } = await service.listen(Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT), process.env.FX_SERVICE_HOST ?? '127.0.0.1');
-console.log(`fx render service listening on ${url}`);
+const { url } = await service.listen(port, host);
+console.log(`fx render service listening on ${url} (OAuth issuer ${oauth.issuer})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    service.close().then(() => process.exit(0), () => process.exit(1));
+    service
+      .close()
+      .then(() => oauth.close())
+      .then(() => process.exit(0), () => process.exit(1));
   });
 }

@@ -8,6 +8,8 @@ export interface Principal {
 /**
  * Turns a bearer token into a principal, or undefined when the token is not one this authenticator knows or is
  * no longer valid. Implementations: API keys here; the OAuth access-token verifier plugs in the same way.
+ * An authenticator may throw `invalidTokenError(description)` (bearer.ts) to say why it refuses a token it
+ * recognises as its own, e.g. an expired access token; the chain then stops there.
  */
 export interface Authenticator {
   authenticate(token: string): Promise<Principal | undefined>;

@@ -22,13 +22,20 @@ export function bearerAuth(authenticator: Authenticator): MiddlewareHandler<Serv
     }
     const token = BEARER.exec(header)?.[1];
     const principal = token === undefined ? undefined : await authenticator.authenticate(token);
-    if (!principal) {
-      throw new ServiceError(ErrorCode.invalidToken, 'the bearer token is unknown, revoked or expired', {
-        param: 'Authorization',
-        headers: { [Header.wwwAuthenticate]: `${REALM}, error="invalid_token", error_description="the token is unknown, revoked or expired"` },
-      });
-    }
+    if (!principal) throw invalidTokenError('the bearer token is unknown, revoked or expired');
     c.set('principal', principal);
     await next();
   };
+}
+
+/**
+ * 401 `invalid_token` with `WWW-Authenticate: Bearer realm="fx", error="invalid_token", error_description=…`.
+ * Authenticators throw it to say why they refuse a token they recognise (e.g. an expired access token).
+ * `description` must not contain `"` or `\`.
+ */
+export function invalidTokenError(description: string): ServiceError {
+  return new ServiceError(ErrorCode.invalidToken, description, {
+    param: 'Authorization',
+    headers: { [Header.wwwAuthenticate]: `${REALM}, error="invalid_token", error_description="${description}"` },
+  });
 }

@@ -1,0 +1,121 @@
+import { DEFAULT_PORT } from '../main-defaults.js';
+
+const MINUTE = 60;
+const DAY = 86_400;
+
+export const DEFAULT_ISSUER = `http://127.0.0.1:${DEFAULT_PORT}/oauth`;
+/** The demo page of `npm start` (served by Vite on 5173). */
+export const DEFAULT_BROWSER_REDIRECT_URIS = ['http://localhost:5173/demo/', 'http://127.0.0.1:5173/demo/'] as const;
+
+/** Lifetimes in seconds; docs/service.md and openapi.yaml give the defaults. */
+export interface OAuthLifetimes {
+  /** JWT access tokens. Short: they are verified without a database look-up of the token itself. */
+  readonly accessToken: number;
+  /** Refresh tokens, rotated on every use. The browser client's rotations keep the first token's expiry. */
+  readonly refreshToken: number;
+  /** A consent (grant): after it, the user signs in again whatever the refresh tokens say. */
+  readonly grant: number;
+  /** The browser sign-in session cookie of the authorization server. */
+  readonly session: number;
+  /** One sign-in interaction (login + consent pages). */
+  readonly interaction: number;
+  readonly authorizationCode: number;
+}
+
+export const DEFAULT_LIFETIMES: OAuthLifetimes = {
+  accessToken: 10 * MINUTE,
+  refreshToken: 14 * DAY,
+  grant: 30 * DAY,
+  session: 1 * DAY,
+  interaction: 15 * MINUTE,
+  authorizationCode: 1 * MINUTE,
+};
+
+export interface OAuthSettings {
+  /** The service data folder: holds `service.db` (records) and the signing key file. */
+  readonly dataDir: string;
+  /** Issuer identifier; its path is where the server is mounted. Default `http://127.0.0.1:8787/oauth`. */
+  readonly issuer?: string;
+  /** Resource indicator and `aud` of access tokens. Default: the issuer's origin + `/v3`. */
+  readonly audience?: string;
+  /** Exact redirect URIs of the `fx-browser` client. Default: the `npm start` demo page. */
+  readonly browserRedirectUris?: readonly string[];
+  readonly lifetimes?: Partial<OAuthLifetimes>;
+  /**
+   * Development only: every sign-in is this account, without a password or consent page. Refused unless the
+   * issuer is on a loopback host. Off by default.
+   */
+  readonly devAutoLogin?: string;
+  /** Operational log lines (never tokens, codes or passwords). */
+  readonly log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+export interface ResolvedOAuthSettings {
+  readonly dataDir: string;
+  readonly issuer: string;
+  /** The issuer's path, e.g. `/oauth`: every route of the server is under it. */
+  readonly mountPath: string;
+  readonly audience: string;
+  readonly browserRedirectUris: readonly string[];
+  readonly lifetimes: OAuthLifetimes;
+  readonly devAutoLogin: string | undefined;
+  readonly log: (message: string, details?: Record<string, unknown>) => void;
+}
+
+/** A setting of the authorization server that cannot work; thrown at start-up. */
+export class OAuthSettingsError extends Error {
+  override name = 'OAuthSettingsError';
+  readonly code = 'oauth_settings_invalid';
+}
+
+const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
+export const isLoopbackHostname = (hostname: string) => LOOPBACK_HOSTNAMES.has(hostname);
+
+export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSettings {
+  const issuer = parseIssuer(settings.issuer ?? DEFAULT_ISSUER);
+  const lifetimes = { ...DEFAULT_LIFETIMES, ...settings.lifetimes };
+  for (const [name, seconds] of Object.entries(lifetimes)) {
+    if (!Number.isInteger(seconds) || seconds < 1) fail(`"lifetimes.${name}" must be a positive whole number of seconds, got ${seconds}`);
+  }
+  if (settings.devAutoLogin !== undefined && !isLoopbackHostname(issuer.hostname)) {
+    fail(`"devAutoLogin" is a development setting and needs a loopback issuer, got ${JSON.stringify(issuer.href)}`);
+  }
+  const browserRedirectUris = [...(settings.browserRedirectUris ?? DEFAULT_BROWSER_REDIRECT_URIS)].map((uri) => parseRedirectUri(uri));
+  return {
+    dataDir: settings.dataDir,
+    issuer: issuer.href.replace(/\/+$/, ''),
+    mountPath: issuer.pathname.replace(/\/+$/, ''),
+    audience: parseAudience(settings.audience ?? `${issuer.origin}/v3`),
+    browserRedirectUris,
+    lifetimes,
+    devAutoLogin: settings.devAutoLogin,
+    log: settings.log ?? (() => {}),
+  };
+}
+
+function fail(message: string): never {
+  throw new OAuthSettingsError(message);
+}
+
+function parseIssuer(value: string): URL {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) fail(`"issuer" must be an http(s) URL, got ${JSON.stringify(value)}`);
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) fail(`"issuer" must use https unless its host is loopback, got ${JSON.stringify(value)}`);
+  if (url.search || url.hash || url.username || url.password) fail(`"issuer" must have no query, fragment or credentials, got ${JSON.stringify(value)}`);
+  const path = url.pathname.replace(/\/+$/, '');
+  // The server is mounted at the issuer's path, next to `/v3`: it needs a path of its own.
+  if (path === '' || path === '/v3' || path.startsWith('/v3/')) fail(`"issuer" must have a path of its own such as "/oauth", got ${JSON.stringify(value)}`);
+  return url;
+}
+
+function parseAudience(value: string): string {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) fail(`"audience" must be an absolute http(s) URL without a fragment, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function parseRedirectUri(value: string): string {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) fail(`"browserRedirectUris" must hold http(s) URLs without a fragment, got ${JSON.stringify(value)}`);
+  return value;
+}

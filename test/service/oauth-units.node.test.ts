@@ -1,0 +1,220 @@
+// The authorization server's parts on their own: settings, password hashing, the SQLite adapter, the admin command.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { SqliteAccountStore } from '../../src/service/accounts/account-store.js';
+import type { Sqlite } from '../../src/service/db/sqlite.js';
+import { sha256Hex } from '../../src/service/ids.js';
+import { openOAuthDatabase } from '../../src/service/oauth/database.js';
+import { hashPassword, PasswordStore, verifyPassword } from '../../src/service/oauth/passwords.js';
+import { DEFAULT_ISSUER, resolveOAuthSettings, type OAuthSettings } from '../../src/service/oauth/settings.js';
+import { grantIsLive, purgeExpiredOAuthRecords, SqliteOAuthAdapter } from '../../src/service/oauth/sqlite-adapter.js';
+
+describe('resolveOAuthSettings', () => {
+  test('defaults: issuer on 127.0.0.1:8787/oauth, audience its origin + /v3, 10 min access tokens', () => {
+    const settings = resolveOAuthSettings({ dataDir: '/tmp/x' });
+    assert.deepEqual(
+      [settings.issuer, settings.mountPath, settings.audience, settings.lifetimes.accessToken, settings.devAutoLogin],
+      [DEFAULT_ISSUER, '/oauth', 'http://127.0.0.1:8787/v3', 600, undefined],
+    );
+    assert.equal(DEFAULT_ISSUER, 'http://127.0.0.1:8787/oauth');
+  });
+
+  test('a trailing slash of the issuer is dropped', () => {
+    assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'https://render.example.com/auth/' }).issuer, 'https://render.example.com/auth');
+  });
+
+  const INVALID: [string, Partial<OAuthSettings>][] = [
+    ['an issuer that is not a URL', { issuer: 'not a url' }],
+    ['an ftp issuer', { issuer: 'ftp://127.0.0.1/oauth' }],
+    ['a plain-http public issuer', { issuer: 'http://render.example.com/oauth' }],
+    ['an issuer at the root', { issuer: 'https://render.example.com' }],
+    ['an issuer under /v3', { issuer: 'https://render.example.com/v3/oauth' }],
+    ['an issuer with a query', { issuer: 'https://render.example.com/oauth?x=1' }],
+    ['an issuer with a fragment', { issuer: 'https://render.example.com/oauth#x' }],
+    ['an issuer with credentials', { issuer: 'https://user:pw@render.example.com/oauth' }],
+    ['devAutoLogin with a public issuer', { issuer: 'https://render.example.com/oauth', devAutoLogin: 'dev' }],
+    ['a zero lifetime', { lifetimes: { accessToken: 0 } }],
+    ['a fractional lifetime', { lifetimes: { refreshToken: 1.5 } }],
+    ['an audience that is not a URL', { audience: 'renders' }],
+    ['a browser redirect URI with a fragment', { browserRedirectUris: ['http://127.0.0.1:5173/#x'] }],
+    ['a browser redirect URI that is not http(s)', { browserRedirectUris: ['javascript:alert(1)'] }],
+  ];
+  for (const [name, settings] of INVALID) {
+    test(`${name} → oauth_settings_invalid`, () => {
+      assert.throws(() => resolveOAuthSettings({ dataDir: '/tmp/x', ...settings }), { code: 'oauth_settings_invalid' });
+    });
+  }
+
+  test('devAutoLogin is allowed on a loopback issuer', () => {
+    assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'http://localhost:9000/oauth', devAutoLogin: 'dev' }).devAutoLogin, 'dev');
+  });
+});
+
+describe('passwords', () => {
+  test('a hash verifies its password and nothing else', async () => {
+    const hash = await hashPassword('correct horse battery');
+    assert.match(hash, /^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    assert.equal(await verifyPassword('correct horse battery', hash), true);
+    assert.equal(await verifyPassword('correct horse batterY', hash), false);
+    assert.equal(await verifyPassword('', hash), false);
+  });
+
+  test('two hashes of one password differ (salt)', async () => {
+    assert.notEqual(await hashPassword('correct horse battery'), await hashPassword('correct horse battery'));
+  });
+
+  test('NFC and NFD spellings of a password are the same password', async () => {
+    assert.equal(await verifyPassword('caf\u0065\u0301 au lait', await hashPassword('caf\u00e9 au lait')), true);
+  });
+
+  test('a password under 8 characters → password_too_short', async () => {
+    await assert.rejects(hashPassword('short'), { code: 'password_too_short' });
+  });
+
+  test('a password over 1024 characters → password_too_long', async () => {
+    await assert.rejects(hashPassword('x'.repeat(1025)), { code: 'password_too_long' });
+  });
+
+  const MALFORMED = ['', 'plain', 'bcrypt$x$y', 'scrypt$32768$8$1$$', 'scrypt$32768$8$1$c2FsdA'];
+  for (const hash of MALFORMED) test(`a malformed stored hash ${JSON.stringify(hash)} verifies nothing`, async () => assert.equal(await verifyPassword('anything at all', hash), false));
+});
+
+describe('SqliteOAuthAdapter and PasswordStore', () => {
+  let dataDir: string;
+  let db: Sqlite;
+  let clock = 1_000_000;
+  const now = () => clock;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-units-'));
+    db = openOAuthDatabase(dataDir);
+  });
+  after(async () => {
+    db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const row = (model: string, id: string) => db.prepare('SELECT * FROM oauth_records WHERE model = ? AND id = ?').get(model, id) as Record<string, unknown> | undefined;
+
+  test('refresh tokens are stored by their SHA-256, without their value in the payload', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'RefreshToken', now);
+    await adapter.upsert('rt-secret-value', { jti: 'rt-secret-value', grantId: 'g1', kind: 'RefreshToken' }, 60);
+    assert.equal(row('RefreshToken', 'rt-secret-value'), undefined);
+    const stored = row('RefreshToken', sha256Hex('rt-secret-value'))!;
+    assert.doesNotMatch(String(stored.payload), /rt-secret-value/);
+    assert.deepEqual(await adapter.find('rt-secret-value'), { jti: 'rt-secret-value', grantId: 'g1', kind: 'RefreshToken' });
+  });
+
+  test('grants and sessions are stored by their id', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'Grant', now);
+    await adapter.upsert('grant-1', { jti: 'grant-1', accountId: 'acct_a' }, 60);
+    assert.ok(row('Grant', 'grant-1'));
+    assert.equal(grantIsLive(db, 'grant-1', clock), true);
+  });
+
+  test('a record is gone once expired, and purged', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'Interaction', now);
+    await adapter.upsert('i-1', { jti: 'i-1' }, 10);
+    assert.ok(await adapter.find('i-1'));
+    clock += 10_000;
+    assert.equal(await adapter.find('i-1'), undefined);
+    assert.ok(purgeExpiredOAuthRecords(db, clock) >= 1);
+    assert.equal(row('Interaction', 'i-1'), undefined);
+  });
+
+  test('consume marks once; a second consume (a concurrent replay) throws invalid_grant', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'AuthorizationCode', now);
+    await adapter.upsert('code-1', { jti: 'code-1', grantId: 'g2' }, 60);
+    await adapter.consume('code-1');
+    assert.equal(typeof (await adapter.find('code-1'))?.consumed, 'number');
+    await assert.rejects(adapter.consume('code-1'), { error: 'invalid_grant' });
+  });
+
+  test('findByUid finds a session', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'Session', now);
+    await adapter.upsert('session-1', { jti: 'session-1', uid: 'uid-1', accountId: 'acct_a' }, 60);
+    assert.deepEqual(await adapter.findByUid('uid-1'), { jti: 'session-1', uid: 'uid-1', accountId: 'acct_a' });
+    assert.equal(await adapter.findByUid('uid-2'), undefined);
+  });
+
+  test('revokeByGrantId removes that model\'s records of the grant only', async () => {
+    const tokens = new SqliteOAuthAdapter(db, 'RefreshToken', now);
+    const codes = new SqliteOAuthAdapter(db, 'AuthorizationCode', now);
+    await tokens.upsert('rt-a', { grantId: 'g3' }, 60);
+    await tokens.upsert('rt-b', { grantId: 'g4' }, 60);
+    await codes.upsert('code-a', { grantId: 'g3' }, 60);
+    await tokens.revokeByGrantId('g3');
+    assert.deepEqual([await tokens.find('rt-a'), Boolean(await tokens.find('rt-b')), Boolean(await codes.find('code-a'))], [undefined, true, true]);
+  });
+
+  test('destroy removes a record', async () => {
+    const adapter = new SqliteOAuthAdapter(db, 'Grant', now);
+    await adapter.upsert('grant-2', { jti: 'grant-2' }, 60);
+    await adapter.destroy('grant-2');
+    assert.equal(grantIsLive(db, 'grant-2', clock), false);
+  });
+
+  test('PasswordStore: only the right password of an account with one passes', async () => {
+    const account = await new SqliteAccountStore(db).ensure('carol', Date.now());
+    const passwords = new PasswordStore(db);
+    assert.equal(await passwords.check(account.id, 'correct horse battery'), false);
+    await passwords.set(account.id, 'correct horse battery');
+    assert.equal(await passwords.check(account.id, 'correct horse battery'), true);
+    assert.equal(await passwords.check(account.id, 'wrong horse battery'), false);
+    assert.equal(await passwords.check(undefined, 'correct horse battery'), false);
+    const stored = db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(account.id) as { hash: string };
+    assert.doesNotMatch(stored.hash, /horse/);
+  });
+});
+
+describe('admin.ts set-password', () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-admin-'));
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  const admin = (stdin: string, ...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir], (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+      child.stdin!.end(stdin);
+    });
+
+  test('reads the password from stdin, creates the account, stores a hash that verifies', async () => {
+    const result = await admin('piped password here\n', 'set-password', '--account', 'dave');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^password set for account acct_\S+ \(dave\)\n$/);
+    assert.doesNotMatch(result.stdout + result.stderr, /piped password/);
+    const db = openOAuthDatabase(dataDir);
+    try {
+      const account = await new SqliteAccountStore(db).findByName('dave');
+      assert.equal(await new PasswordStore(db).check(account!.id, 'piped password here'), true);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('a too short password → exit 1 with password_too_short, no account or password stored', async () => {
+    const result = await admin('short\n', 'set-password', '--account', 'erin');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^password_too_short: /);
+    const db = openOAuthDatabase(dataDir);
+    try {
+      assert.equal((db.prepare('SELECT COUNT(*) AS n FROM account_passwords').get() as { n: number }).n, 1);
+      assert.equal(await new SqliteAccountStore(db).findByName('erin'), undefined);
+    } finally {
+      db.close();
+    }
+  });
+
+  test('without --account → usage, exit 2', async () => {
+    const result = await admin('', 'set-password');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /set-password --account <name>/);
+  });
+});
