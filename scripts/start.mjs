@@ -34,7 +34,7 @@ const server = await createServer({
     host: '127.0.0.1',
     strictPort: false,
     open: false,
-    proxy: { '/v3': `http://127.0.0.1:${servicePort}`, '/oauth': `http://127.0.0.1:${servicePort}` },
+    proxy: { '/v3': `http://127.0.0.1:${servicePort}` },
   },
   appType: 'mpa',
   plugins: [
