@@ -1,0 +1,93 @@
+// End to end with the real renderer (Chromium + FFmpeg): upload → render → completed → download → decode.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { render } from '../../src/render/index.js';
+import { jsonInit, startTestService, uploadProject, waitForFinished, type TestService } from './helpers/harness.js';
+import { pixelAt, probe, tempDir } from '../render/helpers.js';
+
+const declarations = JSON.stringify([
+  { id: 'title', type: 'string', label: 'Title', default: 'Hello' },
+  { id: 'bg', type: 'color', label: 'Background', default: '#ff0000' },
+]);
+
+// 320×180 is 16:9; the service renders 1080p 16:9 unless told otherwise, so the frame is scaled to 1920×1080.
+const project = {
+  'index.html': `<!doctype html><html data-composition-variables='${declarations}'><head><style>
+    html, body { margin: 0; } #root { width: 320px; height: 180px; background: var(--bg); }
+    h1 { margin: 0; color: #fff; font: 40px sans-serif; }
+  </style></head><body>
+    <div id="root" data-composition-id="main" data-width="320" data-height="180" data-duration="1"><h1 data-var-text="title">Hello</h1></div>
+  </body></html>`,
+  'broken.html': '<!doctype html><html><body><p>no composition root here</p></body></html>',
+};
+
+describe('the service with the real renderer', { timeout: 120_000 }, () => {
+  let service: TestService;
+  let assetId: string;
+  let receiver: Server;
+  let receiverUrl: string;
+  const deliveries: { path: string; body: string }[] = [];
+
+  before(async () => {
+    service = await startTestService({ render, concurrency: 1 });
+    assetId = await uploadProject(service, project);
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        deliveries.push({ path: request.url ?? '', body });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+
+  after(async () => {
+    receiver.close();
+    await service.close();
+  });
+
+  test('renders the composition with an override; the downloaded video decodes to the expected frames and colors', async () => {
+    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 10, quality: 'draft', format: 'mp4', variables: { bg: '#0000ff' } }));
+    assert.equal(response.status, 202, await response.clone().text());
+    const { render_id } = (await response.json()) as { render_id: string };
+    const finished = await waitForFinished(service, render_id, 90_000);
+    assert.equal(finished.status, 'completed', JSON.stringify(finished));
+
+    const video = await fetch(String(finished.video_url));
+    assert.equal(video.status, 200);
+    const dir = await tempDir();
+    try {
+      const file = join(dir.path, 'out.mp4');
+      await writeFile(file, Buffer.from(await video.arrayBuffer()));
+      const { streams } = await probe(file);
+      const stream = streams.find((candidate) => candidate.codec_type === 'video')!;
+      assert.equal(stream.codec_name, 'h264');
+      assert.deepEqual([stream.width, stream.height], [1920, 1080]);
+      assert.equal(Number(stream.nb_read_frames), 10);
+      const [r, g, b] = await pixelAt(file, 5, 1800, 1000);
+      assert.ok(b > 200 && r < 60 && g < 60, `expected the override's blue, got ${[r, g, b]}`);
+      const thumbnail = await fetch(String(finished.thumbnail_url));
+      assert.equal(thumbnail.status, 200);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  test('a broken composition ends failed with a reason, and the webhook says so', async () => {
+    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'broken.html', fps: 10, callback_url: `${receiverUrl}/hook`, callback_id: 'broken-1' }));
+    const { render_id } = (await response.json()) as { render_id: string };
+    const finished = await waitForFinished(service, render_id, 60_000);
+    assert.equal(finished.status, 'failed');
+    assert.equal((finished.failure as { code: string }).code, 'composition_invalid');
+    const deadline = Date.now() + 10_000;
+    while (!deliveries.some((delivery) => delivery.body.includes(render_id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const event = JSON.parse(deliveries.find((delivery) => delivery.body.includes(render_id))!.body) as { type: string; data: { callback_id: string; status: string } };
+    assert.deepEqual([event.type, event.data.status, event.data.callback_id], ['render.failed', 'failed', 'broken-1']);
+  });
+});
