@@ -12,6 +12,7 @@ import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';
 
 const STDERR_TAIL_BYTES = 4096;
+const EXIT_REPORT_DELAY_MS = 1000;
 
 export interface LaunchOptions {
   readonly mode: Exclude<CaptureMode, 'auto'>;
@@ -41,10 +42,14 @@ export class BrowserProcess {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    child.once('exit', (code, signal) => {
+    const reportExit = (code: number | null, signal: NodeJS.Signals | null) => {
       cdp.close('the browser exited');
       if (!this.#closing) watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser exited unexpectedly (${signal ?? `code ${code}`})${this.stderrTail()}`));
-    });
+    };
+    // 'close' comes once stderr was read to the end, so the report carries the browser's last words; a helper
+    // process still holding stderr open must not delay the report for long.
+    child.once('close', reportExit);
+    child.once('exit', (code, signal) => setTimeout(() => reportExit(code, signal), EXIT_REPORT_DELAY_MS).unref());
     cdp.on((event) => {
       if (event.method === 'Inspector.targetCrashed' || event.method === 'Target.targetCrashed') {
         watch.fail(renderError(RenderErrorCode.browserCrashed, `the page crashed while rendering${this.stderrTail()}`));

@@ -12,12 +12,12 @@ export const BUNDLE_FILES = { compiler: 'fx.iife.js', runtime: 'fx-runtime.js' }
  */
 export function bundleDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.FX_DIST_DIR, resolve(here, '../../dist'), resolve(here, '../dist'), here].filter((dir): dir is string => !!dir);
+  const candidates = process.env.FX_DIST_DIR ? [resolve(process.env.FX_DIST_DIR)] : [resolve(here, '../../dist'), resolve(here, '../dist'), here];
   const found = candidates.find((dir) => Object.values(BUNDLE_FILES).every((file) => existsSync(join(dir, file))));
   if (!found) {
     throw renderError(
       RenderErrorCode.bundleMissing,
-      `"${BUNDLE_FILES.compiler}" and "${BUNDLE_FILES.runtime}" were not found in ${candidates.map((dir) => `"${dir}"`).join(', ')}; run "npm run build" first`,
+      `"${BUNDLE_FILES.compiler}" and "${BUNDLE_FILES.runtime}" were not found in ${candidates.map((dir) => `"${dir}"`).join(' or ')}; run "npm run build" first`,
     );
   }
   return found;

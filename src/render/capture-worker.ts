@@ -1,3 +1,4 @@
+import { FxError, isFxError } from '../runtime/errors.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
 import type { BrowserPage } from './page.js';
@@ -44,14 +45,20 @@ export class CaptureWorker {
   /** Opens the compiled document and waits for `__fx.ready`. */
   async load(documentUrl: string): Promise<LoadedComposition> {
     await this.page.goto(documentUrl);
-    return this.page.evaluate<LoadedComposition>(
-      'waiting for the composition to get ready',
-      `(async () => {
-        if (!window.__fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
-        await window.__fx.ready;
-        return { duration: window.__fx.duration, fps: window.__fx.fps };
-      })()`,
-    );
+    try {
+      return await this.page.evaluate<LoadedComposition>(
+        'waiting for the composition to get ready',
+        `(async () => {
+          if (!window.__fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
+          await window.__fx.ready;
+          return { duration: window.__fx.duration, fps: window.__fx.fps };
+        })()`,
+      );
+    } catch (error) {
+      const pageError = this.page.pageErrors.at(-1);
+      if (isFxError(error) && pageError) throw new FxError(error.code, `${error.message}; the page's last error: ${pageError}`, { cause: error });
+      throw error;
+    }
   }
 
   /** Seeks to frame `index` of the `fps` grid and captures it. */

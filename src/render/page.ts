@@ -5,8 +5,11 @@ import type { CaptureMode } from './types.js';
 
 export type ImageFormat = 'jpeg' | 'png';
 
-/** BeginFrame may answer without an image while the renderer (re)initialises; asking again fixes it. */
-const CAPTURE_ATTEMPTS = 4;
+/**
+ * BeginFrame answers without an image while the renderer is still initialising (seen right after load, e.g.
+ * with a `<video>` layer); asking again a little later fixes it. Waits before each retry, in ms.
+ */
+const CAPTURE_RETRY_DELAYS_MS = [10, 25, 50, 100, 200, 400, 800];
 
 interface EvaluateResult {
   result?: { value?: unknown; description?: string };
@@ -80,14 +83,16 @@ export class BrowserPage {
 
   /** Paints the current state and returns it as an image (one BeginFrame, or one screenshot). */
   async capture(format: ImageFormat, quality: number): Promise<Buffer> {
-    const screenshot = format === 'jpeg' ? { format, quality } : { format };
-    for (let attempt = 0; attempt < CAPTURE_ATTEMPTS; attempt++) {
+    // `optimizeForSpeed` makes PNG (alpha formats) about 4× faster to encode (bigger files, same pixels).
+    const screenshot = { format, ...(format === 'jpeg' ? { quality } : {}), optimizeForSpeed: true };
+    for (let attempt = 0; attempt <= CAPTURE_RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) await this.watch.step('capturing a frame', new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_DELAYS_MS[attempt - 1])));
       const data =
         this.mode === 'begin-frame'
           ? (await this.send<{ screenshotData?: string }>('capturing a frame', 'HeadlessExperimental.beginFrame', { screenshot })).screenshotData
-          : (await this.send<{ data?: string }>('capturing a frame', 'Page.captureScreenshot', { ...screenshot, optimizeForSpeed: true })).data;
+          : (await this.send<{ data?: string }>('capturing a frame', 'Page.captureScreenshot', screenshot)).data;
       if (data) return Buffer.from(data, 'base64');
     }
-    throw renderError(RenderErrorCode.frameCaptureFailed, `the browser returned no image ${CAPTURE_ATTEMPTS} times in a row`);
+    throw renderError(RenderErrorCode.frameCaptureFailed, `the browser returned no image ${CAPTURE_RETRY_DELAYS_MS.length + 1} times in a row`);
   }
 }

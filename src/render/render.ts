@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Issue } from '../runtime/issues.js';
 import { audioInputs, audioMixArgs, readPageAudio, type AudioInput } from './audio.js';
 import { bundleDir } from './bundles.js';
-import { CaptureWorker, type WorkerSettings } from './capture-worker.js';
+import { captureAll } from './capture-loop.js';
+import type { CaptureWorker } from './capture-worker.js';
 import { resolveCaptureMode } from './chromium.js';
-import { compileInBrowser, compositionUrlPath } from './compile-in-browser.js';
+import { compositionUrlPath } from './compile-in-browser.js';
 import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
 import { abortedError, RenderErrorCode, renderError } from './errors.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
-import { FrameSink } from './frame-sink.js';
-import { ALPHA_FORMATS, checkOptions, outputGeometry, type CheckedOptions } from './options.js';
-import { startProjectServer } from './project-server.js';
+import { ALPHA_FORMATS, checkOptions, type CheckedOptions } from './options.js';
+import { prepareWorkers } from './prepare.js';
+import { startProjectServer, type ProjectServer } from './project-server.js';
 import type { RenderOptions, RenderProgress, RenderResult, RenderStage } from './types.js';
 import { startVideoEncoder } from './video-encoder.js';
 import { RenderWatch } from './watch.js';
+import { WorkerPool } from './worker-pool.js';
 
-/** Size the compile page gets before the composition's own size is known. */
-const COMPILE_VIEWPORT = { width: 1920, height: 1080 };
+/** Extra time FFmpeg may take to finish, per frame of the video (encoder lookahead, mux). */
+const FINISH_MS_PER_FRAME = 50;
+
+type Cleanup = () => Promise<unknown> | void;
 
 /** Where the thumbnail of `outputPath` goes: `clip.mp4` → `clip.thumbnail.jpg` (`.png` for alpha formats). */
 export function thumbnailPathFor(outputPath: string, image: EncoderPreset['image']): string {
@@ -32,7 +36,7 @@ export function thumbnailPathFor(outputPath: string, image: EncoderPreset['image
  * the runtime's `seek`, captured (BeginFrame in `chromium-headless-shell`, else screenshots) and piped to FFmpeg;
  * audio of `<audio>` and `<video data-has-audio>` is mixed in a second pass at the runtime's clip offsets.
  * Rejects with an `FxError` whose `code` is a {@link RenderErrorCode} or a compiler code; nothing is left at
- * `outputPath` unless the render completed.
+ * `outputPath` unless the render completed, and no browser or FFmpeg process outlives the call.
  *
  * @example
  * const result = await render({ projectDir: 'my-project', composition: 'index.html', fps: 30, quality: 'standard',
@@ -41,7 +45,7 @@ export function thumbnailPathFor(outputPath: string, image: EncoderPreset['image
 export async function render(options: RenderOptions): Promise<RenderResult> {
   const checked = checkOptions(options);
   const watch = new RenderWatch(options.signal, checked.timeoutMs);
-  const cleanups: (() => Promise<unknown> | void)[] = [];
+  const cleanups: Cleanup[] = [];
   try {
     return await renderChecked(options, checked, watch, cleanups);
   } catch (error) {
@@ -53,98 +57,62 @@ export async function render(options: RenderOptions): Promise<RenderResult> {
   }
 }
 
-async function renderChecked(options: RenderOptions, checked: CheckedOptions, watch: RenderWatch, cleanups: (() => Promise<unknown> | void)[]): Promise<RenderResult> {
+async function renderChecked(options: RenderOptions, checked: CheckedOptions, watch: RenderWatch, cleanups: Cleanup[]): Promise<RenderResult> {
+  watch.check();
   const report = progressReporter(options.onProgress);
   report('compiling', 0, 0);
   const projectDir = resolve(options.projectDir);
-  const isDirectory = await stat(projectDir).then((info) => info.isDirectory(), () => false);
-  if (!isDirectory) throw renderError(RenderErrorCode.projectNotFound, `"projectDir" must be a directory, got "${options.projectDir}"`);
+  if (!(await stat(projectDir).then((info) => info.isDirectory(), () => false))) {
+    throw renderError(RenderErrorCode.projectNotFound, `"projectDir" must be a directory, got "${options.projectDir}"`);
+  }
   compositionUrlPath(options.composition);
-  const distDir = bundleDir();
   const preset = encoderPreset(checked.format, checked.quality);
+  const server = await startProjectServer(projectDir, bundleDir());
+  cleanups.push(() => server.close());
+  const pool = new WorkerPool();
+  cleanups.push(() => pool.closeAll());
+
+  const mode = resolveCaptureMode(checked.capture);
+  const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch };
+  const { compiled, geometry, frames, workers } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
+  const audio = findAudio(workers[0]!, server, compiled.duration, watch);
+
   const outputPath = resolve(options.outputPath);
   await mkdir(dirname(outputPath), { recursive: true });
-
-  const server = await startProjectServer(projectDir, distDir);
-  cleanups.push(() => server.close());
-  const mode = resolveCaptureMode(checked.capture);
-  const transparent = ALPHA_FORMATS.has(checked.format);
-  const workers: CaptureWorker[] = [];
-  cleanups.push(() => Promise.all(workers.map((worker) => worker.close())));
-  const startWorker = async (settings: WorkerSettings) => {
-    const worker = await CaptureWorker.start(settings);
-    workers.push(worker);
-    return worker;
-  };
-
-  // Compile in the first browser; keep it as a capture worker when no scaling is needed.
-  let first: CaptureWorker | undefined = await startWorker({ mode, viewport: COMPILE_VIEWPORT, scale: 1, transparent, watch });
-  const compiled = await compileInBrowser(first.page, server, options.composition, { fps: checked.fps, variables: checked.variables });
-  if (!compiled.duration || !(compiled.duration > 0)) {
-    throw renderError(RenderErrorCode.durationMissing, `composition "${options.composition}" needs a positive "data-duration" on its root, got ${compiled.duration ?? 'none'}`);
-  }
-  const geometry = outputGeometry({ width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height }, checked);
-  const frames = Math.max(1, Math.round(compiled.duration * checked.fps));
-  const concurrency = Math.min(checked.concurrency, frames);
-  if (geometry.scale === 1) await first.page.setViewport(geometry.viewport, 1);
-  else {
-    workers.splice(workers.indexOf(first), 1);
-    await first.close();
-    first = undefined;
-  }
-
-  report('loading', 0, frames);
-  const documentUrl = server.addDocument(randomUUID(), compiled.html);
-  const settings: WorkerSettings = { mode, viewport: geometry.viewport, scale: geometry.scale, transparent, watch };
-  const capturing = await Promise.all(
-    Array.from({ length: concurrency }, async (_, index) => {
-      const worker = index === 0 && first ? first : await startWorker(settings);
-      await worker.load(documentUrl);
-      return worker;
-    }),
-  );
-  const audio = findAudio(capturing[0]!, server, compiled.duration, watch);
-
   const id = randomUUID().slice(0, 8);
-  const videoTemp = `${outputPath}.fx-${id}.video.partial`;
-  const muxTemp = `${outputPath}.fx-${id}.mux.partial`;
+  const temp = { video: `${outputPath}.fx-${id}.video.partial`, mux: `${outputPath}.fx-${id}.mux.partial` };
   const thumbnailPath = thumbnailPathFor(outputPath, preset.image);
   const thumbnailTemp = `${thumbnailPath}.fx-${id}.partial`;
-  cleanups.push(() => Promise.all([videoTemp, muxTemp, thumbnailTemp].map((path) => rm(path, { force: true }))));
+  cleanups.push(() => Promise.all([temp.video, temp.mux, thumbnailTemp].map((path) => rm(path, { force: true }))));
 
-  const encoder = startVideoEncoder({ preset, fps: checked.fps, width: geometry.width, height: geometry.height, outputPath: videoTemp, container: checked.format });
+  const encoder = startVideoEncoder({ preset, fps: checked.fps, width: geometry.width, height: geometry.height, outputPath: temp.video, container: checked.format });
   cleanups.push(() => encoder.kill());
   encoder.done.catch((error: Error) => watch.fail(error));
-  const thumbnailIndex = Math.min(frames - 1, Math.round(Math.min(1, compiled.duration / 2) * checked.fps));
-  const sink = new FrameSink(frames, async (index, frame) => {
-    if (index === thumbnailIndex) await writeFile(thumbnailTemp, frame);
-    await watch.step('encoding a frame', encoder.write(frame));
-    report('capturing', index + 1, frames);
-  });
   report('capturing', 0, frames);
-  await Promise.all(
-    capturing.map(async (worker, offset) => {
-      try {
-        for (let index = offset; index < frames; index += capturing.length) {
-          await sink.put(index, await worker.frame(index, checked.fps, preset));
-        }
-      } catch (error) {
-        sink.fail(error);
-        watch.fail(error as Error);
-        throw error;
-      }
-    }),
-  );
+  await captureAll({
+    workers,
+    frames,
+    fps: checked.fps,
+    preset,
+    encoder,
+    watch,
+    thumbnailIndex: Math.min(frames - 1, Math.round(Math.min(1, compiled.duration / 2) * checked.fps)),
+    thumbnailPath: thumbnailTemp,
+    onFrameWritten: (done) => report('capturing', done, frames),
+  });
   report('encoding', frames, frames);
-  await watch.step('finishing the video', encoder.finish());
-  await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  const finishTimeoutMs = Math.max(checked.timeoutMs, frames * FINISH_MS_PER_FRAME);
+  await watch.step('finishing the video', encoder.finish(), finishTimeoutMs);
+  await pool.closeAll();
 
-  const { inputs, issues: audioIssues } = await audio;
-  let finished = videoTemp;
+  const { inputs, issues: audioIssues } = await watch.step('probing the audio', audio);
+  let finished = temp.video;
   if (inputs.length > 0) {
     report('muxing', frames, frames);
-    await mux(videoTemp, inputs, compiled.duration, preset, checked.format, muxTemp, watch, cleanups);
-    finished = muxTemp;
+    const muxer = new FfmpegProcess(audioMixArgs(temp.video, inputs, compiled.duration, preset.audio, preset.container, checked.format, temp.mux), 'mixing the audio');
+    cleanups.push(() => muxer.kill());
+    await watch.step('mixing the audio', muxer.finish(), finishTimeoutMs);
+    finished = temp.mux;
   }
   watch.check();
   await rename(finished, outputPath);
@@ -158,23 +126,17 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
     fps: checked.fps,
     frames,
     duration: frames / checked.fps,
-    issues: [...compiled.issues, ...audioIssues] as Issue[],
+    issues: [...compiled.issues, ...audioIssues],
     hasAudio: inputs.length > 0,
     capture: mode,
   };
 }
 
 /** Reads the page's audio clips and probes them while frames are captured. */
-function findAudio(worker: CaptureWorker, server: Parameters<typeof audioInputs>[1], duration: number, watch: RenderWatch) {
+function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
   const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration));
   found.catch((error: Error) => watch.fail(error));
   return found;
-}
-
-async function mux(videoPath: string, inputs: readonly AudioInput[], duration: number, preset: EncoderPreset, format: string, outputPath: string, watch: RenderWatch, cleanups: (() => unknown)[]) {
-  const muxer = new FfmpegProcess(audioMixArgs(videoPath, inputs, duration, preset.audio, preset.container, format, outputPath), 'mixing the audio');
-  cleanups.push(() => muxer.kill());
-  await watch.step('mixing the audio', muxer.finish());
 }
 
 function progressReporter(onProgress: RenderOptions['onProgress']) {

@@ -16,14 +16,16 @@ export interface VideoEncodeSettings {
 const TAG_BT709 = 'setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709:range=tv';
 
 /**
- * The colour conversion into BT.709 limited range (what players assume for HD). Chromium's JPEGs are BT.601
- * full-range YCbCr of sRGB pixels: only the matrix and the range change (the `colorspace` filter does this
- * exactly; swscale's matrix change is off by a few levels). PNGs are RGB, which swscale converts exactly.
+ * Fits frames into the output size, converted to BT.709 limited range (what players assume for HD). Chromium's
+ * JPEGs are BT.601 full-range YCbCr of sRGB pixels, so only the matrix and the range change: the `colorspace`
+ * filter does that exactly, and must see the decoder's own full-range frames (swscale would convert the range
+ * first). PNGs are RGB, which one swscale pass converts and resizes exactly.
  */
-function toBt709(preset: EncoderPreset): string {
+function fitAndConvert(preset: EncoderPreset, width: number, height: number): string[] {
+  const fit = `scale=w=${width}:h=${height}:force_original_aspect_ratio=decrease:flags=lanczos`;
   return preset.image === 'jpeg'
-    ? `colorspace=space=bt709:trc=bt709:primaries=bt709:range=tv:ispace=bt470bg:itrc=bt709:iprimaries=bt709:irange=pc,format=${preset.pixelFormat}`
-    : `scale=out_color_matrix=bt709:out_range=tv,format=${preset.pixelFormat}`;
+    ? ['colorspace=space=bt709:trc=bt709:primaries=bt709:range=tv:ispace=bt470bg:itrc=bt709:iprimaries=bt709:irange=pc:format=yuv420p', fit, `format=${preset.pixelFormat}`]
+    : [`${fit}:out_color_matrix=bt709:out_range=tv`, `format=${preset.pixelFormat}`];
 }
 
 /**
@@ -32,12 +34,7 @@ function toBt709(preset: EncoderPreset): string {
  */
 export function videoEncodeArgs(settings: VideoEncodeSettings): string[] {
   const { preset, fps, width, height } = settings;
-  const filter = [
-    `scale=w=${width}:h=${height}:force_original_aspect_ratio=decrease:flags=lanczos`,
-    toBt709(preset),
-    `pad=w=${width}:h=${height}:x=(ow-iw)/2:y=(oh-ih)/2:color=black@0`,
-    TAG_BT709,
-  ].join(',');
+  const filter = [...fitAndConvert(preset, width, height), `pad=w=${width}:h=${height}:x=(ow-iw)/2:y=(oh-ih)/2:color=black@0`, TAG_BT709].join(',');
   return [
     '-f', 'image2pipe',
     '-framerate', String(fps),

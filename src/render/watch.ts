@@ -1,4 +1,8 @@
+import { CdpError } from './cdp.js';
 import { abortedError, RenderErrorCode, renderError } from './errors.js';
+
+/** How long a lost DevTools pipe waits for the browser's exit to be reported (with its stderr). */
+const CRASH_REPORT_WAIT_MS = 2000;
 
 /**
  * What every step of one render races against: the caller's abort signal, a per-step time limit, and the first
@@ -49,6 +53,12 @@ export class RenderWatch {
     });
     try {
       return await Promise.race([promise, this.failed, timeout]);
+    } catch (error) {
+      // A lost pipe is a symptom; the browser's exit (reported with its stderr) is the cause worth reporting.
+      if (error instanceof CdpError && error.closed && !this.#error) {
+        await Promise.race([this.failed.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CRASH_REPORT_WAIT_MS))]);
+      }
+      throw this.#error ?? error;
     } finally {
       clearTimeout(timer);
     }

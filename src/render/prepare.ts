@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { CaptureWorker, WorkerSettings } from './capture-worker.js';
+import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
+import { RenderErrorCode, renderError } from './errors.js';
+import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';
+import type { ProjectServer } from './project-server.js';
+import type { WorkerPool } from './worker-pool.js';
+
+/** Size the compile page gets before the composition's own size is known. */
+const COMPILE_VIEWPORT = { width: 1920, height: 1080 };
+
+export interface Prepared {
+  readonly compiled: BrowserCompiled & { readonly duration: number };
+  readonly geometry: Geometry;
+  readonly frames: number;
+  /** Workers with the compiled document loaded and `__fx.ready` settled. */
+  readonly workers: CaptureWorker[];
+}
+
+/**
+ * Compiles the entry in the first browser and gets `concurrency` workers ready on the compiled document. The
+ * other browsers start while the first compiles (at scale 1, the common case); when the output needs another
+ * scale, which the BeginFrame path only takes at launch, they are replaced.
+ */
+export async function prepareWorkers(
+  pool: WorkerPool,
+  server: ProjectServer,
+  composition: string,
+  checked: CheckedOptions,
+  base: Omit<WorkerSettings, 'viewport' | 'scale'>,
+  onLoading: (frames: number) => void,
+): Promise<Prepared> {
+  const launches = Array.from({ length: checked.concurrency }, () => pool.launch({ ...base, viewport: COMPILE_VIEWPORT, scale: 1 }));
+  for (const launch of launches) launch.catch(() => undefined); // awaited below, or closed by the pool
+  const first = await launches[0]!;
+  const compiled = await compileInBrowser(first.page, server, composition, { fps: checked.fps, variables: checked.variables });
+  const duration = compiled.duration;
+  if (duration === undefined || !(duration > 0)) {
+    throw renderError(RenderErrorCode.durationMissing, `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`);
+  }
+  const geometry = outputGeometry({ width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height }, checked);
+  const frames = Math.max(1, Math.round(duration * checked.fps));
+  const concurrency = Math.min(checked.concurrency, frames);
+  onLoading(frames);
+
+  let workers = await Promise.all(launches);
+  for (const spare of workers.splice(concurrency)) await pool.close(spare);
+  if (geometry.scale === 1) {
+    await Promise.all(workers.map((worker) => worker.page.setViewport(geometry.viewport, 1)));
+  } else {
+    await Promise.all(workers.map((worker) => pool.close(worker)));
+    workers = await Promise.all(workers.map(() => pool.launch({ ...base, viewport: geometry.viewport, scale: geometry.scale })));
+  }
+  const documentUrl = server.addDocument(randomUUID(), compiled.html);
+  await Promise.all(workers.map((worker) => worker.load(documentUrl)));
+  return { compiled: { ...compiled, duration }, geometry, frames, workers };
+}

@@ -1,0 +1,127 @@
+// Shared by the render tests: temp folders, fixture copies, FFmpeg-made media, and ffprobe/FFmpeg checks of outputs.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+/** A fresh temp folder, removed by the returned `cleanup`. */
+export async function tempDir(prefix = 'fx-render-test-'): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Copies `test/render/fixtures/<name>` into `dir`. */
+export async function copyFixture(name: string, dir: string): Promise<string> {
+  await cp(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export async function ffmpeg(args: string[]): Promise<Buffer> {
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/**
+ * The media of the `media` fixture: `clip.webm`, 1 s of 30 fps VP9 (lossless) whose frame n is flat gray of
+ * luma 30 + 6n (so the frame shown can be read back from a pixel) with a 440 Hz tone, and `tone.wav`, 1 s of 880 Hz.
+ */
+export async function makeMedia(dir: string): Promise<void> {
+  await ffmpeg([
+    '-f', 'lavfi', '-i', "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
+    '-f', 'lavfi', '-i', 'sine=f=440:d=1:r=48000',
+    '-c:v', 'libvpx-vp9', '-lossless', '1', '-c:a', 'libopus', '-shortest', join(dir, 'clip.webm'),
+  ]);
+  await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=880:d=1:r=48000', join(dir, 'tone.wav')]);
+}
+
+export interface ProbedStream {
+  codec_type: string;
+  codec_name: string;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  nb_frames?: string;
+  nb_read_frames?: string;
+  duration?: string;
+  r_frame_rate?: string;
+  profile?: string;
+  tags?: Record<string, string>;
+}
+
+/** ffprobe's streams and format of a file, with frames counted by decoding. */
+export async function probe(file: string): Promise<{ streams: ProbedStream[]; format: { duration?: string; format_name: string } }> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
+  return JSON.parse(stdout);
+}
+
+/** RGBA of pixel (x, y) in frame `index`; VP9 alpha needs the libvpx decoder, asked for with `vp9Alpha`. */
+export async function pixelAt(file: string, index: number, x: number, y: number, options: { vp9Alpha?: boolean } = {}): Promise<[number, number, number, number]> {
+  const decoder = options.vp9Alpha ? ['-c:v', 'libvpx-vp9'] : [];
+  const info = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
+  const raw = await ffmpeg([...decoder, '-i', file, '-vf', `select=eq(n\\,${index}),format=rgba`, '-frames:v', '1', '-f', 'rawvideo', 'pipe:1']);
+  const offset = (y * info.width! + x) * 4;
+  return [raw[offset]!, raw[offset + 1]!, raw[offset + 2]!, raw[offset + 3]!];
+}
+
+/** The gray level (mean of R, G, B) of pixel (x, y) in every frame of a video. */
+export async function grayAt(file: string, x: number, y: number): Promise<number[]> {
+  const raw = await ffmpeg(['-i', file, '-vf', `format=rgb24,crop=1:1:${x}:${y}`, '-f', 'rawvideo', 'pipe:1']);
+  return Array.from({ length: raw.length / 3 }, (_, frame) => (raw[frame * 3]! + raw[frame * 3 + 1]! + raw[frame * 3 + 2]!) / 3);
+}
+
+/** Row `y` of every frame of a video, as gray levels (mean of R, G, B) per pixel. */
+export async function rowAt(file: string, y: number): Promise<number[][]> {
+  const info = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
+  const width = info.width!;
+  const raw = await ffmpeg(['-i', file, '-vf', `format=rgb24,crop=${width}:1:0:${y}`, '-f', 'rawvideo', 'pipe:1']);
+  const frames: number[][] = [];
+  for (let offset = 0; offset + width * 3 <= raw.length; offset += width * 3) {
+    frames.push(Array.from({ length: width }, (_, x) => (raw[offset + x * 3]! + raw[offset + x * 3 + 1]! + raw[offset + x * 3 + 2]!) / 3));
+  }
+  return frames;
+}
+
+/** Writes frame `index` of a video as a PNG. */
+export async function extractFrame(file: string, index: number, png: string): Promise<void> {
+  await ffmpeg(['-i', file, '-vf', `select=eq(n\\,${index})`, '-frames:v', '1', png]);
+}
+
+/** PSNR (dB, average over channels) of two same-size images, from FFmpeg's psnr filter. */
+export async function psnr(a: string, b: string): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostdin', '-i', a, '-i', b, '-lavfi', '[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr', '-f', 'null', '-']);
+  const match = /average:(inf|[\d.]+)/.exec(stderr);
+  if (!match) throw new Error(`no PSNR in FFmpeg output: ${stderr.slice(-400)}`);
+  return match[1] === 'inf' ? Infinity : Number(match[1]);
+}
+
+/** Mean volume (dB) of an audio stream between two times, from FFmpeg's volumedetect filter. */
+export async function meanVolume(file: string, from: number, to: number): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostdin', '-i', file, '-vn', '-af', `atrim=${from}:${to},volumedetect`, '-f', 'null', '-']);
+  const match = /mean_volume:\s*(-?inf|-?[\d.]+) dB/.exec(stderr);
+  if (!match) throw new Error(`no volume in FFmpeg output: ${stderr.slice(-400)}`);
+  return match[1]!.endsWith('inf') ? -Infinity : Number(match[1]);
+}
+
+/** Live (non-zombie) processes whose command line contains `marker`, e.g. a test's own temp folder. */
+export async function processesMentioning(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const state = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (cmdline.includes(marker) && !/\) [ZX] /.test(state)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** Files in a folder (names only); none when the folder does not exist. */
+export async function filesIn(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [])).sort();
+}
+
+export const isClose = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance;
