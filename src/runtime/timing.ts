@@ -25,7 +25,10 @@ export const TimingIssueCode = {
   startInvalid: 'start_invalid',
   startReferenceUnknown: 'start_reference_unknown',
   startCycle: 'start_cycle',
+  startChainTooLong: 'start_chain_too_long',
 } as const;
+
+const MAX_CHAIN = 1000;
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const REFERENCE = /^([A-Za-z_][\w.:-]*)\s*(?:([+-])\s*(\d+\.?\d*|\.\d+))?$/;
@@ -84,6 +87,9 @@ export function resolveTiming(nodes: readonly TimedNode[], rootDuration: number)
         const target = byId.get(parsed.id);
         if (!target || target === node) {
           issues.push(issue(TimingIssueCode.startReferenceUnknown, [node.id ?? node.key, 'data-start'], `"data-start" names "${parsed.id}", which is no clip or composition id`));
+        } else if (resolving.size >= MAX_CHAIN) {
+          // Forward references resolve recursively; a hostile chain must not exhaust the stack.
+          issues.push(issue(TimingIssueCode.startChainTooLong, [node.id ?? node.key, 'data-start'], `"data-start" references chain more than ${MAX_CHAIN} clips deep`));
         } else if (resolving.has(target.key)) {
           issues.push(issue(TimingIssueCode.startCycle, [node.id ?? node.key, 'data-start'], `"data-start" of "${node.id ?? node.key}" and "${parsed.id}" depend on each other`));
         } else {

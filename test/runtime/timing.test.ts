@@ -174,3 +174,19 @@ describe('timing in a playing composition', () => {
     expect(change.detail.issues.map((found: { code: string }) => found.code)).to.include('start_reference_unknown');
   });
 });
+
+describe('resolveTiming on a hostile forward chain', () => {
+  it('stops a 20,000-clip forward reference chain with start_chain_too_long instead of overflowing', () => {
+    const count = 20_000;
+    const nodes = [{ key: 'root' }, ...Array.from({ length: count }, (_, index) => ({
+      key: `k${index}`,
+      id: `c${index}`,
+      parent: 'root',
+      start: index + 1 < count ? `c${index + 1}` : '0',
+      duration: 0.001,
+    }))];
+    const { windows, issues } = resolveTiming(nodes, 10);
+    expect(windows.size).to.equal(count + 1);
+    expect(issues.map((found) => found.code)).to.include('start_chain_too_long');
+  });
+});
