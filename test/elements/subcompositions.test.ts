@@ -87,4 +87,12 @@ describe('<fx-composition> failing to load', () => {
     expect(detail.code).to.equal('script_error');
     expect(detail.message).to.include('boom');
   });
+
+  it('an unhandled promise rejection in a composition reaches the host as error "script_error"', async () => {
+    const srcdoc = '<div data-composition-id="x" data-duration="1"><script>Promise.reject(new Error("lost promise"));</script></div>';
+    const el = mount({}, { srcdoc });
+    const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
+    expect(detail.code).to.equal('script_error');
+    expect(detail.message).to.include('lost promise');
+  });
 });

@@ -32,7 +32,11 @@ export class HostChannel {
 
   send(message: FrameMessage): void {
     if (this.#port) this.#port.postMessage(message);
-    else if (this.#queue.length < MAX_QUEUED) this.#queue.push(message);
+    else {
+      // Before the host connects only the latest messages matter; `ready` is never the one dropped.
+      this.#queue.push(message);
+      if (this.#queue.length > MAX_QUEUED) this.#queue.splice(this.#queue.findIndex((queued) => queued.type !== Message.ready), 1);
+    }
   }
 
   #onWindowMessage = (event: MessageEvent) => {

@@ -50,6 +50,7 @@ function boot(): void {
     onEnded: () => channel.send({ type: Message.ended }),
   };
   addEventListener('error', (event) => channel.send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }));
+  addEventListener('unhandledrejection', (event) => channel.send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }));
   addEventListener('DOMContentLoaded', () => player.variables.applyAll(document), { once: true });
   const start = () =>
     player.start().then(() => {
