@@ -6,6 +6,7 @@ import { bundleDir } from '../../src/render/bundles.js';
 import { CaptureWorker } from '../../src/render/capture-worker.js';
 import { compileInBrowser } from '../../src/render/compile-in-browser.js';
 import { encoderPreset } from '../../src/render/encoder-presets.js';
+import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
 import { startProjectServer } from '../../src/render/project-server.js';
 import { render } from '../../src/render/render.js';
 import { startVideoEncoder } from '../../src/render/video-encoder.js';
@@ -26,7 +27,7 @@ export interface CaptureRun {
 export async function measureCapture(input: { projectDir: string; viewport: { width: number; height: number }; frames: number; fps: number; mode: Exclude<CaptureMode, 'auto'> }): Promise<CaptureRun> {
   const server = await startProjectServer(input.projectDir, bundleDir());
   const watch = new RenderWatch(undefined, 60_000);
-  const worker = await CaptureWorker.start({ mode: input.mode, viewport: input.viewport, scale: 1, transparent: false, watch });
+  const worker = await CaptureWorker.start({ mode: input.mode, viewport: input.viewport, scale: 1, transparent: false, watch, network: new RenderNetworkPolicy(server.origin, false) });
   try {
     const compiled = await compileInBrowser(worker.page, server, 'index.html', { fps: input.fps, variables: {} });
     await worker.load(server.addDocument('bench', compiled.html));

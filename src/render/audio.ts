@@ -1,13 +1,23 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { issue, type Issue } from '../runtime/issues.js';
+import type { RenderNetworkPolicy } from './network-policy.js';
 import type { BrowserPage } from './page.js';
 import type { ProjectServer } from './project-server.js';
 
 /** Problems with audio sources; the render goes on without that source. */
 export const AudioIssueCode = {
   sourceUnsupported: 'audio_source_unsupported',
+  /** An http(s) source the render's network policy refuses (not a public address). */
+  sourceBlocked: 'audio_source_blocked',
   streamMissing: 'audio_stream_missing',
 } as const;
+
+/**
+ * The containers FFmpeg may open for audio: those Chromium plays (mp4/mov, WebM/Matroska, Ogg, MP3, WAV, FLAC,
+ * AAC). Never a playlist or script format (HLS, concat, …) that would make FFmpeg open further files or URLs
+ * of the file's choosing.
+ */
+const AUDIO_DEMUXERS = 'mov,matroska,ogg,mp3,wav,flac,aac';
 
 /** An audible media element as the page resolved it, with its clip window in composition seconds. */
 export interface PageAudioClip {
@@ -22,6 +32,8 @@ export interface PageAudioClip {
 export interface AudioInput {
   readonly input: string;
   readonly protocols: string;
+  /** FFmpeg's options for this input: protocols, containers, no redirects. */
+  readonly options: readonly string[];
   readonly start: number;
   readonly end: number;
   readonly volume: number;
@@ -50,26 +62,47 @@ export function readPageAudio(page: BrowserPage): Promise<PageAudioClip[]> {
   );
 }
 
-/** Maps page URLs to FFmpeg inputs: project files by path, http(s) and data: URLs as such; others are skipped. */
-export async function audioInputs(clips: readonly PageAudioClip[], server: ProjectServer, duration: number): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+export interface AudioSourcing {
+  /** What FFmpeg may fetch: the same rule as the render's browsers. */
+  readonly network: RenderNetworkPolicy;
+  /** Stops probing (and kills a running ffprobe) when the render fails or is aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Maps page URLs to FFmpeg inputs: project files by path, data: URLs as such, http(s) URLs the network policy
+ * allows as such (FFmpeg follows no redirect); others are skipped with a warning.
+ */
+export async function audioInputs(clips: readonly PageAudioClip[], server: ProjectServer, duration: number, { network, signal }: AudioSourcing): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
   const inputs: AudioInput[] = [];
   const issues: Issue[] = [];
   for (const clip of clips) {
+    signal?.throwIfAborted();
     if (clip.start >= duration || clip.volume <= 0) continue;
+    const shown = `<${clip.tag}> "${clip.src.slice(0, 100)}"`;
     const local = await server.localFile(clip.src);
     const protocol = local ? 'file' : /^(https?|data):/i.exec(clip.src)?.[1]?.toLowerCase();
     if (!protocol) {
-      issues.push(issue(AudioIssueCode.sourceUnsupported, [clip.tag, 'src'], `audio of <${clip.tag}> "${clip.src.slice(0, 100)}" cannot be mixed: only project files, http(s) and data: URLs can`, 'warning'));
+      issues.push(issue(AudioIssueCode.sourceUnsupported, [clip.tag, 'src'], `audio of ${shown} cannot be mixed: only project files, http(s) and data: URLs can`, 'warning'));
       continue;
     }
+    const refusal = protocol.startsWith('http') ? await network.refusal(clip.src) : undefined;
+    if (refusal !== undefined) {
+      issues.push(issue(AudioIssueCode.sourceBlocked, [clip.tag, 'src'], `audio of ${shown} cannot be mixed: ${refusal}`, 'warning'));
+      continue;
+    }
+    const protocols = protocol === 'file' ? 'file' : protocol === 'data' ? 'data' : 'http,https,tcp,tls';
     const input: AudioInput = {
       input: local ?? clip.src,
-      protocols: protocol === 'file' ? 'file' : protocol === 'data' ? 'data' : 'http,https,tcp,tls',
+      protocols,
+      options: ['-protocol_whitelist', protocols, '-format_whitelist', AUDIO_DEMUXERS, ...(protocol.startsWith('http') ? ['-max_redirects', '0'] : [])],
       start: clip.start,
       end: Math.min(clip.end, duration),
       volume: Math.min(1, clip.volume),
     };
-    if (!(await hasAudioStream(input))) {
+    const audible = await hasAudioStream(input, signal);
+    signal?.throwIfAborted();
+    if (!audible) {
       issues.push(issue(AudioIssueCode.streamMissing, [clip.tag, 'src'], `<${clip.tag}> "${clip.src.slice(0, 100)}" has no audio stream`, 'warning'));
       continue;
     }
@@ -78,13 +111,22 @@ export async function audioInputs(clips: readonly PageAudioClip[], server: Proje
   return { inputs, issues };
 }
 
+/** Longest an audio source may take to probe (a slow server); the render goes on without it then. */
+const PROBE_TIMEOUT_MS = 15_000;
+
 /** The FFmpeg executable for probing: `FX_FFPROBE` if set, else `ffprobe` on the PATH. */
 const ffprobePath = () => process.env.FX_FFPROBE ?? 'ffprobe';
 
-function hasAudioStream(input: AudioInput): Promise<boolean> {
-  const args = ['-v', 'error', '-protocol_whitelist', input.protocols, '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', input.input];
+/** Whether FFmpeg finds an audio stream in the input. Settles only once ffprobe is gone (killed on `signal`). */
+function hasAudioStream(input: AudioInput, signal: AbortSignal | undefined): Promise<boolean> {
+  const args = ['-v', 'error', ...input.options, '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', input.input];
   return new Promise((resolve) => {
-    execFile(ffprobePath(), args, { timeout: 15_000 }, (error, stdout) => resolve(!error && stdout.trim() !== ''));
+    const child = spawn(ffprobePath(), args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', ...(signal ? { signal } : {}) });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    // Not found, aborted: either way 'close' follows, after the process is gone.
+    child.on('error', () => undefined);
+    child.once('close', (code) => resolve(code === 0 && stdout.trim() !== ''));
   });
 }
 
@@ -103,7 +145,7 @@ export function audioMixArgs(videoPath: string, inputs: readonly AudioInput[], d
   const mixed = `${inputs.map((_, index) => `[a${index}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest,apad=whole_dur=${seconds(duration)},atrim=end=${seconds(duration)}[audio]`;
   return [
     '-i', videoPath,
-    ...inputs.flatMap((clip) => ['-protocol_whitelist', clip.protocols, '-i', clip.input]),
+    ...inputs.flatMap((clip) => [...clip.options, '-i', clip.input]),
     '-filter_complex', [...filters, mixed].join(';'),
     '-map', '0:v:0', '-map', '[audio]',
     '-c:v', 'copy',

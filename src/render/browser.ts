@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { CdpConnection } from './cdp.js';
-import { BEGIN_FRAME_FLAGS, BrowserExecutable, COMMON_FLAGS } from './chromium.js';
+import { BEGIN_FRAME_FLAGS, BrowserExecutable, COMMON_FLAGS, websocketBlockFlags } from './chromium.js';
 import { RenderErrorCode, renderError } from './errors.js';
+import type { RenderNetworkPolicy } from './network-policy.js';
 import { BrowserPage } from './page.js';
+import { createProfileDir } from './profile-dirs.js';
+import { guardRequests } from './request-guard.js';
 import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';
 
@@ -19,11 +20,14 @@ export interface LaunchOptions {
   /** Device pixels per CSS pixel (`--force-device-scale-factor`; the BeginFrame path honours nothing else). */
   readonly scale: number;
   readonly watch: RenderWatch;
+  /** What the browser may load; enforced from before the first page opens. */
+  readonly network: RenderNetworkPolicy;
 }
 
 /**
  * One browser process spawned directly (never through a wrapper script), in its own process group with a fresh
- * profile, driven over `--remote-debugging-pipe`. An unexpected exit fails the render with `browser_crashed`;
+ * profile, driven over `--remote-debugging-pipe`, every request held until the render's network policy allowed
+ * it. An unexpected exit fails the render with `browser_crashed`;
  * `close()` kills the whole group and removes the profile.
  */
 export class BrowserProcess {
@@ -57,18 +61,20 @@ export class BrowserProcess {
     });
   }
 
-  static async launch({ mode, scale, watch }: LaunchOptions): Promise<BrowserProcess> {
+  static async launch({ mode, scale, watch, network }: LaunchOptions): Promise<BrowserProcess> {
     watch.check();
     const executable = mode === 'begin-frame' ? BrowserExecutable.headlessShell() : BrowserExecutable.chromium();
     if (!existsSync(executable)) {
       throw renderError(RenderErrorCode.browserNotFound, `no browser at "${executable}" for capture "${mode}"; install Debian's ${mode === 'begin-frame' ? 'chromium-headless-shell' : 'chromium'} package`);
     }
-    const profileDir = await mkdtemp(join(tmpdir(), 'fx-render-browser-'));
+    const profileDir = await createProfileDir();
+    const guarded = !network.unsafeAllowPrivateNetwork;
     const args = [
       '--remote-debugging-pipe',
       `--user-data-dir=${profileDir}`,
       `--force-device-scale-factor=${scale}`,
       ...COMMON_FLAGS,
+      ...(guarded ? websocketBlockFlags(network.projectOrigin) : []),
       ...(mode === 'begin-frame' ? BEGIN_FRAME_FLAGS : ['--headless']),
       'about:blank',
     ];
@@ -78,6 +84,7 @@ export class BrowserProcess {
     child.once('error', (error) => watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser could not start: ${error.message}`, error)));
     try {
       await watch.step('starting the browser', cdp.send('Browser.getVersion'));
+      if (guarded) await watch.step('starting the browser', guardRequests(cdp, network));
     } catch (error) {
       await browser.close();
       throw error;
@@ -112,7 +119,8 @@ export class BrowserProcess {
       } catch {
         this.child.kill('SIGKILL');
       }
-      await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      // The timer must not keep Node alive once the browser is gone.
+      await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     }
     await rm(this.profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }

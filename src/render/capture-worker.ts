@@ -1,6 +1,7 @@
 import { FxError, isFxError } from '../runtime/errors.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
+import type { RenderNetworkPolicy } from './network-policy.js';
 import type { BrowserPage } from './page.js';
 import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';
@@ -12,6 +13,7 @@ export interface WorkerSettings {
   /** Transparent page background (alpha formats). */
   readonly transparent: boolean;
   readonly watch: RenderWatch;
+  readonly network: RenderNetworkPolicy;
 }
 
 /** What the runtime reports once the compiled document is ready. */
@@ -32,7 +34,7 @@ export class CaptureWorker {
   ) {}
 
   static async start(settings: WorkerSettings): Promise<CaptureWorker> {
-    const browser = await BrowserProcess.launch({ mode: settings.mode, scale: settings.scale, watch: settings.watch });
+    const browser = await BrowserProcess.launch({ mode: settings.mode, scale: settings.scale, watch: settings.watch, network: settings.network });
     try {
       const page = await browser.newPage(settings.viewport, settings.scale, settings.transparent);
       return new CaptureWorker(browser, page, settings);

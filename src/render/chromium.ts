@@ -39,6 +39,15 @@ export const BEGIN_FRAME_FLAGS = [
   '--disable-threaded-animation',
 ] as const;
 
+/**
+ * Sends WebSockets, which the request guard never sees, through a proxy that refuses every tunnel, while http(s)
+ * goes direct (the guard holds those). `<-loopback>` keeps loopback from going direct on its own; WebRTC may use
+ * no UDP outside the (refusing) proxy. `closedProxy` must answer no CONNECT: the project server does not.
+ */
+export function websocketBlockFlags(closedProxy: string): string[] {
+  return [`--proxy-server=${closedProxy}`, '--proxy-bypass-list=<-loopback>;http://*;https://*', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+}
+
 /** The capture path `auto` stands for on this machine. */
 export function resolveCaptureMode(mode: CaptureMode): Exclude<CaptureMode, 'auto'> {
   if (mode !== 'auto') return mode;

@@ -15,6 +15,8 @@ export const RenderErrorCode = {
   compositionPathRefused: 'composition_path_refused',
   /** The entry has no positive root `data-duration`. */
   durationMissing: 'composition_duration_missing',
+  /** The composition is longer than `maxDurationSeconds`, or has more frames than `maxFrames`. */
+  durationTooLong: 'composition_duration_too_long',
   /** `dist/fx.iife.js` or `dist/fx-runtime.js` is missing: the bundles were not built. */
   bundleMissing: 'runtime_bundle_missing',
   browserNotFound: 'browser_not_found',

@@ -72,9 +72,11 @@ export class FfmpegProcess {
     await this.done;
   }
 
-  kill(): void {
+  /** Kills FFmpeg; resolves once it is gone. */
+  async kill(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.#killed = true;
     this.child.kill('SIGKILL');
+    await this.done.catch(() => undefined);
   }
 }

@@ -13,12 +13,15 @@ export {
   CAPTURE_MODES,
   ALPHA_FORMATS,
   DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_DURATION_SECONDS,
+  DEFAULT_MAX_FRAMES,
   MAX_FPS,
   checkOptions,
   detectAspectRatio,
   outputGeometry,
 } from './options.js';
 export { AudioIssueCode } from './audio.js';
+export { NetworkIssueCode } from './network-policy.js';
 export type {
   RenderOptions,
   RenderResult,

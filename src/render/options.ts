@@ -19,6 +19,10 @@ export const MAX_CONCURRENCY = 8;
  */
 export const DEFAULT_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Limits on the work one render may ask for; see `maxDurationSeconds` and `maxFrames`. */
+export const DEFAULT_MAX_DURATION_SECONDS = 600;
+export const DEFAULT_MAX_FRAMES = 36_000;
+const LONGEST_ALLOWED_SECONDS = 86_400;
 
 /** Output sizes of the 1080p preset; 4k doubles them. */
 const SIZES_1080P: Record<AspectRatio, { width: number; height: number }> = {
@@ -38,6 +42,9 @@ export interface CheckedOptions {
   readonly concurrency: number;
   readonly capture: CaptureMode;
   readonly timeoutMs: number;
+  readonly maxDurationSeconds: number;
+  readonly maxFrames: number;
+  readonly unsafeAllowPrivateNetwork: boolean;
 }
 
 const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
@@ -57,6 +64,13 @@ function oneOf<T>(name: string, value: unknown, allowed: readonly T[]): T {
 function integer(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw invalid(`"${name}" must be an integer from ${min} to ${max}, got ${quoted(value)}`);
+  }
+  return value;
+}
+
+function positiveNumber(name: string, value: unknown, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+    throw invalid(`"${name}" must be a number above 0 and at most ${max}, got ${quoted(value)}`);
   }
   return value;
 }
@@ -82,6 +96,10 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
   const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : integer('concurrency', options.concurrency, 1, MAX_CONCURRENCY);
   const capture = options.capture === undefined ? 'auto' : oneOf('capture', options.capture, CAPTURE_MODES);
   const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, 3_600_000);
+  const maxDurationSeconds = options.maxDurationSeconds === undefined ? DEFAULT_MAX_DURATION_SECONDS : positiveNumber('maxDurationSeconds', options.maxDurationSeconds, LONGEST_ALLOWED_SECONDS);
+  const maxFrames = options.maxFrames === undefined ? DEFAULT_MAX_FRAMES : integer('maxFrames', options.maxFrames, 1, LONGEST_ALLOWED_SECONDS * MAX_FPS);
+  const unsafeAllowPrivateNetwork = options.unsafeAllowPrivateNetwork ?? false;
+  if (typeof unsafeAllowPrivateNetwork !== 'boolean') throw invalid(`"unsafeAllowPrivateNetwork" must be true or false, got ${quoted(unsafeAllowPrivateNetwork)}`);
   if (resolution === '4k' && ALPHA_FORMATS.has(format)) {
     throw renderError(
       RenderErrorCode.resolutionFormatUnsupported,
@@ -89,7 +107,7 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
     );
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw invalid(`"onProgress" must be a function, got ${quoted(options.onProgress)}`);
-  return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs };
+  return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs, maxDurationSeconds, maxFrames, unsafeAllowPrivateNetwork };
 }
 
 /** The preset shape closest to a composition's own width and height. */

@@ -38,8 +38,8 @@ export async function prepareWorkers(
   if (duration === undefined || !(duration > 0)) {
     throw renderError(RenderErrorCode.durationMissing, `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`);
   }
+  const frames = frameCount(composition, duration, checked);
   const geometry = outputGeometry({ width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height }, checked);
-  const frames = Math.max(1, Math.round(duration * checked.fps));
   const concurrency = Math.min(checked.concurrency, frames);
   onLoading(frames);
 
@@ -54,4 +54,16 @@ export async function prepareWorkers(
   const documentUrl = server.addDocument(randomUUID(), compiled.html);
   await Promise.all(workers.map((worker) => worker.load(documentUrl)));
   return { compiled: { ...compiled, duration }, geometry, frames, workers };
+}
+
+/** round(duration × fps), once the duration and the frame count are within the render's limits. */
+function frameCount(composition: string, duration: number, checked: CheckedOptions): number {
+  if (duration > checked.maxDurationSeconds) {
+    throw renderError(RenderErrorCode.durationTooLong, `composition "${composition}" must last at most ${checked.maxDurationSeconds} s ("maxDurationSeconds"), got "data-duration" ${duration}`);
+  }
+  const frames = Math.max(1, Math.round(duration * checked.fps));
+  if (frames > checked.maxFrames) {
+    throw renderError(RenderErrorCode.durationTooLong, `composition "${composition}" must have at most ${checked.maxFrames} frames ("maxFrames"), got ${frames} (${duration} s at ${checked.fps} fps)`);
+  }
+  return frames;
 }

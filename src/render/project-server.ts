@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -7,7 +8,10 @@ import { parseByteRange } from './byte-range.js';
 import { BUNDLE_FILES } from './bundles.js';
 import { contentTypeOf } from './content-types.js';
 
-/** Paths the renderer serves itself; a project's own `/__fx/` folder is shadowed. */
+/**
+ * Paths the renderer serves itself, under the server's secret base path (see `url()`); a project's own `__fx/`
+ * folder is shadowed.
+ */
 export const ServerPath = {
   prefix: '/__fx/',
   compiler: `/__fx/${BUNDLE_FILES.compiler}`,
@@ -17,11 +21,17 @@ export const ServerPath = {
 } as const;
 
 const HTML = 'text/html; charset=utf-8';
-// `data:,` as icon so the browser asks for no /favicon.ico.
-const COMPILE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><script src="${ServerPath.compiler}"></script></head><body></body></html>`;
+// `data:,` as icon so the browser asks for no /favicon.ico; the compiler sits next to the page.
+const COMPILE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><script src="${BUNDLE_FILES.compiler}"></script></head><body></body></html>`;
+/** Random bytes of the base path: nothing that does not know it can name a file of this server. */
+const BASE_PATH_BYTES = 16;
 
 export interface ProjectServer {
+  /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
+  /** `<origin>/<secret>/`: the project's root; every URL of the server is under it. */
+  readonly baseUrl: string;
+  /** The URL of a path from the project's root (a leading `/` is the root too). */
   url(path: string): string;
   /** The project file a URL on this server names (checked like a request), else `undefined`. */
   localFile(url: string): Promise<string | undefined>;
@@ -34,10 +44,13 @@ export interface ProjectServer {
  * Serves one project directory on 127.0.0.1 (random port) for the render browser: project files with their
  * content types and HTTP Range support (media seeking needs it), never anything outside the project (symlinks
  * included), never a directory listing; plus the built bundles, the compile page and compiled documents
- * under `/__fx/`.
+ * under `__fx/`. Everything is under a random base path of 128 bits, so another render's page, or any other
+ * local process, cannot address this project's files. It answers no CONNECT, so it doubles as the proxy that
+ * refuses the browser's WebSockets (`websocketBlockFlags`).
  */
 export async function startProjectServer(projectDir: string, distDir: string): Promise<ProjectServer> {
   const root = await realpath(resolve(projectDir));
+  const basePath = `/${randomBytes(BASE_PATH_BYTES).toString('hex')}`;
   const documents = new Map<string, string>();
   const bundles = new Map<string, string>([
     [ServerPath.compiler, join(distDir, BUNDLE_FILES.compiler)],
@@ -50,12 +63,17 @@ export async function startProjectServer(projectDir: string, distDir: string): P
       else response.destroy();
     });
   });
+  server.on('connect', (_request, socket) => socket.destroy());
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'method not allowed', { allow: 'GET, HEAD' });
+    // Only origin-form targets: an absolute URL would be a proxy request.
+    if (!request.url?.startsWith('/')) return sendText(response, 400, 'bad request path');
+    const underBase = new URL(request.url, 'http://project.invalid').pathname;
+    if (!underBase.startsWith(`${basePath}/`)) return sendText(response, 404, 'not found');
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://project.invalid').pathname);
+      pathname = decodeURIComponent(underBase.slice(basePath.length));
     } catch {
       return sendText(response, 400, 'bad request path');
     }
@@ -93,20 +111,25 @@ export async function startProjectServer(projectDir: string, distDir: string): P
     server.listen(0, '127.0.0.1', () => ready());
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = `${origin}${basePath}/`;
+  const url = (path: string) => new URL(path.replace(/^\/+/, ''), baseUrl).href;
   return {
     origin,
-    url: (path) => new URL(path, origin).href,
-    async localFile(url) {
+    baseUrl,
+    url,
+    async localFile(fileUrl) {
       let parsed: URL;
       try {
-        parsed = new URL(url);
+        parsed = new URL(fileUrl);
       } catch {
         return undefined;
       }
-      if (parsed.origin !== origin || parsed.pathname.startsWith(ServerPath.prefix)) return undefined;
+      if (parsed.origin !== origin || !parsed.pathname.startsWith(`${basePath}/`)) return undefined;
+      const underBase = parsed.pathname.slice(basePath.length);
+      if (underBase.startsWith(ServerPath.prefix)) return undefined;
       let pathname: string;
       try {
-        pathname = decodeURIComponent(parsed.pathname);
+        pathname = decodeURIComponent(underBase);
       } catch {
         return undefined;
       }
@@ -115,7 +138,7 @@ export async function startProjectServer(projectDir: string, distDir: string): P
     },
     addDocument(id, html) {
       documents.set(`${id}.html`, html);
-      return new URL(`${ServerPath.compiled}${id}.html`, origin).href;
+      return url(`${ServerPath.compiled}${id}.html`);
     },
     close: () =>
       new Promise<void>((done) => {

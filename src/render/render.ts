@@ -11,8 +11,10 @@ import { compositionUrlPath } from './compile-in-browser.js';
 import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
 import { abortedError, RenderErrorCode, renderError } from './errors.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
+import { RenderNetworkPolicy } from './network-policy.js';
 import { ALPHA_FORMATS, checkOptions, type CheckedOptions } from './options.js';
 import { prepareWorkers } from './prepare.js';
+import { removeStaleProfiles } from './profile-dirs.js';
 import { startProjectServer, type ProjectServer } from './project-server.js';
 import type { RenderOptions, RenderProgress, RenderResult, RenderStage } from './types.js';
 import { startVideoEncoder } from './video-encoder.js';
@@ -67,15 +69,18 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
   }
   compositionUrlPath(options.composition);
   const preset = encoderPreset(checked.format, checked.quality);
+  // Profiles of renders whose Node process was killed outright are only found now.
+  await removeStaleProfiles();
   const server = await startProjectServer(projectDir, bundleDir());
   cleanups.push(() => server.close());
+  const network = new RenderNetworkPolicy(server.origin, checked.unsafeAllowPrivateNetwork);
   const pool = new WorkerPool();
   cleanups.push(() => pool.closeAll());
 
   const mode = resolveCaptureMode(checked.capture);
-  const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch };
+  const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch, network };
   const { compiled, geometry, frames, workers } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
-  const audio = findAudio(workers[0]!, server, compiled.duration, watch);
+  const audio = findAudio(workers[0]!, server, compiled.duration, watch, network);
 
   const outputPath = resolve(options.outputPath);
   await mkdir(dirname(outputPath), { recursive: true });
@@ -126,15 +131,15 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
     fps: checked.fps,
     frames,
     duration: frames / checked.fps,
-    issues: [...compiled.issues, ...audioIssues],
+    issues: [...compiled.issues, ...network.issues(), ...audioIssues],
     hasAudio: inputs.length > 0,
     capture: mode,
   };
 }
 
-/** Reads the page's audio clips and probes them while frames are captured. */
-function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
-  const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration));
+/** Reads the page's audio clips and probes them while frames are captured; a failing render stops the probes. */
+function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch, network: RenderNetworkPolicy): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+  const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration, { network, signal: watch.halted }));
   found.catch((error: Error) => watch.fail(error));
   return found;
 }

@@ -42,6 +42,19 @@ export interface RenderOptions {
   readonly capture?: CaptureMode;
   /** Longest wait for any one step (browser start, page load, one frame, FFmpeg finishing). Default 30 s. */
   readonly timeoutMs?: number;
+  /**
+   * Longest composition rendered, in seconds (default 600): a longer root `data-duration` fails with
+   * `composition_duration_too_long` before any frame is captured.
+   */
+  readonly maxDurationSeconds?: number;
+  /** Most frames rendered (duration × fps; default 36 000, 10 min at 60 fps); more fail the same way. */
+  readonly maxFrames?: number;
+  /**
+   * Lets the page and FFmpeg load from loopback and private networks (and open WebSockets). Default false: an
+   * uploaded project could otherwise read the render machine's network (cloud metadata, internal services, other
+   * renders) into its video. For tests and local development only.
+   */
+  readonly unsafeAllowPrivateNetwork?: boolean;
 }
 
 export type RenderStage = 'compiling' | 'loading' | 'capturing' | 'encoding' | 'muxing' | 'done';

@@ -12,6 +12,7 @@ export class RenderWatch {
   readonly failed: Promise<never>;
   #error: Error | undefined;
   #reject!: (error: Error) => void;
+  readonly #halt = new AbortController();
   #onAbort = () => this.fail(abortedError(this.signal!));
 
   constructor(
@@ -28,11 +29,17 @@ export class RenderWatch {
     return this.#error;
   }
 
+  /** Aborts at the first fatal failure: for work that is not a step (helper processes such as ffprobe). */
+  get halted(): AbortSignal {
+    return this.#halt.signal;
+  }
+
   /** Records the first fatal failure; every step in flight and every later step rejects with it. */
   fail(error: Error): void {
     if (this.#error) return;
     this.#error = error;
     this.#reject(error);
+    this.#halt.abort(error);
   }
 
   /** Throws the recorded failure, if any. */

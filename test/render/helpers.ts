@@ -1,6 +1,8 @@
 // Shared by the render tests: temp folders, fixture copies, FFmpeg-made media, and ffprobe/FFmpeg checks of outputs.
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,3 +127,64 @@ export async function filesIn(dir: string): Promise<string[]> {
 }
 
 export const isClose = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance;
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly userAgent: string;
+}
+
+/**
+ * An HTTP server on 127.0.0.1 standing for something a project must not reach; it records every request (and
+ * WebSocket upgrade) before `respond` answers it.
+ */
+export async function recordingServer(respond: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ origin: string; requests: RecordedRequest[]; close: () => Promise<void> }> {
+  const requests: RecordedRequest[] = [];
+  const record = (request: IncomingMessage) => requests.push({ method: request.method ?? '', url: request.url ?? '', userAgent: request.headers['user-agent'] ?? '' });
+  const server = createServer((request, response) => {
+    record(request);
+    respond(request, response);
+  });
+  server.on('upgrade', (request, socket) => {
+    record(request);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A short WAV (0.1 s of a 440 Hz tone, 8 kHz mono 16-bit). */
+export function wavBytes(): Buffer {
+  const samples = 800;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let index = 0; index < samples; index++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 8000)), 44 + index * 2);
+  return wav;
+}
+
+/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -40,6 +40,15 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
   ['composition missing', { composition: undefined }, /"composition"/],
   ['outputPath not a string', { outputPath: 42 }, /"outputPath"/],
   ['onProgress not a function', { onProgress: 'log' }, /"onProgress"/],
+  ['maxDurationSeconds 0', { maxDurationSeconds: 0 }, /"maxDurationSeconds" must be a number above 0 and at most 86400, got 0/],
+  ['maxDurationSeconds Infinity', { maxDurationSeconds: Number.POSITIVE_INFINITY }, /"maxDurationSeconds"/],
+  ['maxDurationSeconds NaN', { maxDurationSeconds: Number.NaN }, /"maxDurationSeconds"/],
+  ['maxDurationSeconds as a string', { maxDurationSeconds: '600' }, /"maxDurationSeconds"/],
+  ['maxFrames 0', { maxFrames: 0 }, /"maxFrames" must be an integer from 1 to 20736000, got 0/],
+  ['maxFrames 1.5', { maxFrames: 1.5 }, /"maxFrames"/],
+  ['maxFrames Infinity', { maxFrames: Number.POSITIVE_INFINITY }, /"maxFrames"/],
+  ['unsafeAllowPrivateNetwork as a string', { unsafeAllowPrivateNetwork: 'yes' }, /"unsafeAllowPrivateNetwork" must be true or false, got "yes"/],
+  ['unsafeAllowPrivateNetwork 1', { unsafeAllowPrivateNetwork: 1 }, /"unsafeAllowPrivateNetwork"/],
 ];
 
 for (const [name, change, message] of badOptions) {
@@ -56,7 +65,7 @@ for (const format of ['webm', 'mov'] as const) {
 
 test('accepts 4k with mp4 and fills defaults', () => {
   const checked = checkOptions({ ...base, resolution: '4k' });
-  assert.deepEqual({ ...checked }, { fps: 30, quality: 'standard', format: 'mp4', resolution: '4k', aspectRatio: undefined, variables: {}, concurrency: DEFAULT_CONCURRENCY, capture: 'auto', timeoutMs: 30_000 });
+  assert.deepEqual({ ...checked }, { fps: 30, quality: 'standard', format: 'mp4', resolution: '4k', aspectRatio: undefined, variables: {}, concurrency: DEFAULT_CONCURRENCY, capture: 'auto', timeoutMs: 30_000, maxDurationSeconds: 600, maxFrames: 36_000, unsafeAllowPrivateNetwork: false });
   assert.equal(DEFAULT_CONCURRENCY, Math.min(2, availableParallelism()));
 });
 
@@ -145,10 +154,11 @@ test('the video pass reads frames from stdin and fits them into the output size'
 
 test('the mux pass delays, trims and mixes each clip and fits the audio to the video', () => {
   const args = audioMixArgs('/v', [
-    { input: '/p/a.wav', protocols: 'file', start: 1.5, end: 2, volume: 0.5 },
-    { input: 'https://x/b.mp3', protocols: 'http,https,tcp,tls', start: 0, end: 3, volume: 1 },
+    { input: '/p/a.wav', protocols: 'file', options: ['-protocol_whitelist', 'file'], start: 1.5, end: 2, volume: 0.5 },
+    { input: 'https://x/b.mp3', protocols: 'http,https,tcp,tls', options: ['-protocol_whitelist', 'http,https,tcp,tls', '-max_redirects', '0'], start: 0, end: 3, volume: 1 },
   ], 3, ['-c:a', 'aac'], [], 'mp4', '/out');
-  assert.deepEqual(args.slice(0, 10), ['-i', '/v', '-protocol_whitelist', 'file', '-i', '/p/a.wav', '-protocol_whitelist', 'http,https,tcp,tls', '-i', 'https://x/b.mp3']);
+  // Each input's own options come right before it.
+  assert.deepEqual(args.slice(0, 12), ['-i', '/v', '-protocol_whitelist', 'file', '-i', '/p/a.wav', '-protocol_whitelist', 'http,https,tcp,tls', '-max_redirects', '0', '-i', 'https://x/b.mp3']);
   const graph = args[args.indexOf('-filter_complex') + 1]!;
   assert.match(graph, /\[1:a:0\].*atrim=end=0\.500000.*volume=0\.5000,adelay=delays=1500:all=1\[a0\]/);
   assert.match(graph, /\[2:a:0\].*adelay=delays=0:all=1\[a1\]/);

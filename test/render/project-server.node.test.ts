@@ -1,4 +1,5 @@
-// The project server the render browser loads from: content types, Range requests, and nothing outside the project.
+// The project server the render browser loads from: content types, Range requests, nothing outside the project,
+// and nothing at all for whoever does not know its random base path.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -41,8 +42,15 @@ interface Answer {
   body: Buffer;
 }
 
-/** A raw request, so paths reach the server exactly as written (no client-side normalisation of `..`). */
+/** The server's secret base path, e.g. `/3f…9a` (no trailing slash). */
+const base = () => new URL(server.baseUrl).pathname.slice(0, -1);
+
+/** A raw request under the base path, so paths reach the server exactly as written (no normalisation of `..`). */
 function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return getRaw(`${base()}${path}`, headers, method);
+}
+
+function getRaw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   const { port } = new URL(server.origin);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers }, (response) => {
@@ -55,8 +63,47 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
   });
 }
 
-test('listens on 127.0.0.1 on a random port', () => {
+test('listens on 127.0.0.1 on a random port, under a random base path of 128 bits', () => {
   assert.match(server.origin, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/$/);
+  assert.equal(server.url('/index.html'), `${server.baseUrl}index.html`);
+  assert.equal(server.url('__fx/fx.iife.js'), `${server.baseUrl}__fx/fx.iife.js`);
+});
+
+test('two servers of the same project have different base paths', async () => {
+  const other = await startProjectServer(project, join(project, '..', 'dist'));
+  try {
+    assert.notEqual(new URL(other.baseUrl).pathname, base() + '/');
+  } finally {
+    await other.close();
+  }
+});
+
+const unknowing = ['/index.html', '/__fx/fx.iife.js', '/__fx/compile.html', `/${'0'.repeat(32)}/index.html`, '/media/clip.mp4'];
+for (const path of unknowing) {
+  test(`answers 404 to ${path} without the base path`, async () => {
+    const answer = await getRaw(path);
+    assert.equal(answer.status, 404);
+    assert.equal(answer.body.toString(), 'not found');
+  });
+}
+
+test('a path that climbs out of the base path is not found', async () => {
+  assert.equal((await getRaw(`${base()}/../index.html`)).status, 404);
+  assert.equal((await getRaw(`${base()}%2f..%2findex.html`)).status, 404);
+});
+
+test('refuses proxy requests: an absolute-form target (400) and CONNECT (connection closed)', async () => {
+  assert.equal((await getRaw(`http://example.com${base()}/index.html`)).status, 400);
+  const { port } = new URL(server.origin);
+  const closed = await new Promise<string>((resolve) => {
+    const req = request({ host: '127.0.0.1', port, method: 'CONNECT', path: 'example.com:443' });
+    req.on('connect', (response) => resolve(`connected ${response.statusCode}`));
+    req.on('response', (response) => resolve(`answered ${response.statusCode}`));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.end();
+  });
+  assert.equal(closed, 'ECONNRESET');
 });
 
 const types: [string, string][] = [
@@ -142,13 +189,14 @@ test('lists no directories and serves nothing unknown under /__fx/', async () =>
 
 test('serves compiled documents it was given, and maps its URLs back to project files', async () => {
   const url = server.addDocument('doc-1', '<!doctype html><p>compiled</p>');
-  assert.equal(new URL(url).pathname, '/__fx/compiled/doc-1.html');
+  assert.equal(url, `${server.baseUrl}__fx/compiled/doc-1.html`);
   const answer = await get('/__fx/compiled/doc-1.html');
   assert.equal(answer.headers['content-type'], 'text/html; charset=utf-8');
   assert.match(answer.body.toString(), /compiled/);
-  assert.equal(await server.localFile(`${server.origin}/media/a%20b.webm`), join(project, 'media', 'a b.webm'));
-  assert.equal(await server.localFile(`${server.origin}/link.txt`), undefined);
-  assert.equal(await server.localFile(`${server.origin}/%2e%2e/secret.txt`), undefined);
-  assert.equal(await server.localFile('https://example.com/media/clip.mp4'), undefined);
-  assert.equal(await server.localFile(`${server.origin}/__fx/fx.iife.js`), undefined);
+  assert.equal(await server.localFile(server.url('media/a%20b.webm')), join(project, 'media', 'a b.webm'));
+  assert.equal(await server.localFile(server.url('link.txt')), undefined);
+  assert.equal(await server.localFile(`${server.baseUrl}%2e%2e/secret.txt`), undefined);
+  assert.equal(await server.localFile(`https://example.com${base()}/media/clip.mp4`), undefined);
+  assert.equal(await server.localFile(server.url('__fx/fx.iife.js')), undefined);
+  assert.equal(await server.localFile(`${server.origin}/media/clip.mp4`), undefined, 'outside the base path');
 });

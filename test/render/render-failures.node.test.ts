@@ -2,13 +2,14 @@
 // no output file, no partial file, no browser or FFmpeg process.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFxError } from '../../src/runtime/errors.js';
 import { render } from '../../src/render/index.js';
 import type { RenderOptions } from '../../src/render/types.js';
-import { FIXTURES, filesIn, processesMentioning, tempDir } from './helpers.js';
+import { FIXTURES, filesIn, processesMentioning, recordingServer, tempDir, wavBytes } from './helpers.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
 let counter = 0;
@@ -126,7 +127,67 @@ test('aborting mid-render kills the browser and FFmpeg, removes partial output a
   assert.deepEqual(await filesIn(out), []);
   assert.deepEqual(await processesMentioning(scratch), [], 'no browser left');
   assert.deepEqual(await processesMentioning(out), [], 'no FFmpeg left');
-  assert.deepEqual(await filesIn(scratch), [], 'browser profile removed');
+  assert.deepEqual(await filesIn(scratch), ['fx-render-profiles']);
+  assert.deepEqual(await filesIn(join(scratch, 'fx-render-profiles')), [], 'browser profile removed');
+});
+
+test('aborting while ffprobe reads an audio source leaves no ffprobe, FFmpeg or browser behind', async () => {
+  // The server plays along with the browser but never answers FFmpeg (user agent Lavf): the probe hangs.
+  const controller = new AbortController();
+  const audioServer = await recordingServer((request, response) => {
+    if (/Lavf/.test(request.headers['user-agent'] ?? '')) return void controller.abort();
+    response.writeHead(200, { 'content-type': 'audio/wav' }).end(wavBytes());
+  });
+  const src = `${audioServer.origin}/hanging-${++counter}.wav`;
+  const withAudio = await project(root('data-composition-id="a" data-width="320" data-height="180" data-duration="1"', `<audio src="${src}"></audio>`));
+  const out = outputDir();
+  const scratch = join(dir.path, `tmp-${++counter}`);
+  await mkdir(scratch);
+  try {
+    await withEnv({ TMPDIR: scratch }, async () => {
+      await assert.rejects(render(options(withAudio, out, { signal: controller.signal, unsafeAllowPrivateNetwork: true })), hasCode('render_aborted'));
+    });
+    assert.ok(audioServer.requests.some((request) => /Lavf/.test(request.userAgent)), 'ffprobe was reading the source when the render was aborted');
+    assert.deepEqual(await processesMentioning(src), [], 'no ffprobe left');
+    assert.deepEqual(await processesMentioning(out), [], 'no FFmpeg left');
+    assert.deepEqual(await processesMentioning(scratch), [], 'no browser left');
+  } finally {
+    await audioServer.close();
+  }
+});
+
+const tooLong: [string, string, Partial<RenderOptions>, RegExp][] = [
+  ['data-duration="1e308"', '1e308', {}, /at most 600 s \("maxDurationSeconds"\), got "data-duration" 1e\+308/],
+  ['2 s over maxDurationSeconds 1.5', '2', { maxDurationSeconds: 1.5 }, /at most 1.5 s/],
+  ['20 frames over maxFrames 19', '2', { maxFrames: 19 }, /at most 19 frames \("maxFrames"\), got 20 \(2 s at 10 fps\)/],
+];
+for (const [name, duration, change, message] of tooLong) {
+  test(`${name} fails with composition_duration_too_long before any frame is captured`, async () => {
+    const long = await project(root(`data-composition-id="long" data-width="320" data-height="180" data-duration="${duration}"`));
+    const out = outputDir();
+    const stages = new Set<string>();
+    await assert.rejects(render(options(long, out, { ...change, onProgress: ({ stage }) => stages.add(stage) })), (error) => hasCode('composition_duration_too_long')(error) && message.test((error as Error).message));
+    assert.deepEqual([...stages], ['compiling']);
+    assert.deepEqual(await filesIn(out), []);
+  });
+}
+
+test('a render removes the browser profiles of dead processes, and only those', async () => {
+  const scratch = join(dir.path, `tmp-${++counter}`);
+  const profiles = join(scratch, 'fx-render-profiles');
+  // A pid that surely ran and is gone: a child that already exited.
+  const dead = await new Promise<number>((resolve) => {
+    const child = spawn('true');
+    child.once('exit', () => resolve(child.pid!));
+  });
+  for (const name of [`${dead}-kill9ed`, `${process.pid}-alive`, 'not-a-profile']) {
+    await mkdir(join(profiles, name), { recursive: true });
+    await writeFile(join(profiles, name, 'Local State'), '{}');
+  }
+  await withEnv({ TMPDIR: scratch }, async () => {
+    await render(options(join(FIXTURES, 'animated'), outputDir(), { fps: 1 }));
+  });
+  assert.deepEqual(await filesIn(profiles), [`${process.pid}-alive`, 'not-a-profile']);
 });
 
 test('an already aborted signal rejects with render_aborted and creates nothing', async () => {

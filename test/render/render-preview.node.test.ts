@@ -34,8 +34,8 @@ function previewPage(): string {
   const variables = JSON.stringify(VARIABLES).replaceAll("'", '&#39;');
   return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <style>body { margin: 0; } fx-composition { width: 320px; }</style>
-    <script src="${ServerPath.compiler}"></script></head>
-    <body><fx-composition src="/index.html" variables='${variables}'></fx-composition></body></html>`;
+    <script src="${server.url(ServerPath.compiler)}"></script></head>
+    <body><fx-composition src="${server.url('index.html')}" variables='${variables}'></fx-composition></body></html>`;
 }
 
 async function previewFrame(seconds: number, png: string): Promise<void> {
