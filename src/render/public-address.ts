@@ -13,13 +13,40 @@ for (const [network, prefix] of [
 ] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
 
+/** IPv6 prefixes that carry an IPv4 address, and the 16-bit group where it starts: NAT64 (RFC 6052), 6to4 (RFC 3056), IPv4-compatible (RFC 4291). */
+const EMBEDDING: readonly [BlockList, number][] = ([['64:ff9b::', 96, 6], ['2002::', 16, 1], ['::', 96, 6]] as const).map(([network, prefix, group]) => {
+  const list = new BlockList();
+  list.addSubnet(network, prefix, 'ipv6');
+  return [list, group];
+});
+
+/** The eight 16-bit groups of an IPv6 address (the URL parser writes a dotted IPv4 tail as two groups). */
+function ipv6Groups(address: string): number[] {
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = canonical.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const [first, last] = [groups(head), groups(tail)];
+  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last];
+}
+
 /** True for a non-public address, and for anything that is not an IP address at all. */
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   if (mapped) return PRIVATE.check(mapped, 'ipv4');
   const family = isIP(address);
   if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return PRIVATE.check(address, 'ipv4');
+  if (PRIVATE.check(address, 'ipv6')) return true;
+  const embedding = EMBEDDING.find(([list]) => list.check(address, 'ipv6'));
+  if (!embedding) return false;
+  let groups: number[];
+  try {
+    groups = ipv6Groups(address);
+  } catch {
+    return true;
+  }
+  const [high = 0, low = 0] = groups.slice(embedding[1], embedding[1] + 2);
+  return PRIVATE.check([high >> 8, high & 0xff, low >> 8, low & 0xff].join('.'), 'ipv4');
 }
 
 /**

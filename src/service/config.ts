@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_FRAMES } from '../render/options.js';
 import type { RenderFunction, RenderOptions } from '../render/types.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { BlobStorage } from './storage/blob-storage.js';
@@ -25,6 +26,10 @@ export interface Limits {
   /** Page fetched for a `url` render. */
   readonly urlPageBytes: number;
   readonly urlFetchTimeoutMs: number;
+  /** Longest root `data-duration` of a composition. Above → 422 `composition_duration_too_long`; also given to the renderer. */
+  readonly maxDurationSeconds: number;
+  /** Most frames (duration × fps) of one render. Above → 422 `composition_duration_too_long`; also given to the renderer. */
+  readonly maxFrames: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -37,6 +42,9 @@ export const DEFAULT_LIMITS: Limits = {
   zipRatioMinBytes: 1 * MiB,
   urlPageBytes: 5 * MiB,
   urlFetchTimeoutMs: 10_000,
+  // The renderer's defaults: 600 s, 36 000 frames (10 minutes at 60 fps).
+  maxDurationSeconds: DEFAULT_MAX_DURATION_SECONDS,
+  maxFrames: DEFAULT_MAX_FRAMES,
 };
 
 export interface WebhookSettings {
@@ -78,7 +86,10 @@ export interface ServiceConfig {
   readonly idempotencyTtlSeconds?: number;
   /** Development only: accept `http://127.0.0.1|[::1]|localhost` callback URLs. */
   readonly allowInsecureCallbacks?: boolean;
-  /** Development only: let `url` renders and webhooks reach private, loopback and link-local addresses. */
+  /**
+   * Development only: let `url` renders and webhooks reach private, loopback and link-local addresses, and the
+   * renderer load from them (its `unsafeAllowPrivateNetwork`).
+   */
   readonly allowPrivateNetworkUrls?: boolean;
   readonly limits?: Partial<Limits>;
   readonly webhooks?: Partial<WebhookSettings>;

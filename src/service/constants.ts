@@ -1,6 +1,7 @@
 /**
  * Public names of the `/v3` service, said once. openapi.yaml documents each of them; a test keeps the two in step.
  */
+import { RenderErrorCode } from '../render/errors.js';
 
 /** Stable error codes with their HTTP status. */
 export const ErrorCode = {
@@ -29,6 +30,9 @@ export const ErrorCode = {
   renderProjectInvalid: 'render_project_invalid',
   compositionNotFound: 'composition_not_found',
   urlFetchFailed: 'url_fetch_failed',
+  /** The renderer's own code: submit and render refuse a too long composition the same way. */
+  compositionTooLong: RenderErrorCode.durationTooLong,
+  rangeNotSatisfiable: 'range_not_satisfiable',
   idempotencyKeyReused: 'idempotency_key_reused',
   assetEntryMissing: 'asset_entry_missing',
   zipInvalid: 'zip_invalid',
@@ -67,6 +71,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.renderProjectInvalid]: 422,
   [ErrorCode.compositionNotFound]: 422,
   [ErrorCode.urlFetchFailed]: 422,
+  [ErrorCode.compositionTooLong]: 422,
+  [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.idempotencyKeyReused]: 422,
   [ErrorCode.assetEntryMissing]: 422,
   [ErrorCode.internalError]: 500,
@@ -104,6 +110,10 @@ export const Header = {
   idempotentReplayed: 'Idempotent-Replayed',
   contentType: 'content-type',
   contentLength: 'content-length',
+  range: 'range',
+  ifRange: 'if-range',
+  contentRange: 'content-range',
+  acceptRanges: 'accept-ranges',
   webhookId: 'webhook-id',
   webhookTimestamp: 'webhook-timestamp',
   webhookSignature: 'webhook-signature',

@@ -23,6 +23,8 @@ interface AccountJson {
   account_id: string;
   name: string;
   credential: { id: string; kind: string };
+  webhook_secret?: string;
+  usage: Record<string, unknown>;
 }
 
 const jwtPart = (token: string, index: 0 | 1) => JSON.parse(Buffer.from(token.split('.')[index]!, 'base64url').toString()) as Record<string, unknown>;
@@ -95,13 +97,19 @@ describe('OAuth authorization server', () => {
     assert.deepEqual([json.account_id, json.name, json.credential.kind, json.credential.id], [aliceId, 'alice', 'oauth', claims.grant_id]);
   });
 
+  test('GET /v3/account with an OAuth token has no webhook secret (API keys only)', async () => {
+    const { access_token: token } = await cliTokens();
+    const json = (await (await account(token)).json()) as AccountJson;
+    assert.deepEqual([json.credential.kind, Object.hasOwn(json, 'webhook_secret'), typeof json.usage], ['oauth', false, 'object']);
+  });
+
   test('browser client: sign-in with an exact redirect URI → token → GET /v3/account as oauth', async () => {
     const signed = await signIn(newBrowser(), test_.issuer, { clientId: 'fx-browser', redirectUri: BROWSER_REDIRECT, account: 'bob' });
     assert.equal(`${signed.redirect.origin}${signed.redirect.pathname}`, BROWSER_REDIRECT);
     const { status, body } = await redeemCode(test_.issuer, 'fx-browser', signed, BROWSER_REDIRECT);
     assert.equal(status, 200, JSON.stringify(body));
     const json = (await (await account(body.access_token as string)).json()) as AccountJson;
-    assert.deepEqual([json.name, json.credential.kind], ['bob', 'oauth']);
+    assert.deepEqual([json.name, json.credential.kind, json.webhook_secret], ['bob', 'oauth', undefined]);
   });
 
   test('browser client: the token endpoint answers CORS for the redirect origin only', async () => {
@@ -409,11 +417,64 @@ describe('OAuth authorization server', () => {
       assert.equal(step.redirect, undefined);
     });
 
+    test('5 wrong passwords for one account from one address → 429 with Retry-After, even for the right one; others unaffected', async () => {
+      await test_.account('carol');
+      const browser = newBrowser();
+      let html = await loginPage(browser);
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const step = await browser.post(formAction(html, 'login'), { account: 'carol', password: `wrong ${attempt}` });
+        assert.equal(step.page?.status, 401, `attempt ${attempt}`);
+        html = await step.page.text();
+      }
+      for (const password of ['wrong 6', 'correct horse battery']) {
+        const step = await browser.post(formAction(html, 'login'), { account: 'carol', password });
+        assert.equal(step.page?.status, 429);
+        const seconds = Number(step.page.headers.get('retry-after'));
+        assert.ok(seconds > 890 && seconds <= 900, `Retry-After ${seconds}`);
+        html = await step.page.text();
+        assert.match(html, /role="alert">Too many wrong passwords for this account\. Try again in 15 minute\(s\)\./);
+      }
+      // Another account from the same address signs in.
+      const other = await browser.post(formAction(html, 'login'), { account: 'alice', password: 'correct horse battery' });
+      assert.match(await other.page!.text(), /Allow access\?/);
+    });
+
     test('a login form that is not urlencoded → 415', async () => {
       const browser = newBrowser();
       const action = formAction(await loginPage(browser), 'login');
       const response = await browser.request(new URL(action, test_.url).href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       assert.equal(response.status, 415);
     });
+  });
+});
+
+describe('password checks at a time', () => {
+  let test_: OAuthTestService;
+  let receiver: LoopbackReceiver;
+  before(async () => {
+    test_ = await startOAuthService({ oauth: { signIn: { hashConcurrency: 1, hashQueue: 0 } } });
+    await test_.account('alice');
+    receiver = await LoopbackReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    await test_.close();
+  });
+
+  test('a sign-in beyond the running and waiting checks → 503 with Retry-After, the running one goes on', async () => {
+    const browsers = [0, 1, 2].map(() => new Browser(test_.url));
+    const pages = await Promise.all(
+      browsers.map(async (browser) => {
+        const step = await browser.follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+        return step.page!.text();
+      }),
+    );
+    // Posted together: one scrypt check (≈ 0.1–0.2 s) runs, the others find no slot and no place in line.
+    const steps = await Promise.all(browsers.map((browser, index) => browser.post(formAction(pages[index]!, 'login'), { account: 'alice', password: 'correct horse battery' })));
+    const statuses = steps.map((step) => step.page?.status).sort();
+    assert.deepEqual(statuses, [200, 503, 503]);
+    const busy = steps.find((step) => step.page?.status === 503)!.page!;
+    assert.equal(busy.headers.get('retry-after'), '1');
+    assert.match(await busy.text(), /The server is busy with other sign-ins\./);
   });
 });

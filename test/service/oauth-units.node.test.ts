@@ -9,8 +9,10 @@ import { SqliteAccountStore } from '../../src/service/accounts/account-store.js'
 import type { Sqlite } from '../../src/service/db/sqlite.js';
 import { sha256Hex } from '../../src/service/ids.js';
 import { openOAuthDatabase } from '../../src/service/oauth/database.js';
+import { LoginThrottle } from '../../src/service/oauth/login-throttle.js';
 import { hashPassword, PasswordStore, verifyPassword } from '../../src/service/oauth/passwords.js';
 import { DEFAULT_ISSUER, resolveOAuthSettings, type OAuthSettings } from '../../src/service/oauth/settings.js';
+import { WorkLimit, WorkLimitBusyError } from '../../src/service/oauth/work-limit.js';
 import { grantIsLive, purgeExpiredOAuthRecords, SqliteOAuthAdapter } from '../../src/service/oauth/sqlite-adapter.js';
 
 describe('resolveOAuthSettings', () => {
@@ -42,6 +44,10 @@ describe('resolveOAuthSettings', () => {
     ['an audience that is not a URL', { audience: 'renders' }],
     ['a browser redirect URI with a fragment', { browserRedirectUris: ['http://127.0.0.1:5173/#x'] }],
     ['a browser redirect URI that is not http(s)', { browserRedirectUris: ['javascript:alert(1)'] }],
+    ['no sign-in failure allowed', { signIn: { maxFailures: 0 } }],
+    ['a fractional failure window', { signIn: { failureWindow: 0.5 } }],
+    ['no password check at a time', { signIn: { hashConcurrency: 0 } }],
+    ['a negative hashing line', { signIn: { hashQueue: -1 } }],
   ];
   for (const [name, settings] of INVALID) {
     test(`${name} → oauth_settings_invalid`, () => {
@@ -49,8 +55,100 @@ describe('resolveOAuthSettings', () => {
     });
   }
 
+  test('sign-in limits: 5 failures per 15 minutes, 2 password checks at a time and 16 waiting', () => {
+    assert.deepEqual(resolveOAuthSettings({ dataDir: '/tmp/x' }).signIn, { maxFailures: 5, failureWindow: 900, hashConcurrency: 2, hashQueue: 16 });
+    assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', signIn: { hashQueue: 0 } }).signIn.hashQueue, 0);
+  });
+
   test('devAutoLogin is allowed on a loopback issuer', () => {
     assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'http://localhost:9000/oauth', devAutoLogin: 'dev' }).devAutoLogin, 'dev');
+  });
+});
+
+describe('LoginThrottle', () => {
+  const WINDOW = 900_000;
+  const failed = (throttle: LoginThrottle, times: number, start = 0, account = 'alice', address = '192.0.2.1') => {
+    for (let index = 0; index < times; index++) throttle.recordFailure(account, address, start + index * 1000);
+  };
+
+  test('4 failures: still allowed', () => {
+    const throttle = new LoginThrottle(5, WINDOW);
+    failed(throttle, 4);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', 4_000), 0);
+  });
+
+  test('5 failures: refused until the first of them leaves the window', () => {
+    const throttle = new LoginThrottle(5, WINDOW);
+    failed(throttle, 5);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', 5_000), WINDOW - 5_000);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', WINDOW - 1), 1);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', WINDOW), 0);
+  });
+
+  test('a failure once allowed again counts from the newest failures (sliding window)', () => {
+    const throttle = new LoginThrottle(5, WINDOW);
+    failed(throttle, 5);
+    throttle.recordFailure('alice', '192.0.2.1', WINDOW);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', WINDOW), 1_000);
+  });
+
+  test('another address or another account is not affected', () => {
+    const throttle = new LoginThrottle(5, WINDOW);
+    failed(throttle, 5);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.2', 5_000), 0);
+    assert.equal(throttle.retryAfterMs('bob', '192.0.2.1', 5_000), 0);
+  });
+
+  test('a success clears the count', () => {
+    const throttle = new LoginThrottle(5, WINDOW);
+    failed(throttle, 4);
+    throttle.recordSuccess('alice', '192.0.2.1');
+    failed(throttle, 4, 10_000);
+    assert.equal(throttle.retryAfterMs('alice', '192.0.2.1', 20_000), 0);
+  });
+
+  test('the table is capped: the least recently failed pair is forgotten first', () => {
+    const throttle = new LoginThrottle(1, WINDOW, 2);
+    for (const account of ['a', 'b', 'c']) throttle.recordFailure(account, '192.0.2.1', 0);
+    assert.deepEqual(['a', 'b', 'c'].map((account) => throttle.retryAfterMs(account, '192.0.2.1', 1) > 0), [false, true, true]);
+  });
+});
+
+describe('WorkLimit', () => {
+  const deferred = () => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    return { promise, resolve };
+  };
+
+  test('runs at most `concurrency` tasks at once, queues `queue` more, refuses the rest at once', async () => {
+    const limit = new WorkLimit(2, 1);
+    let running = 0;
+    let most = 0;
+    const gates = [deferred(), deferred(), deferred()];
+    const task = (gate: { promise: Promise<void> }) => async () => {
+      most = Math.max(most, ++running);
+      await gate.promise;
+      running--;
+    };
+    const runs = gates.map((gate) => limit.run(task(gate)));
+    await assert.rejects(limit.run(async () => {}), WorkLimitBusyError);
+    for (const gate of gates) gate.resolve();
+    await Promise.all(runs);
+    assert.equal(most, 2);
+  });
+
+  test('a failing task frees its slot', async () => {
+    const limit = new WorkLimit(1, 0);
+    await assert.rejects(limit.run(async () => Promise.reject(new Error('boom'))), /boom/);
+    assert.equal(await limit.run(async () => 'next'), 'next');
+  });
+
+  test('waiting tasks run in order as slots free', async () => {
+    const limit = new WorkLimit(1, 3);
+    const order: number[] = [];
+    await Promise.all([1, 2, 3, 4].map((index) => limit.run(async () => void order.push(index))));
+    assert.deepEqual(order, [1, 2, 3, 4]);
   });
 });
 

@@ -10,8 +10,15 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
   let test_: TestService;
   let assetId: string;
   before(async () => {
-    test_ = await startTestService({ allowInsecureCallbacks: false, allowPrivateNetworkUrls: false, limits: { jsonBodyBytes: 64 * 1024, variablesBytes: 1024 } });
-    assetId = await uploadProject(test_, { 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }), 'broken.html': compositionHtml({ variables: [{ id: 'x', type: 'number', label: 'X', default: 'nope' }] }) });
+    // A short fetch timeout: the NAT64/6to4 cases below reach the network until the guard refuses them.
+    test_ = await startTestService({ allowInsecureCallbacks: false, allowPrivateNetworkUrls: false, limits: { jsonBodyBytes: 64 * 1024, variablesBytes: 1024, urlFetchTimeoutMs: 1_000 } });
+    assetId = await uploadProject(test_, {
+      'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }),
+      'broken.html': compositionHtml({ variables: [{ id: 'x', type: 'number', label: 'X', default: 'nope' }] }),
+      'forever.html': compositionHtml({ duration: 1e308 }),
+      'eleven-minutes.html': compositionHtml({ duration: 660 }),
+      'five-minutes.html': compositionHtml({ duration: 300 }),
+    });
   });
   after(() => test_.close());
 
@@ -60,6 +67,12 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
     { name: 'a composition missing from the asset', body: () => ({ asset_id: assetId, composition: 'other.html' }), code: 'composition_not_found', param: 'composition', status: 422 },
     { name: 'a url on a private address', body: () => ({ url: 'http://10.0.0.1/' }), code: 'url_not_allowed', param: 'url' },
     { name: 'a url on loopback', body: () => ({ url: 'http://127.0.0.1:1/' }), code: 'url_not_allowed', param: 'url' },
+    { name: 'a url on loopback through NAT64', body: () => ({ url: 'http://[64:ff9b::7f00:1]:1/' }), code: 'url_not_allowed', param: 'url' },
+    { name: 'a url on a private address through 6to4', body: () => ({ url: 'http://[2002:a00:1::1]:1/' }), code: 'url_not_allowed', param: 'url' },
+    { name: 'a url on loopback as IPv4-compatible IPv6', body: () => ({ url: 'http://[::127.0.0.1]:1/' }), code: 'url_not_allowed', param: 'url' },
+    { name: 'a composition lasting 1e308 seconds', body: () => ({ asset_id: assetId, composition: 'forever.html' }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
+    { name: 'a composition longer than 600 seconds', body: () => ({ asset_id: assetId, composition: 'eleven-minutes.html', fps: 1 }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
+    { name: 'more frames than allowed (300 s at 240 fps)', body: () => ({ asset_id: assetId, composition: 'five-minutes.html', fps: 240 }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
   ];
 
   for (const bad of BAD_FIELDS) {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { renderError, RenderErrorCode } from '../../src/render/errors.js';
+import type { RenderFunction, RenderOptions } from '../../src/render/types.js';
 import { createFfmpegRenderer, FAIL_MARKER, ISSUE_MARKER, TEST_VIDEO, WORKED_AROUND } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, jsonInit, startTestService, TITLE_DECLARATIONS, uploadProject, waitFor, waitForFinished, type RenderJson, type TestService } from './helpers/harness.js';
 
@@ -35,7 +37,7 @@ describe('render lifecycle', () => {
   let completed: CompletedRender;
   before(async () => {
     test_ = await startTestService({ concurrency: 4, signedUrlTtlSeconds: 60, now: () => Date.now() + clockOffset });
-    assetId = await uploadProject(test_, { 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS, duration: 1 }), 'fail.html': compositionHtml({ extra: FAIL_MARKER }), 'issue.html': compositionHtml({ variables: TITLE_DECLARATIONS, extra: ISSUE_MARKER }) });
+    assetId = await uploadProject(test_, { 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS, duration: 1 }), 'fail.html': compositionHtml({ extra: FAIL_MARKER }), 'issue.html': compositionHtml({ variables: TITLE_DECLARATIONS, extra: ISSUE_MARKER }), 'fifteen-seconds.html': compositionHtml({ duration: 15 }) });
     const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 12, variables: { title: 'Hi' } }))).json()) as RenderJson;
     completed = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
   });
@@ -66,6 +68,91 @@ describe('render lifecycle', () => {
     assert.equal(response.headers.get('content-type'), 'image/jpeg');
     const bytes = new Uint8Array(await response.arrayBuffer());
     assert.deepEqual([bytes[0], bytes[1]], [0xff, 0xd8]);
+  });
+
+  describe('byte ranges of a signed link', () => {
+    let whole: Uint8Array;
+    before(async () => {
+      whole = new Uint8Array(await (await fetch(completed.video_url)).arrayBuffer());
+    });
+
+    test('the whole file says it takes ranges', async () => {
+      const response = await fetch(completed.video_url);
+      assert.deepEqual([response.status, response.headers.get('accept-ranges'), response.headers.get('content-length')], [200, 'bytes', String(whole.length)]);
+      await response.arrayBuffer();
+    });
+
+    const PARTS: { range: string; slice: (size: number) => [number, number] }[] = [
+      { range: 'bytes=0-99', slice: () => [0, 99] },
+      { range: 'bytes=100-', slice: (size) => [100, size - 1] },
+      { range: 'bytes=-10', slice: (size) => [size - 10, size - 1] },
+      { range: 'bytes=5-5', slice: () => [5, 5] },
+      { range: 'bytes=10-99999999', slice: (size) => [10, size - 1] },
+    ];
+    for (const { range, slice } of PARTS) {
+      test(`${range} → 206 with those bytes`, async () => {
+        const [start, end] = slice(whole.length);
+        const response = await fetch(completed.video_url, { headers: { range } });
+        assert.equal(response.status, 206);
+        assert.equal(response.headers.get('content-range'), `bytes ${start}-${end}/${whole.length}`);
+        assert.equal(response.headers.get('content-length'), String(end - start + 1));
+        assert.equal(response.headers.get('content-type'), 'video/mp4');
+        assert.deepEqual(new Uint8Array(await response.arrayBuffer()), whole.slice(start, end + 1));
+      });
+    }
+
+    for (const range of ['bytes=999999999-', 'bytes=5-4', 'bytes=-0', 'bytes=x-y']) {
+      test(`${range} → 416 range_not_satisfiable with the size`, async () => {
+        const response = await fetch(completed.video_url, { headers: { range } });
+        assert.equal(response.status, 416);
+        assert.equal(response.headers.get('content-range'), `bytes */${whole.length}`);
+        const body = (await response.json()) as { error: { code: string; param: string } };
+        assert.deepEqual([body.error.code, body.error.param], ['range_not_satisfiable', 'Range']);
+      });
+    }
+
+    const WHOLE: [string, Record<string, string>][] = [
+      ['several ranges', { range: 'bytes=0-1,5-6' }],
+      ['another unit', { range: 'items=0-1' }],
+      ['If-Range (no validator to compare)', { range: 'bytes=0-1', 'if-range': '"etag"' }],
+    ];
+    for (const [name, headers] of WHOLE) {
+      test(`${name} → 200 with the whole file`, async () => {
+        const response = await fetch(completed.video_url, { headers });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-range'), null);
+        assert.equal((await response.arrayBuffer()).byteLength, whole.length);
+      });
+    }
+
+    test('HEAD answers the headers and opens no file', async () => {
+      // A video larger than one stream chunk (64 KiB): a stream opened for HEAD would stay open unread.
+      const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fifteen-seconds.html', fps: 30 }))).json()) as RenderJson;
+      const large = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
+      const size = (await (await fetch(large.video_url)).arrayBuffer()).byteLength;
+      assert.ok(size > 96 * 1024, `the video must be larger than the stream's first read, got ${size} bytes`);
+      const videoFds = async () => {
+        const fds = await readdir('/proc/self/fd').catch(() => [] as string[]);
+        const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+        return targets.filter((target) => target.endsWith(`${large.render_id}/video.mp4`)).length;
+      };
+      for (const [headers, status, length] of [[{}, 200, size], [{ range: 'bytes=0-9' }, 206, 10], [{ range: 'bytes=10-' }, 206, size - 10]] as const) {
+        const response = await fetch(large.video_url, { method: 'HEAD', headers });
+        assert.deepEqual([response.status, response.headers.get('content-length'), (await response.arrayBuffer()).byteLength], [status, String(length), 0]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(await videoFds(), 0);
+    });
+
+    test('a range of an expired link is still 403, before any range check', async () => {
+      clockOffset = 61_000;
+      try {
+        const response = await fetch(completed.video_url, { headers: { range: 'bytes=999999999-' } });
+        assert.equal(response.status, 403);
+      } finally {
+        clockOffset = 0;
+      }
+    });
   });
 
   test('a signed link refuses an Authorization header', async () => {
@@ -106,7 +193,8 @@ describe('render lifecycle', () => {
     const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fail.html' }))).json()) as RenderJson;
     const failed = await waitForFinished(test_, submitted.render_id);
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(failed.failure, { code: 'composition_broken', message: 'the composition is broken on purpose' });
+    // An unknown code passes through; its message is a fixed one, the renderer's own is only logged.
+    assert.deepEqual(failed.failure, { code: 'composition_broken', message: 'the render failed with "composition_broken"; the service log has the details' });
     assert.equal(failed.credits, null);
     assert.equal(failed.video_url, null);
   });
@@ -134,6 +222,15 @@ describe('render lifecycle', () => {
     assert.equal((await probe(file)).codec_name, 'vp9');
   });
 
+  test('an alpha render has a PNG thumbnail, served as image/png', async () => {
+    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, format: 'mov' }))).json()) as RenderJson;
+    const done = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
+    assert.match(done.thumbnail_url, /\/thumbnail\.png\?/);
+    const response = await fetch(done.thumbnail_url);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    assert.deepEqual([...new Uint8Array(await response.arrayBuffer()).slice(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  });
+
   test('20 concurrent submits all complete', async () => {
     const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 4, callback_id: `batch-${index}` }))));
     assert.deepEqual(responses.map((response) => response.status), Array(20).fill(202));
@@ -144,13 +241,14 @@ describe('render lifecycle', () => {
   });
 
   test('GET /v3/account reports the usage of this month', async () => {
-    const account = (await (await test_.api('/v3/account')).json()) as { account_id: string; credential: { kind: string }; usage: { credits_used: number; renders_completed: number; renders_failed: number; renders_total: number } };
+    const account = (await (await test_.api('/v3/account')).json()) as { account_id: string; credential: { kind: string }; webhook_secret: string; usage: { credits_used: number; renders_completed: number; renders_failed: number; renders_total: number } };
     assert.equal(account.account_id, test_.accountId);
     assert.equal(account.credential.kind, 'api_key');
+    assert.match(account.webhook_secret, /^whsec_[A-Za-z0-9+/]{32}$/);
     assert.equal(account.usage.renders_failed, 1);
     assert.equal(account.usage.renders_total, account.usage.renders_completed + account.usage.renders_failed);
-    // 12 frames → 0.4, 1 frame → 0.04, 4k 30 frames → 1.5, 5 frames → 0.17, 20 × 4 frames → 20 × 0.14
-    assert.equal(account.usage.credits_used, Math.round((0.4 + 0.04 + 1.5 + 0.17 + 20 * 0.14) * 100) / 100);
+    // 12 frames → 0.4, 450 frames → 15, 1 frame → 0.04, 4k 30 frames → 1.5, 5 frames → 0.17, mov 2 frames → 0.07, 20 × 4 frames → 20 × 0.14
+    assert.equal(account.usage.credits_used, Math.round((0.4 + 15 + 0.04 + 1.5 + 0.17 + 0.07 + 20 * 0.14) * 100) / 100);
   });
 });
 
@@ -233,6 +331,66 @@ describe('list, delete and cancel', () => {
   });
 });
 
+describe('render failures as clients see them', () => {
+  let test_: TestService;
+  let assetId: string;
+  let receiver: Server;
+  let receiverUrl: string;
+  const deliveries: string[] = [];
+  const logs: { message: string; details?: Record<string, unknown> }[] = [];
+  const started: RenderOptions[] = [];
+  // A renderer failing the way the real one does: FFmpeg's stderr tail and a server path in the message.
+  const leakyRenderer: RenderFunction = async (options) => {
+    started.push(options);
+    throw renderError(RenderErrorCode.ffmpegFailed, `encoding the video: FFmpeg exited with code 1\n${options.outputPath}: Permission denied\n[libx264 @ 0x55d0] broken`);
+  };
+
+  before(async () => {
+    test_ = await startTestService({ render: leakyRenderer, limits: { maxDurationSeconds: 60, maxFrames: 1_000 }, log: (message, details) => logs.push({ message, details }) });
+    assetId = await uploadProject(test_, { 'index.html': compositionHtml() });
+    receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        deliveries.push(body);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  });
+  after(async () => {
+    receiver.close();
+    await test_.close();
+  });
+
+  const submit = async (composition: string) => {
+    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition, callback_url: receiverUrl }))).json()) as RenderJson;
+    const failed = await waitForFinished(test_, submitted.render_id);
+    const webhook = await waitFor(() => deliveries.find((body) => body.includes(submitted.render_id)), 10_000, 'the webhook');
+    return { failed, webhook: JSON.parse(webhook) as { type: string; data: { failure: unknown } } };
+  };
+
+  test('the renderer code and a fixed message reach the record and the webhook; the detail stays in the log', async () => {
+    const { failed, webhook } = await submit('index.html');
+    const expected = { code: 'ffmpeg_failed', message: 'encoding the video failed' };
+    assert.deepEqual([failed.status, failed.failure], ['failed', expected]);
+    assert.deepEqual([webhook.type, webhook.data.failure], ['render.failed', expected]);
+    for (const seen of [JSON.stringify(failed), JSON.stringify(webhook)]) {
+      assert.ok(!seen.includes(test_.dataDir) && !seen.includes('libx264'), seen);
+    }
+    const logged = logs.find((line) => line.message === 'render failed' && line.details?.renderId === failed.render_id);
+    assert.equal(logged?.details?.code, 'ffmpeg_failed');
+    assert.match(String(logged?.details?.error), /Permission denied[\s\S]*libx264/);
+    assert.ok(String(logged?.details?.error).includes(test_.dataDir));
+  });
+
+  test("the renderer gets the service's length limits and network rule", () => {
+    const options = started.at(-1)!;
+    assert.deepEqual([options.maxDurationSeconds, options.maxFrames, options.unsafeAllowPrivateNetwork], [60, 1_000, true]);
+  });
+});
+
 describe('url renders', () => {
   let test_: TestService;
   let origin: Server;
@@ -243,6 +401,9 @@ describe('url renders', () => {
       if (request.url === '/page.html') {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         response.end(compositionHtml({ variables: TITLE_DECLARATIONS, duration: 0.5 }).replace('<body>', '<head><title>t</title></head><body>'));
+      } else if (request.url === '/forever.html') {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(compositionHtml({ duration: 1e308 }));
       } else if (request.url === '/moved') {
         response.writeHead(302, { location: '/page.html' }).end();
       } else if (request.url === '/huge.html') {
@@ -276,6 +437,15 @@ describe('url renders', () => {
     const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}/page.html`, variables: { title: false } }));
     assert.equal(response.status, 422);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'render_project_invalid');
+  });
+
+  test('a page lasting 1e308 seconds → 422 composition_duration_too_long, nothing stored', async () => {
+    const before = test_.count('renders');
+    const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}/forever.html` }));
+    assert.equal(response.status, 422);
+    const body = (await response.json()) as { error: { code: string; param: string } };
+    assert.deepEqual([body.error.code, body.error.param], ['composition_duration_too_long', 'composition']);
+    assert.equal(test_.count('renders'), before);
   });
 
   for (const [path, reason] of [['/missing', 'a 404'], ['/image.png', 'a non-HTML answer'], ['/huge.html', 'a page above the size limit'], ['/hang.html', 'a page slower than the timeout']] as const) {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isPrivateAddress } from '../../src/service/network-guard.js';
+import { renderError, RenderErrorCode } from '../../src/render/errors.js';
+import { renderFailure } from '../../src/service/jobs/render-failure.js';
 import { creditsFor } from '../../src/service/renders/billing.js';
-import { detectAspectRatio } from '../../src/service/renders/project-check.js';
+import { aspectRatioOf, checkCompositionLength } from '../../src/service/renders/project-check.js';
 import { withBaseHref } from '../../src/service/renders/url-page.js';
 import { UrlSigner } from '../../src/service/signing/url-signer.js';
 
@@ -11,6 +13,53 @@ describe('isPrivateAddress', () => {
   const PUBLIC = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'];
   for (const address of PRIVATE) test(`${address} is private`, () => assert.equal(isPrivateAddress(address), true));
   for (const address of PUBLIC) test(`${address} is public`, () => assert.equal(isPrivateAddress(address), false));
+
+  // IPv6 forms that carry an IPv4 address: NAT64 (RFC 6052), 6to4 (RFC 3056), IPv4-compatible (RFC 4291, deprecated).
+  const EMBEDDED_PRIVATE = [
+    '64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::a00:1', '64:ff9b::c0a8:101', '64:ff9b::a9fe:a9fe',
+    '2002:7f00:1::', '2002:a00:1::1', '2002:c0a8:101:1::1', '2002:a9fe:a9fe::',
+    '::127.0.0.1', '::7f00:1', '::10.0.0.1', '::a9fe:a9fe',
+  ];
+  for (const address of EMBEDDED_PRIVATE) test(`${address} is private (embeds a private IPv4 address)`, () => assert.equal(isPrivateAddress(address), true));
+  // The same forms around public IPv4 addresses stay reachable: an IPv6-only host with DNS64 sees every site as 64:ff9b::….
+  for (const address of ['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1']) test(`${address} is public (embeds a public IPv4 address)`, () => assert.equal(isPrivateAddress(address), false));
+});
+
+describe('checkCompositionLength', () => {
+  const limits = { maxDurationSeconds: 600, maxFrames: 36_000 };
+  const ACCEPTED: [number | undefined, number][] = [[undefined, 240], [600, 60], [0.5, 30], [150, 240]];
+  const REFUSED: [number, number][] = [[1e308, 1], [600.001, 1], [601, 1], [600, 61], [150.01, 240], [Number.MAX_VALUE, 240]];
+  for (const [duration, fps] of ACCEPTED) test(`${duration} s at ${fps} fps is accepted`, () => checkCompositionLength(duration, 'index.html', fps, limits));
+  for (const [duration, fps] of REFUSED) {
+    test(`${duration} s at ${fps} fps → composition_duration_too_long`, () => {
+      assert.throws(() => checkCompositionLength(duration, 'index.html', fps, limits), { code: 'composition_duration_too_long', status: 422, param: 'composition' });
+    });
+  }
+  test('frames are counted like the renderer counts them (rounded)', () => {
+    checkCompositionLength(0.34, 'index.html', 30, { maxDurationSeconds: 600, maxFrames: 10 });
+    assert.throws(() => checkCompositionLength(0.35, 'index.html', 30, { maxDurationSeconds: 600, maxFrames: 10 }), { code: 'composition_duration_too_long' });
+  });
+});
+
+describe('renderFailure', () => {
+  const SECRET_PATH = '/srv/fx/.fx/service/work/rnd_x/video.mp4';
+  const CASES: [string, unknown, { code: string; message: string }][] = [
+    ['FFmpeg with a stderr tail and a path', renderError(RenderErrorCode.ffmpegFailed, `encoding: FFmpeg exited with code 1\n${SECRET_PATH}: Permission denied`), { code: 'ffmpeg_failed', message: 'encoding the video failed' }],
+    ['a browser crash', renderError(RenderErrorCode.browserCrashed, `the page crashed while rendering\n[1234:5678:ERROR:${SECRET_PATH}]`), { code: 'browser_crashed', message: 'the browser crashed while rendering; try again, or simplify the composition' }],
+    ['a compile error', Object.assign(new Error(`composition "http://127.0.0.1:4242/index.html" has no element`), { code: 'composition_invalid' }), { code: 'composition_invalid', message: 'the entry composition could not be compiled; it needs an element with "data-composition-id"' }],
+    ['an error without a code', new Error(`EACCES: permission denied, open '${SECRET_PATH}'`), { code: 'render_failed', message: 'the render failed' }],
+    ['a string', SECRET_PATH, { code: 'render_failed', message: 'the render failed' }],
+    ['a code that is not one', Object.assign(new Error('x'), { code: `bad code ${SECRET_PATH}` }), { code: 'render_failed', message: 'the render failed' }],
+    ['an unknown well-formed code', Object.assign(new Error(SECRET_PATH), { code: 'gpu_lost' }), { code: 'gpu_lost', message: 'the render failed with "gpu_lost"; the service log has the details' }],
+    ['null', null, { code: 'render_failed', message: 'the render failed' }],
+  ];
+  for (const [name, error, expected] of CASES) {
+    test(`${name} → ${expected.code}, a fixed message, the detail for the log only`, () => {
+      const { failure, detail } = renderFailure(error);
+      assert.deepEqual(failure, expected);
+      assert.ok(detail.includes(error instanceof Error ? error.message : String(error)), detail);
+    });
+  }
 });
 
 describe('creditsFor', () => {
@@ -26,7 +75,7 @@ describe('creditsFor', () => {
   for (const [frames, resolution, credits] of CASES) test(`${frames} frames at ${resolution} cost ${credits}`, () => assert.equal(creditsFor(frames, resolution), credits));
 });
 
-describe('detectAspectRatio', () => {
+describe('aspectRatioOf (the renderer\'s detectAspectRatio, 16:9 without a size)', () => {
   const CASES: [number | undefined, number | undefined, string][] = [
     [1920, 1080, '16:9'],
     [1080, 1920, '9:16'],
@@ -36,7 +85,7 @@ describe('detectAspectRatio', () => {
     [undefined, 1080, '16:9'],
     [undefined, undefined, '16:9'],
   ];
-  for (const [width, height, ratio] of CASES) test(`${width}×${height} → ${ratio}`, () => assert.equal(detectAspectRatio({ width, height }), ratio));
+  for (const [width, height, ratio] of CASES) test(`${width}×${height} → ${ratio}`, () => assert.equal(aspectRatioOf({ width, height }), ratio));
 });
 
 describe('withBaseHref', () => {

@@ -95,7 +95,8 @@ describe('webhooks', () => {
       status: 'failed',
       callback_id: 'f-1',
       credits: null,
-      failure: { code: 'composition_broken', message: 'the composition is broken on purpose' },
+      // The renderer's own message ("the composition is broken on purpose") stays in the service log.
+      failure: { code: 'composition_broken', message: 'the render failed with "composition_broken"; the service log has the details' },
     });
     assert.ok(verify(secret, delivery!));
   });

@@ -1,13 +1,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { RenderProgress } from '../../render/types.js';
-import { FailureCode, IdPrefix, WebhookEventType } from '../constants.js';
+import { IdPrefix, WebhookEventType } from '../constants.js';
 import type { ServiceContext } from '../context.js';
 import { newId } from '../ids.js';
 import { creditsFor } from '../renders/billing.js';
 import type { RenderRow } from '../renders/render-types.js';
 import { StorageKey } from '../storage/keys.js';
 import { AbortReason, type Job } from './job-queue.js';
+import { renderFailure } from './render-failure.js';
 
 /** The webhook a render's final state sends, if it asked for one. */
 export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime: number) {
@@ -15,18 +16,11 @@ export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime:
   return { id: newId(IdPrefix.webhookMessage), renderId: render.id, accountId: render.accountId, url: render.request.callback_url, eventType: type, eventTime };
 }
 
-/** A failure as recorded: the renderer's own `code` when it has one. */
-function failureOf(error: unknown) {
-  const code = (error as { code?: unknown })?.code;
-  return {
-    code: typeof code === 'string' && /^[a-z][a-z0-9_.-]{0,63}$/.test(code) ? code : FailureCode.failed,
-    message: error instanceof Error ? error.message : String(error),
-  };
-}
-
 /**
  * Runs one render: claims it (`queued → rendering`), calls the renderer with throttled progress and the job's
- * abort signal, stores the outputs and completes or fails it, with its webhook in the same transaction.
+ * abort signal, stores the outputs and completes or fails it, with its webhook in the same transaction. The
+ * renderer gets the service's length limits (checked at submit already) and network rule. Clients get a failure
+ * code and a fixed message; the renderer's own message goes to the log.
  */
 export async function runRenderJob(context: ServiceContext, { renderId, signal }: Job): Promise<void> {
   const { config, renders, storage } = context;
@@ -48,6 +42,9 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
       resolution: render.request.resolution,
       aspectRatio: render.request.aspect_ratio,
       variables: render.request.variables,
+      maxDurationSeconds: config.limits.maxDurationSeconds,
+      maxFrames: config.limits.maxFrames,
+      unsafeAllowPrivateNetwork: config.allowPrivateNetworkUrls,
       outputPath: join(workDir, `video.${render.request.format}`),
       signal,
       onProgress: throttledProgress(context, renderId),
@@ -77,9 +74,10 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
       if (signal.reason === AbortReason.shutdown) await renders.requeue(renderId);
       return;
     }
-    config.log('render failed', { renderId, error: (error as Error)?.message });
+    const { failure, detail } = renderFailure(error);
+    config.log('render failed', { renderId, code: failure.code, error: detail });
     const now = config.now();
-    if (await renders.fail(renderId, failureOf(error), now, webhookFor(render, WebhookEventType.failed, now))) context.wakeWebhooks();
+    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now))) context.wakeWebhooks();
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

@@ -6,14 +6,19 @@ import { ErrorCode } from '../constants.js';
 import { readBodyLimited, requireMediaType } from '../http/body.js';
 import type { ServiceEnv } from '../http/env.js';
 import { InteractionPath, LoginField, OAuthScope } from './constants.js';
+import { LoginThrottle } from './login-throttle.js';
 import { nodeBindings } from './node-bridge.js';
 import { consentPage, errorPage, loginPage, PAGE_HEADERS } from './pages.js';
 import type { PasswordStore } from './passwords.js';
 import type { ResolvedOAuthSettings } from './settings.js';
+import { WorkLimit, WorkLimitBusyError } from './work-limit.js';
 
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 const FORM_BYTES = 8 * 1024;
 const WRONG_CREDENTIALS = 'The account name or the password is wrong.';
+const BUSY = 'The server is busy with other sign-ins. Try again in a moment.';
+const BUSY_RETRY_SECONDS = 1;
+const tooManyFailures = (seconds: number) => `Too many wrong passwords for this account. Try again in ${Math.ceil(seconds / 60)} minute(s).`;
 
 /** What each scope lets a client do, as the consent page says it. */
 const PERMISSIONS: Record<string, string> = {
@@ -42,12 +47,16 @@ class InteractionStop extends Error {
  * The sign-in pages oidc-provider sends the browser to: login (account + password, checked against the scrypt
  * hash set by `admin.ts set-password`), then consent. Forms are bound to the interaction by its cookie
  * (SameSite=Lax, path of this interaction only) and the uid in the URL, and cross-origin posts are refused.
+ * Wrong passwords are counted per account name and client address (429 with `Retry-After` past the limit, no
+ * password checked), and password checks run a few at a time (503 with `Retry-After` when the line is full).
  * `devAutoLogin` answers both prompts for one account without showing anything.
  */
 export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts): void {
   const { provider, accounts, passwords, settings } = parts;
   const issuerOrigin = new URL(settings.issuer).origin;
   const at = (path: string, uid: string) => `${settings.mountPath}${path.replace(':uid', encodeURIComponent(uid))}`;
+  const throttle = new LoginThrottle(settings.signIn.maxFailures, settings.signIn.failureWindow * 1000);
+  const hashing = new WorkLimit(settings.signIn.hashConcurrency, settings.signIn.hashQueue);
 
   const load = async (c: Context<ServiceEnv>, prompt?: string): Promise<InteractionDetails> => {
     const { incoming, outgoing } = nodeBindings(c);
@@ -69,7 +78,8 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
     return c.redirect(returnTo, 303);
   };
 
-  const show = (c: Context<ServiceEnv>, html: string, status: 200 | 401 = 200) => c.html(html, status, PAGE_HEADERS);
+  const show = (c: Context<ServiceEnv>, html: string, status: 200 | 401 | 429 | 503 = 200, headers: Record<string, string> = {}) =>
+    c.html(html, status, { ...PAGE_HEADERS, ...headers });
 
   const clientName = async (details: InteractionDetails) =>
     (details.params.client_id ? (await provider.Client.find(details.params.client_id))?.clientName : undefined) ?? 'An application';
@@ -142,18 +152,34 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
       const form = await readForm(c);
       const details = await load(c, 'login');
       const name = form.get(LoginField.account)?.trim() ?? '';
-      const account = name ? await accounts.findByName(name) : undefined;
-      if (!(await passwords.check(account?.id, form.get(LoginField.password) ?? ''))) {
-        settings.log('oauth sign-in refused', { account: name.slice(0, 100), client: details.params.client_id });
-        const page = loginPage({
-          clientName: await clientName(details),
-          loginAction: at(InteractionPath.login, details.uid),
-          abortAction: at(InteractionPath.abort, details.uid),
-          account: name,
-          error: WRONG_CREDENTIALS,
-        });
-        return show(c, page, 401);
+      // Behind a proxy every client has the proxy's address: the limit then applies per account.
+      const address = nodeBindings(c).incoming.socket.remoteAddress ?? 'unknown';
+      const logged = { account: name.slice(0, 100), client: details.params.client_id };
+      const again = async (error: string, status: 401 | 429 | 503, headers?: Record<string, string>) => {
+        const page = loginPage({ clientName: await clientName(details), loginAction: at(InteractionPath.login, details.uid), abortAction: at(InteractionPath.abort, details.uid), account: name, error });
+        return show(c, page, status, headers);
+      };
+      const waitMs = throttle.retryAfterMs(name, address, Date.now());
+      if (waitMs > 0) {
+        settings.log('oauth sign-in throttled', logged);
+        const seconds = Math.ceil(waitMs / 1000);
+        return again(tooManyFailures(seconds), 429, { 'retry-after': String(seconds) });
       }
+      const account = name ? await accounts.findByName(name) : undefined;
+      let matches: boolean;
+      try {
+        matches = await hashing.run(() => passwords.check(account?.id, form.get(LoginField.password) ?? ''));
+      } catch (error) {
+        if (!(error instanceof WorkLimitBusyError)) throw error;
+        settings.log('oauth sign-in refused: busy', logged);
+        return again(BUSY, 503, { 'retry-after': String(BUSY_RETRY_SECONDS) });
+      }
+      if (!matches) {
+        throttle.recordFailure(name, address, Date.now());
+        settings.log('oauth sign-in refused', logged);
+        return again(WRONG_CREDENTIALS, 401);
+      }
+      throttle.recordSuccess(name, address);
       return finish(c, { login: { accountId: account!.id } });
     }),
   );

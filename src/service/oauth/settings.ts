@@ -31,6 +31,25 @@ export const DEFAULT_LIFETIMES: OAuthLifetimes = {
   authorizationCode: 1 * MINUTE,
 };
 
+/** Limits of the sign-in form; docs/service.md gives the defaults. */
+export interface SignInLimits {
+  /** Wrong passwords for one account from one address before that pair is refused with 429. */
+  readonly maxFailures: number;
+  /** Seconds those failures are counted over (a sliding window). */
+  readonly failureWindow: number;
+  /** Password checks (scrypt) running at once. */
+  readonly hashConcurrency: number;
+  /** Password checks waiting for a slot; a sign-in beyond them gets 503. */
+  readonly hashQueue: number;
+}
+
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+  maxFailures: 5,
+  failureWindow: 15 * MINUTE,
+  hashConcurrency: 2,
+  hashQueue: 16,
+};
+
 export interface OAuthSettings {
   /** The service data folder: holds `service.db` (records) and the signing key file. */
   readonly dataDir: string;
@@ -41,6 +60,7 @@ export interface OAuthSettings {
   /** Exact redirect URIs of the `fx-browser` client. Default: the `npm start` demo page. */
   readonly browserRedirectUris?: readonly string[];
   readonly lifetimes?: Partial<OAuthLifetimes>;
+  readonly signIn?: Partial<SignInLimits>;
   /**
    * Development only: every sign-in is this account, without a password or consent page. Refused unless the
    * issuer is on a loopback host. Off by default.
@@ -58,6 +78,7 @@ export interface ResolvedOAuthSettings {
   readonly audience: string;
   readonly browserRedirectUris: readonly string[];
   readonly lifetimes: OAuthLifetimes;
+  readonly signIn: SignInLimits;
   readonly devAutoLogin: string | undefined;
   readonly log: (message: string, details?: Record<string, unknown>) => void;
 }
@@ -77,6 +98,11 @@ export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSett
   for (const [name, seconds] of Object.entries(lifetimes)) {
     if (!Number.isInteger(seconds) || seconds < 1) fail(`"lifetimes.${name}" must be a positive whole number of seconds, got ${seconds}`);
   }
+  const signIn = { ...DEFAULT_SIGN_IN_LIMITS, ...settings.signIn };
+  for (const [name, value] of Object.entries(signIn)) {
+    const least = name === 'hashQueue' ? 0 : 1;
+    if (!Number.isInteger(value) || value < least) fail(`"signIn.${name}" must be a whole number from ${least}, got ${value}`);
+  }
   if (settings.devAutoLogin !== undefined && !isLoopbackHostname(issuer.hostname)) {
     fail(`"devAutoLogin" is a development setting and needs a loopback issuer, got ${JSON.stringify(issuer.href)}`);
   }
@@ -88,6 +114,7 @@ export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSett
     audience: parseAudience(settings.audience ?? `${issuer.origin}/v3`),
     browserRedirectUris,
     lifetimes,
+    signIn,
     devAutoLogin: settings.devAutoLogin,
     log: settings.log ?? (() => {}),
   };

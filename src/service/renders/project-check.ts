@@ -1,18 +1,16 @@
 import '../../runtime/dom-parser.node.js';
+import { detectAspectRatio } from '../../render/options.js';
 import type { AspectRatio } from '../../render/types.js';
 import type { Issue } from '../../runtime/issues.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { validateVariables } from '../../runtime/values.js';
+import type { Limits } from '../config.js';
 import { ErrorCode } from '../constants.js';
 import { ServiceError } from '../errors.js';
 
-const RATIOS: readonly [AspectRatio, number][] = [['16:9', 16 / 9], ['9:16', 9 / 16], ['1:1', 1]];
-
-/** The supported ratio nearest (on a log scale) to the composition's size; `16:9` when it declares none. */
-export function detectAspectRatio(metadata: Pick<CompositionMetadata, 'width' | 'height'>): AspectRatio {
-  if (!metadata.width || !metadata.height) return '16:9';
-  const ratio = Math.log(metadata.width / metadata.height);
-  return RATIOS.reduce((best, candidate) => (Math.abs(Math.log(candidate[1]) - ratio) < Math.abs(Math.log(best[1]) - ratio) ? candidate : best))[0];
+/** The renderer's preset nearest to the composition's size; `16:9` when it declares none. */
+export function aspectRatioOf(metadata: Pick<CompositionMetadata, 'width' | 'height'>): AspectRatio {
+  return metadata.width && metadata.height ? detectAspectRatio(metadata.width, metadata.height) : '16:9';
 }
 
 export interface ProjectCheck {
@@ -45,4 +43,24 @@ export function checkProject(html: string, composition: string, variables: Recor
     );
   }
   return { metadata, warnings };
+}
+
+/** Frames of a render as the renderer counts them: at least one, duration × fps rounded. */
+const framesOf = (duration: number, fps: number) => Math.max(1, Math.round(duration * fps));
+
+/**
+ * Refuses a composition that would render for too long (`composition_duration_too_long`, the renderer's code):
+ * its root `data-duration` above `maxDurationSeconds`, or duration × fps above `maxFrames`. A composition without
+ * a duration is left to the renderer, which refuses it.
+ */
+export function checkCompositionLength(duration: number | undefined, composition: string, fps: number, limits: Pick<Limits, 'maxDurationSeconds' | 'maxFrames'>): void {
+  if (duration === undefined) return;
+  const tooLong = (message: string) => new ServiceError(ErrorCode.compositionTooLong, message, { param: 'composition' });
+  if (duration > limits.maxDurationSeconds) {
+    throw tooLong(`"data-duration" of ${JSON.stringify(composition)} must be at most ${limits.maxDurationSeconds} seconds, got ${duration}`);
+  }
+  const frames = framesOf(duration, fps);
+  if (frames > limits.maxFrames) {
+    throw tooLong(`${JSON.stringify(composition)} must render at most ${limits.maxFrames} frames, got ${frames} (${duration} s at ${fps} fps); lower "fps" or shorten the composition`);
+  }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ALPHA_FORMATS, ASPECT_RATIOS, RENDER_FORMATS, RENDER_QUALITIES, RENDER_RESOLUTIONS } from '../../render/options.js';
 import type { AspectRatio } from '../../render/types.js';
 import { describe } from '../../runtime/issues.js';
 import { checkRelativePath } from '../assets/zip-names.js';
@@ -7,24 +8,21 @@ import { ServiceError } from '../errors.js';
 import { isLoopbackHost } from '../network-guard.js';
 import type { RenderRequest } from './render-types.js';
 
-export const QUALITIES = ['draft', 'standard', 'high'] as const;
-export const FORMATS = ['mp4', 'webm', 'mov'] as const;
-export const RESOLUTIONS = ['1080p', '4k'] as const;
-export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
-/** Formats that carry alpha and therefore cannot take the 4k capture path. */
-const ALPHA_FORMATS: ReadonlySet<string> = new Set(['webm', 'mov']);
 const HTTP_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
 const oneOf = (values: readonly string[]) => `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`;
 
-/** Each accepted field: its schema and, for messages, what it expects. Order = order of checking. */
+/**
+ * Each accepted field: its schema and, for messages, what it expects. Order = order of checking. The value lists
+ * are the renderer's (src/render/options.ts): the service accepts exactly what it can render.
+ */
 const FIELDS = {
   asset_id: { schema: z.string().min(1).max(64), expected: 'an asset id string' },
   url: { schema: z.string().min(1).max(2048), expected: 'an http: or https: URL of at most 2048 characters' },
   composition: { schema: z.string().min(1).max(1024), expected: 'the relative path of an HTML file in the asset' },
   fps: { schema: z.number().int().min(1).max(240), expected: 'an integer from 1 to 240' },
-  quality: { schema: z.enum(QUALITIES), expected: oneOf(QUALITIES) },
-  format: { schema: z.enum(FORMATS), expected: oneOf(FORMATS) },
-  resolution: { schema: z.enum(RESOLUTIONS), expected: oneOf(RESOLUTIONS) },
+  quality: { schema: z.enum(RENDER_QUALITIES), expected: oneOf(RENDER_QUALITIES) },
+  format: { schema: z.enum(RENDER_FORMATS), expected: oneOf(RENDER_FORMATS) },
+  resolution: { schema: z.enum(RENDER_RESOLUTIONS), expected: oneOf(RENDER_RESOLUTIONS) },
   aspect_ratio: { schema: z.enum(ASPECT_RATIOS), expected: oneOf(ASPECT_RATIOS) },
   variables: { schema: z.record(z.string(), z.unknown()), expected: 'a JSON object of values by variable id' },
   strict_variables: { schema: z.boolean(), expected: 'true or false' },

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { StorageKey } from '../storage/keys.js';
-import { checkProject, detectAspectRatio } from './project-check.js';
+import { aspectRatioOf, checkCompositionLength, checkProject } from './project-check.js';
 import { parseRenderRequest } from './render-request.js';
 import type { RenderRow } from './render-types.js';
 import { fetchPage, withBaseHref } from './url-page.js';
@@ -37,7 +37,8 @@ export async function submitRender(context: ServiceContext, principal: Principal
   const source = await loadSource(context, principal, id, parsed);
   const composition = parsed.url === null ? parsed.composition : URL_ENTRY;
   const { metadata, warnings } = checkProject(source.html, composition, parsed.variables, parsed.strict_variables);
-  const request = { ...parsed, composition, aspect_ratio: parsed.aspect_ratio ?? detectAspectRatio(metadata) };
+  checkCompositionLength(metadata.duration, composition, parsed.fps, context.config.limits);
+  const request = { ...parsed, composition, aspect_ratio: parsed.aspect_ratio ?? aspectRatioOf(metadata) };
   if (source.page !== undefined) await context.storage.putTree(source.projectKey, new Map([[URL_ENTRY, new TextEncoder().encode(source.page)]]));
   try {
     await context.renders.create({ id, accountId: principal.accountId, credentialId: principal.credentialId, request, warnings, projectKey: source.projectKey, createdAt: context.config.now() });

@@ -1,4 +1,11 @@
 import type { Readable } from 'node:stream';
+import type { ByteRange } from '../../render/byte-range.js';
+
+/** A stored file: its size, and its bytes (all of them, or an inclusive range) as a stream opened on demand. */
+export interface StoredFile {
+  readonly size: number;
+  stream(range?: ByteRange): Readable;
+}
 
 /**
  * Where projects and outputs live, by key (`assets/<id>/…`, `renders/<id>/video.mp4`). The reference service
@@ -10,8 +17,8 @@ export interface BlobStorage {
   /** Moves a finished local file (e.g. the renderer's output) in under `key`. */
   putFile(key: string, sourcePath: string): Promise<void>;
   read(key: string): Promise<Uint8Array | undefined>;
-  /** A readable stream and the size of the stored file, or undefined when there is none. */
-  open(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** The stored file (nothing is opened until `stream` is called), or undefined when there is none. */
+  open(key: string): Promise<StoredFile | undefined>;
   /** A local folder holding the tree under `prefix`, for the renderer; treat it as read-only. */
   localDirectory(prefix: string): Promise<string>;
   deletePrefix(prefix: string): Promise<void>;

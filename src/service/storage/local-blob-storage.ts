@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BlobStorage } from './blob-storage.js';
+import type { BlobStorage, StoredFile } from './blob-storage.js';
 
 /**
  * {@link BlobStorage} on the local disk. Atomicity comes from writing into a temporary folder on the same file
@@ -62,12 +62,12 @@ export class LocalBlobStorage implements BlobStorage {
     }
   }
 
-  async open(key: string) {
+  async open(key: string): Promise<StoredFile | undefined> {
     const path = this.pathOf(key);
     try {
       const info = await stat(path);
       if (!info.isFile()) return undefined;
-      return { stream: createReadStream(path), size: info.size };
+      return { size: info.size, stream: (range) => createReadStream(path, range && { start: range.start, end: range.end }) };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

@@ -70,7 +70,8 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
         if (done) options.onProgress?.({ stage: 'capturing', framesDone: Number(done[1]), framesTotal: frames });
       },
     );
-    const thumbnailPath = options.outputPath.replace(/\.\w+$/, '.jpg');
+    // Like the real renderer: a PNG thumbnail for the formats with alpha, else a JPEG.
+    const thumbnailPath = options.outputPath.replace(/\.\w+$/, options.format === 'mp4' ? '.jpg' : '.png');
     await ffmpeg(['-i', options.outputPath, '-frames:v', '1', thumbnailPath], options.signal);
     options.onProgress?.({ stage: 'done', framesDone: frames, framesTotal: frames });
     const issues = html.includes(ISSUE_MARKER) ? [WORKED_AROUND] : undefined;

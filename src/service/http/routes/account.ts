@@ -10,7 +10,11 @@ export function usagePeriod(now: number): { start: number; end: number } {
   return { start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
 }
 
-/** `GET /v3/account`: identity, credential kind, webhook secret and this month's usage (for `fx auth status`). */
+/**
+ * `GET /v3/account`: identity, credential kind and this month's usage (for `fx auth status`), plus the webhook
+ * secret for API keys only: an OAuth token lives in a browser or a CLI on a user's machine, and webhooks are
+ * verified by servers, which hold API keys.
+ */
 export function accountRoutes(app: Hono<ServiceEnv>, context: ServiceContext): void {
   app.get(Route.account, async (c) => {
     const principal = c.var.principal;
@@ -22,7 +26,7 @@ export function accountRoutes(app: Hono<ServiceEnv>, context: ServiceContext): v
       account_id: account.id,
       name: account.name,
       credential: { id: principal.credentialId, kind: principal.kind },
-      webhook_secret: account.webhookSecret,
+      ...(principal.kind === 'api_key' ? { webhook_secret: account.webhookSecret } : {}),
       usage: {
         period_start: new Date(period.start).toISOString(),
         period_end: new Date(period.end).toISOString(),
