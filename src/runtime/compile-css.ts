@@ -101,9 +101,9 @@ export async function inlineFontFaces(css: string, load: (url: string) => Promis
       const url = match[2]!;
       if (url.startsWith('data:')) continue;
       const data = await load(url);
-      if (data !== undefined) inlined = inlined.replace(match[0], `url(${JSON.stringify(data)})`);
+      if (data !== undefined) inlined = inlined.replace(match[0], () => `url(${JSON.stringify(data)})`);
     }
-    result = result.replace(face, inlined);
+    result = result.replace(face, () => inlined);
   }
   return result;
 }

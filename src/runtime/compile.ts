@@ -4,6 +4,7 @@ import { absolutizeImageValues } from './compile-image-values.js';
 import { FxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
+import { rootMetadata } from './compile-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
 
@@ -95,7 +96,19 @@ const FALLBACK_BASE = 'https://entry.fx.invalid/';
  * const { html } = await compileComposition(new URL('comp/index.html', location.href), { runtimeUrl });
  * iframe.srcdoc = html;
  */
-export async function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
+export function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
+  return compileWith(entry, options, metadataOf);
+}
+
+/** Reads a composition's metadata from its parsed document, before any script ran. */
+export type MetadataReader = (doc: Document) => CompositionMetadata;
+
+/**
+ * {@link compileComposition} with the entry's metadata read by `readMetadata`. `<fx-composition>` passes
+ * `rootMetadata` (compile-metadata.ts), which leaves `metadata.variables` empty: its frame parses the declarations
+ * and reports them when ready, so the element's bundle needs no declaration parser of its own.
+ */
+export async function compileWith(entry: string | URL | HtmlEntry, options: CompileOptions, readMetadata: MetadataReader): Promise<CompiledComposition> {
   const context: Loader = {
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     limits: { depth: 8, fileBytes: 4 * 1024 * 1024, totalBytes: 32 * 1024 * 1024, ...options.limits },
@@ -111,13 +124,15 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
 
   const doc = parseHtml(source);
   const ctx: Context = Object.assign(context, { doc, issues: [] as Issue[], instances: 0 });
-  const metadata = metadataOf(doc);
+  const metadata = readMetadata(doc);
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
   if (!root) throw new FxError(CompileIssueCode.entryInvalid, `composition "${baseUrl}" has no element with "${Attr.compositionId}"`);
 
-  await inlineStylesheets(ctx, doc, baseUrl);
-  await inlineHosts(ctx, root, baseUrl, [baseUrl]);
+  // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
+  const documentBase = resolveBase(doc, baseUrl);
+  await inlineStylesheets(ctx, doc, documentBase);
+  await inlineHosts(ctx, root, documentBase, [baseUrl]);
 
   const config: FrameConfig = {
     version: 1,
@@ -153,7 +168,7 @@ async function fetchText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asse
     : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
   let response: Response;
   try {
-    response = await ctx.fetch(url, { signal: ctx.signal, credentials: 'same-origin' });
+    response = await ctx.fetch(url, { signal: ctx.signal, credentials: credentialsFor(role) });
   } catch (error) {
     if (ctx.signal?.aborted) throw error;
     throw new FxError(codes.missing, `"${url}" could not be fetched: ${(error as Error).message}`, { cause: error });
@@ -169,9 +184,37 @@ async function fetchText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asse
   return text;
 }
 
+/**
+ * The entry is the host's own choice and may need its cookies; anything the composition names is fetched without
+ * them, so a composition cannot pull the host's signed-in responses into its frame.
+ */
+function credentialsFor(role: 'entry' | 'sub' | 'asset'): RequestCredentials {
+  return role === 'entry' ? 'same-origin' : 'omit';
+}
+
+/** Where relative URLs of `doc` resolve: its `<base href>` (against `url`), else `url`. */
+function resolveBase(doc: Document, url: string): string {
+  const href = doc.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return url;
+  try {
+    return new URL(href, url).href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Text we write into a `<script>` or `<style>` is serialised raw, so `</script` or `</style` inside it would end
+ * the element early and turn the rest into markup. `<\/` means the same in JS strings, regexes and comments and in
+ * CSS strings and comments; `<!--` is escaped for the script parser's comment states.
+ */
+function inertInRawText(text: string, element: 'script' | 'style'): string {
+  return text.replace(new RegExp(`<(/${element})`, 'gi'), '<\\$1').replace(/<!--/g, '<\\!--');
+}
+
 async function loadDataUrl(ctx: Loader, url: string): Promise<string | undefined> {
   try {
-    const response = await ctx.fetch(url, { signal: ctx.signal, credentials: 'same-origin' });
+    const response = await ctx.fetch(url, { signal: ctx.signal, credentials: credentialsFor('asset') });
     if (!response.ok) return undefined;
     const blob = await response.blob();
     ctx.totalBytes += blob.size;
@@ -198,7 +241,7 @@ async function inlineStylesheets(ctx: Context, doc: Document, base: string): Pro
     const href = new URL(link.getAttribute('href')!, base).href;
     try {
       const style = doc.createElement('style');
-      style.textContent = await prepareCss(ctx, await loadText(ctx, href, 'asset'), href);
+      style.textContent = inertInRawText(await prepareCss(ctx, await loadText(ctx, href, 'asset'), href), 'style');
       link.replaceWith(style);
     } catch {
       // Left as a link: the frame loads it itself (without fonts served without CORS).
@@ -250,10 +293,11 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   liftTemplateRoot(sub);
   const subRoot = compositionRoot(sub) ?? (sub.body.children.length > 0 ? sub.body : undefined);
   if (!subRoot) throw new FxError(CompileIssueCode.subInvalid, `"${raw}" has no composition root and no content`);
-  const metadata = metadataOf(sub);
+  const { duration } = rootMetadata(sub);
 
   const compositionId = host.getAttribute(Attr.compositionId) ?? subRoot.getAttribute(Attr.compositionId) ?? 'composition';
-  const instance = `${compositionId}-${++ctx.instances}`;
+  // Only word characters from the author's id: the instance id goes into selectors and script text.
+  const instance = `${compositionId.replace(/[^\w-]/g, '_')}-${++ctx.instances}`;
   const scope = `[${FrameAttr.instance}="${instance}"]`;
   const hostDeclares = host.hasAttribute(Attr.compositionVariables);
   host.setAttribute(FrameAttr.instance, instance);
@@ -265,7 +309,7 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   const declarations = sub.documentElement.getAttribute(Attr.compositionVariables);
   if (declarations !== null && !host.hasAttribute(Attr.compositionVariables)) host.setAttribute(Attr.compositionVariables, declarations);
   absolutizeImageValues(host, hostDeclares ? base : href, base);
-  if (metadata.duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(metadata.duration));
+  if (duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(duration));
 
   const styles: string[] = [];
   for (const element of sub.querySelectorAll<HTMLElement>('style, link[rel~="stylesheet" i][href]')) {
@@ -282,7 +326,7 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
 
   const style = ctx.doc.createElement('style');
   style.setAttribute(FrameAttr.instanceStyle, instance);
-  style.textContent = styles.join('\n');
+  style.textContent = inertInRawText(styles.join('\n'), 'style');
   host.replaceChildren(style, ...content.childNodes, ...outside);
   return href;
 }
@@ -331,7 +375,7 @@ async function wrapInstanceScript(ctx: Context, script: HTMLScriptElement | Elem
     script.removeAttribute('src');
   }
   script.setAttribute(FrameAttr.instanceScript, instance);
-  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx) {\n${code}\n});`;
+  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx) {\n${inertInRawText(code, 'script')}\n});`;
 }
 
 function injectHead(doc: Document, base: string, runtimeUrl: string, config: FrameConfig): void {

@@ -573,3 +573,60 @@ describe('compileComposition fetches each file once', () => {
     expect(requests.filter((url) => url.endsWith('card.html'))).to.have.length(1);
   });
 });
+
+describe('compileComposition keeps what it writes inert', () => {
+  const compileFiles = async (files: Record<string, string>) => {
+    const calls: { url: string; credentials: RequestCredentials | undefined }[] = [];
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      calls.push({ url, credentials: init?.credentials });
+      return new Response(files[url] ?? '', { status: files[url] === undefined ? 404 : 200 });
+    }) as typeof globalThis.fetch;
+    const compiled = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch });
+    return { compiled, calls, reparsed: new DOMParser().parseFromString(compiled.html, 'text/html') };
+  };
+
+  it('a "</script>" inside an inlined external sub-composition script stays inside that script', async () => {
+    const { reparsed } = await compileFiles({
+      'https://fx.test/index.html': '<div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+      'https://fx.test/card.html': '<template><div data-composition-id="card"><script src="card.js"><\/script></div></template>',
+      'https://fx.test/card.js': 'const s = "</script><img id=pwned src=x>";',
+    });
+    // Compared as booleans: chai would try to print a foreign element.
+    expect(reparsed.getElementById('pwned') === null).to.equal(true);
+    const wrapped = reparsed.querySelector(`script[${FrameAttr.instanceScript}]`)!;
+    expect(wrapped.textContent).to.include('"<\\/script><img id=pwned src=x>"');
+  });
+
+  it('a hostile data-composition-id cannot break out of the scoped style or the script', async () => {
+    const { reparsed, compiled } = await compileFiles({
+      'https://fx.test/index.html': `<div data-composition-id="main"><div data-composition-id='x"]{}</style><img id=pwned2 src=x>' data-composition-src="card.html"></div></div>`,
+      'https://fx.test/card.html': '<template><div data-composition-id="card"><style>p { color: red; }</style><p>t</p><script>1<\/script></div></template>',
+    });
+    expect(compiled.issues).to.deep.equal([]);
+    expect(reparsed.getElementById('pwned2') === null).to.equal(true);
+    const instance = reparsed.querySelector(`[${FrameAttr.instance}]`)!.getAttribute(FrameAttr.instance)!;
+    expect(instance).to.match(/^[\w-]+$/);
+  });
+
+  it('resolves sub-compositions against the document’s <base href>', async () => {
+    const { compiled, calls } = await compileFiles({
+      'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+      'https://cdn.fx.test/kit/card.html': '<template><div data-composition-id="card"><p>from the base</p></div></template>',
+    });
+    expect(compiled.issues).to.deep.equal([]);
+    expect(calls.map((call) => call.url)).to.include('https://cdn.fx.test/kit/card.html');
+    expect(compiled.html).to.include('from the base');
+  });
+
+  it('fetches the entry with same-origin credentials and what the composition names without cookies', async () => {
+    const { calls } = await compileFiles({
+      'https://fx.test/index.html': '<div data-composition-id="main"><div data-composition-src="/api/me"></div></div>',
+      'https://fx.test/api/me': '<template><div data-composition-id="me"></div></template>',
+    });
+    expect(calls).to.deep.equal([
+      { url: 'https://fx.test/index.html', credentials: 'same-origin' },
+      { url: 'https://fx.test/api/me', credentials: 'omit' },
+    ]);
+  });
+});

@@ -92,12 +92,6 @@ describe('the service with the real renderer', { timeout: 120_000 }, () => {
   // page's URL (the `<base href>` the service adds), not against the copy the renderer serves locally.
   test(
     'a url render loads a relative sub-composition from the page origin',
-    {
-      todo:
-        'src/runtime/compile.ts (compileWith → inlineHosts) resolves data-composition-src against the entry URL — the ' +
-        "renderer's local copy — instead of the document's <base href>; scene.html is then fetched from the project server (404) " +
-        'and left empty (subcomposition_not_found)',
-    },
     async () => {
       const origin = createServer((request, response) => {
         const body = request.url === '/site/page.html' ? URL_PAGE : request.url === '/site/scene.html' ? URL_SCENE : undefined;
