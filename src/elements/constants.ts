@@ -32,4 +32,7 @@ export const FxErrorCode = {
   variablesJsonInvalid: 'variables_json_invalid',
   frameTimeout: 'frame_timeout',
   loadFailed: 'load_failed',
+  srcInvalid: 'src_invalid',
+  variablesNotCloneable: 'variables_not_cloneable',
+  disconnected: 'disconnected',
 } as const;

@@ -1,8 +1,10 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { compileComposition, type HtmlEntry } from '../runtime/compile.js';
+import { rootMetadata } from '../runtime/compile-metadata.js';
+import { compileWith, type HtmlEntry } from '../runtime/compile.js';
+import { Attr } from '../runtime/constants.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
-import { isFxError } from '../runtime/errors.js';
+import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol.js';
@@ -16,6 +18,9 @@ import { defaultRuntimeUrl } from './runtime-url.js';
 
 const FRAME_TIMEOUT_MS = 20_000;
 const RELOAD_DEBOUNCE_MS = 150;
+const SEEK_TIMEOUT_MS = 10_000;
+/** The frame's size when the composition names none (the runtime's default too). */
+const DEFAULT_SIZE = { width: 1920, height: 1080 };
 
 /** Turns the `variables` attribute (JSON) into an object, or `undefined` when it is not a JSON object. */
 const variablesConverter = {
@@ -118,13 +123,15 @@ export class FxComposition extends LitElement {
   #incoming: FrameSession | undefined;
   #abort: AbortController | undefined;
   #fps = 30;
-  #size = { width: 1920, height: 1080 };
+  #size = DEFAULT_SIZE;
   #declarations: VariableDeclaration[] = [];
   #metadata: CompositionMetadata | undefined;
   #values: Record<string, unknown> = {};
   #wantsPlay = false;
   #intersecting = false;
   #reloadTimer = 0;
+  #deferred = false;
+  #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #resize = new ResizeObserver(() => this.#layout());
   #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
 
@@ -179,9 +186,11 @@ export class FxComposition extends LitElement {
     this.#visibility.disconnect();
     this.#resize.disconnect();
     this.#abort?.abort();
+    clearTimeout(this.#reloadTimer);
     this.#session?.dispose();
     this.#session = undefined;
     this.isReady = false;
+    this.#settleWaiters(new FxError(FxErrorCode.disconnected, 'the element was removed from the document'));
   }
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
@@ -225,7 +234,11 @@ export class FxComposition extends LitElement {
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
   async seek(seconds: number): Promise<number> {
     const session = await this.#readySession();
-    const time = await session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0));
+    // A frame that stops answering must not leave the caller waiting forever.
+    const time = await Promise.race([
+      session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0)),
+      new Promise<number>((resolve) => setTimeout(resolve, SEEK_TIMEOUT_MS, Number.NaN)),
+    ]);
     if (session !== this.#session || Number.isNaN(time)) return this.time;
     this.time = time;
     emit(this, FxEvent.timeUpdate);
@@ -233,23 +246,33 @@ export class FxComposition extends LitElement {
     return time;
   }
 
-  async #readySession(): Promise<FrameSession> {
-    for (;;) {
-      const session = this.#session;
-      if (session && this.isReady) return session;
-      await new Promise((resolve) => this.addEventListener(FxEvent.ready, resolve, { once: true }));
+  /** The session on stage once ready; rejects (instead of waiting forever) when loading fails or the element leaves. */
+  #readySession(): Promise<FrameSession> {
+    if (this.#session && this.isReady) return Promise.resolve(this.#session);
+    return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
+  }
+
+  #settleWaiters(error?: FxError): void {
+    for (const waiter of this.#readyWaiters.splice(0)) {
+      if (error) waiter.reject(error);
+      else waiter.resolve(this.#session!);
     }
   }
 
   async #load(keep?: { time: number; playing: boolean }): Promise<void> {
-    if (this.loading === 'lazy' && !this.#intersecting) return;
+    if (this.loading === 'lazy' && !this.#intersecting) {
+      this.#deferred = true;
+      return;
+    }
+    this.#deferred = false;
     this.#abort?.abort();
     const abort = (this.#abort = new AbortController());
-    const entry: URL | HtmlEntry | undefined = this.src
-      ? new URL(this.src, document.baseURI)
-      : this.srcdoc !== null
-        ? { html: this.srcdoc, url: document.baseURI }
-        : undefined;
+    let entry: URL | HtmlEntry | undefined;
+    try {
+      entry = this.src ? new URL(this.src, document.baseURI) : this.srcdoc !== null ? { html: this.srcdoc, url: document.baseURI } : undefined;
+    } catch {
+      return this.#fail(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(this.src.slice(0, 80))}`);
+    }
     if (!entry) return;
     if (!keep) {
       this.isReady = false;
@@ -258,20 +281,34 @@ export class FxComposition extends LitElement {
     try {
       const overrides = await inlineFontSources(this.#overrides(), this.#base());
       if (abort.signal.aborted) return;
-      const compiled = await compileComposition(entry, { runtimeUrl: FxComposition.runtimeUrl, overrides, nonce: this.nonce || undefined, signal: abort.signal });
+      // The frame parses the declarations (and reports them when ready), so they are not parsed here too.
+      const options = { runtimeUrl: FxComposition.runtimeUrl, overrides, nonce: this.nonce || undefined, signal: abort.signal };
+      const compiled = await compileWith(entry, options, rootMetadata);
       if (abort.signal.aborted) return;
-      this.#metadata = { ...compiled.metadata, issues: [...compiled.metadata.issues, ...compiled.issues] };
+      const { metadata } = compiled;
+      const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
+      // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
+      if (!keep) this.#metadata = known;
       const broken = compiled.issues[0];
       if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
 
-      const session = new FrameSession(compiled.html, compiled.metadata.id ?? 'Composition preview', {
+      const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
         onMessage: (message) => this.#onFrameMessage(session, message),
       });
       this.#incoming = session;
       if (keep) session.iframe.classList.add('incoming');
       await this.updateComplete;
+      // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
+      this.#place(session.iframe, { width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height });
       this.stage.append(session.iframe);
-      const ready = await Promise.race([session.ready, new Promise<undefined>((resolve) => setTimeout(resolve, FRAME_TIMEOUT_MS))]);
+      const ready = await Promise.race([
+        session.ready,
+        new Promise<undefined>((resolve) => {
+          const timer = setTimeout(resolve, FRAME_TIMEOUT_MS);
+          abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+          void session.ready.then(() => clearTimeout(timer));
+        }),
+      ]);
       if (abort.signal.aborted || !ready) {
         session.dispose();
         if (!ready && !abort.signal.aborted) this.#fail(FxErrorCode.frameTimeout, `the composition did not get ready within ${FRAME_TIMEOUT_MS / 1000} s`);
@@ -285,18 +322,21 @@ export class FxComposition extends LitElement {
       this.#session = session;
       if (this.#incoming === session) this.#incoming = undefined;
       session.iframe.classList.remove('incoming');
-      this.#onReady(ready, keep);
+      this.#onReady(ready, keep, known);
     } catch (error) {
       if (abort.signal.aborted) return;
       this.#fail(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
     }
   }
 
-  #onReady(ready: ReadyMessage, keep: { time: number; playing: boolean } | undefined): void {
+  #onReady(ready: ReadyMessage, keep: { time: number; playing: boolean } | undefined, known: CompositionMetadata): void {
     const durationChanged = ready.duration !== this.length;
     this.#fps = ready.fps;
     this.#size = { width: ready.width, height: ready.height };
     this.#declarations = ready.declarations as unknown as VariableDeclaration[];
+    // Completed with what the frame parsed: the declarations, and the problems it found in them.
+    const declarationIssues = ready.issues.filter((found) => found.path[0] === Attr.compositionVariables);
+    this.#metadata = { ...known, variables: this.#declarations, issues: [...declarationIssues, ...known.issues] };
     this.#values = ready.values;
     this.valueIssues = ready.issues;
     this.length = ready.duration;
@@ -310,6 +350,7 @@ export class FxComposition extends LitElement {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);
     }
+    this.#settleWaiters();
     emit(this, FxEvent.ready);
     emit(this, FxEvent.variablesChange, { values: this.#values, issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
@@ -362,10 +403,19 @@ export class FxComposition extends LitElement {
     if (!this.isReady) return;
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
     const hasFontFile = Object.values(variables).some((value) => typeof value === 'object' && value !== null && 'source' in value);
-    if (!hasFontFile) return this.#session?.post({ type: Message.setVariables, values: variables });
+    if (!hasFontFile) return this.#postVariables(variables);
     void inlineFontSources(variables, this.#base()).then((values) => {
-      if (this.variables === variables) this.#session?.post({ type: Message.setVariables, values });
+      if (this.variables === variables) this.#postVariables(values);
     });
+  }
+
+  #postVariables(values: Record<string, unknown>): void {
+    try {
+      this.#session?.post({ type: Message.setVariables, values });
+    } catch (error) {
+      // Functions, symbols and DOM nodes cannot cross into the frame.
+      emit(this, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
+    }
   }
 
   #rejectVariables(): void {
@@ -383,12 +433,13 @@ export class FxComposition extends LitElement {
 
   #fail(code: string, message: string): void {
     this.status = { kind: 'error', message };
+    this.#settleWaiters(new FxError(code, message));
     emit(this, FxEvent.error, { code, message });
   }
 
   #onVisibility(intersecting: boolean): void {
     this.#intersecting = intersecting;
-    if (intersecting && this.loading === 'lazy' && !this.#session && !this.#abort) void this.#load();
+    if (intersecting && this.#deferred) void this.#load();
     // Off screen it pauses but still wants to play (unlike a user's pause), so it resumes when back.
     if (!intersecting && !this.isPaused) {
       this.isPaused = true;
@@ -401,8 +452,11 @@ export class FxComposition extends LitElement {
 
   #layout(): void {
     const iframe = this.#session?.iframe;
-    if (!iframe) return;
-    const { width, height } = this.#size;
+    if (iframe) this.#place(iframe, this.#size);
+  }
+
+  /** Sizes `iframe` to the composition and scales it into the element's box, centred. */
+  #place(iframe: HTMLIFrameElement, { width, height }: { width: number; height: number }): void {
     const box = this.getBoundingClientRect();
     const scale = Math.min(box.width / width, box.height / height) || 0;
     iframe.style.width = `${width}px`;

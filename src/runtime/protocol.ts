@@ -71,6 +71,8 @@ export type FrameMessage =
 // Field checks, one per kind of field.
 const isRecord = (value: unknown): value is Values => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+// Sizes and frame rates divide: zero or absurd values would scale the frame to nothing.
+const isDimension = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 16384;
 const isBoolean = (value: unknown) => typeof value === 'boolean';
 const isString = (value: unknown) => typeof value === 'string';
 const isIssue = (value: unknown) =>
@@ -92,9 +94,9 @@ const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
 const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
   [Message.ready]: {
     duration: isTime,
-    fps: isTime,
-    width: isTime,
-    height: isTime,
+    fps: (value) => isDimension(value) && (value as number) <= 240,
+    width: isDimension,
+    height: isDimension,
     declarations: (value) => Array.isArray(value) && value.every(isRecord),
     values: isRecord,
     issues: isIssues,
