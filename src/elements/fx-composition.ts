@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { rootMetadata } from '../runtime/compile-metadata.js';
+import { rootMetadata } from '../runtime/root-metadata.js';
 import { compileWith, type HtmlEntry } from '../runtime/compile.js';
 import { Attr } from '../runtime/constants.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';

@@ -7,6 +7,12 @@ import type { VariableValues } from './values.js';
 
 const BOUND = `[${Attr.varSrc}],[${Attr.varText}],[${Attr.colorGrading}]`;
 const COMPOSITION = `[${Attr.compositionId}]`;
+const NESTED_COMPOSITION = `${COMPOSITION} ${COMPOSITION}`;
+// Values made only of these characters always form valid CSS tokens: CSS cannot refuse them, so they are not read back.
+const PLAIN_CSS = /^[\w\s#.,%+-]*$/;
+// The URL safety verdicts of recent `data-var-src` values: the same few URLs come back on every update.
+const checkedUrls = new Map<string, string | undefined>();
+const CHECKED_URLS_MAX = 256;
 const EDGE_BLANKS = /^[ \t]+|[ \t]+$/g;
 
 // What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
@@ -47,8 +53,9 @@ export function applyBindings(root: Element | Document, values: VariableValues):
   const issues: Issue[] = [];
   applyCssProperties(scope, values, issues);
   const bound = scope.matches(BOUND) ? [scope, ...scope.querySelectorAll(BOUND)] : scope.querySelectorAll(BOUND);
-  // Ownership only needs checking when a sub-composition is nested inside this scope (the common case has none).
-  const nested = scope.querySelector(COMPOSITION) !== null;
+  // Ownership only needs checking when a sub-composition is nested inside this scope's composition (the common
+  // case has none). A document scope contains its own root composition, which does not count.
+  const nested = scope.querySelector(scope.matches(COMPOSITION) ? COMPOSITION : NESTED_COMPOSITION) !== null;
   for (const element of bound) {
     if (nested && compositionOwner(element) !== owner) continue;
     if (element.hasAttribute(Attr.varSrc)) bindSrc(element, values, issues);
@@ -71,7 +78,7 @@ function bindSrc(element: Element, values: VariableValues, issues: Issue[]): voi
   if (!Object.hasOwn(values, id)) {
     issues.push(issue(Code.undeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which is not a declared variable`));
   } else if (value !== null && value !== '') {
-    const url = safeMediaUrl(mediaUrl(value));
+    const url = checkedMediaUrl(mediaUrl(value));
     if (url === undefined) {
       issues.push(issue(Code.urlRefused, [Attr.varSrc, id], `"data-var-src" refused the value of "${id}": ${describe(value)} is not an allowed media URL`));
     } else {
@@ -84,6 +91,16 @@ function bindSrc(element: Element, values: VariableValues, issues: Issue[]): voi
   // A <source> change only takes effect when its media element reloads.
   const media = tag === 'source' ? element.parentElement : null;
   if (media && 'load' in media && typeof media.load === 'function') media.load();
+}
+
+/** {@link safeMediaUrl}, remembered per string (bounded, so a stream of new URLs cannot grow it). */
+function checkedMediaUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return safeMediaUrl(value);
+  if (checkedUrls.has(value)) return checkedUrls.get(value);
+  if (checkedUrls.size >= CHECKED_URLS_MAX) checkedUrls.clear();
+  const url = safeMediaUrl(value);
+  checkedUrls.set(value, url);
+  return url;
 }
 
 function bindText(element: Element, values: VariableValues, issues: Issue[]): void {
@@ -158,7 +175,7 @@ function applyCssProperties(scope: Element, values: VariableValues, issues: Issu
       continue;
     }
     style.setProperty(name, css);
-    if (style.getPropertyValue(name) !== css) {
+    if (!PLAIN_CSS.test(css) && style.getPropertyValue(name) !== css) {
       // CSS refused the value and kept the old one: clear it, so no stale value survives.
       style.removeProperty(name);
       next.delete(name);

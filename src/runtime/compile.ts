@@ -4,7 +4,7 @@ import { absolutizeImageValues } from './compile-image-values.js';
 import { FxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
-import { rootMetadata } from './compile-metadata.js';
+import { rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
 
@@ -105,7 +105,7 @@ export type MetadataReader = (doc: Document) => CompositionMetadata;
 
 /**
  * {@link compileComposition} with the entry's metadata read by `readMetadata`. `<fx-composition>` passes
- * `rootMetadata` (compile-metadata.ts), which leaves `metadata.variables` empty: its frame parses the declarations
+ * `rootMetadata` (root-metadata.ts), which leaves `metadata.variables` empty: its frame parses the declarations
  * and reports them when ready, so the element's bundle needs no declaration parser of its own.
  */
 export async function compileWith(entry: string | URL | HtmlEntry, options: CompileOptions, readMetadata: MetadataReader): Promise<CompiledComposition> {

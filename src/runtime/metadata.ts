@@ -1,7 +1,10 @@
 import { Attr } from './constants.js';
 import { parseVariableDeclarations, type VariableDeclaration } from './declarations.js';
-import { compositionRoot, declarationRoot, parseHtml } from './html.js';
-import { issue, type Issue } from './issues.js';
+import { declarationRoot, parseHtml } from './html.js';
+import type { Issue } from './issues.js';
+import { rootMetadata } from './root-metadata.js';
+
+export { MetadataIssueCode } from './root-metadata.js';
 
 export interface CompositionMetadata {
   /** `data-composition-id` of the root composition. */
@@ -12,23 +15,6 @@ export interface CompositionMetadata {
   readonly duration: number | undefined;
   readonly variables: VariableDeclaration[];
   readonly issues: Issue[];
-}
-
-export const MetadataIssueCode = {
-  rootAttributeInvalid: 'root_attribute_invalid',
-} as const;
-
-/** Reads a positive finite number attribute; records an issue when present but malformed. */
-function readPositive(elements: (Element | undefined)[], name: string, issues: Issue[]): number | undefined {
-  const element = elements.find((candidate) => candidate?.hasAttribute(name));
-  if (!element) return undefined;
-  const text = element.getAttribute(name)!.trim();
-  const value = Number(text);
-  if (text === '' || !Number.isFinite(value) || value <= 0) {
-    issues.push(issue(MetadataIssueCode.rootAttributeInvalid, [name], `"${name}" must be a positive number, got "${text}"`));
-    return undefined;
-  }
-  return value;
 }
 
 /**
@@ -44,18 +30,7 @@ export function extractCompositionMetadata(html: string): CompositionMetadata {
 
 /** {@link extractCompositionMetadata} over an already-parsed document. */
 export function metadataOf(doc: Document): CompositionMetadata {
-  const issues: Issue[] = [];
-  const root = compositionRoot(doc);
-  const declarations = declarationRoot(doc);
-  const sources = [root, doc.documentElement ?? undefined];
-  const parsed = parseVariableDeclarations(declarations?.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
-  issues.push(...parsed.issues);
-  return {
-    id: root?.getAttribute(Attr.compositionId) ?? undefined,
-    width: readPositive(sources, Attr.width, issues),
-    height: readPositive(sources, Attr.height, issues),
-    duration: readPositive(sources, Attr.duration, issues),
-    variables: parsed.declarations,
-    issues,
-  };
+  const parsed = parseVariableDeclarations(declarationRoot(doc)?.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
+  const root = rootMetadata(doc);
+  return { ...root, variables: parsed.declarations, issues: [...parsed.issues, ...root.issues] };
 }

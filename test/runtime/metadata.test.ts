@@ -2,6 +2,8 @@
 import { expect } from '@open-wc/testing';
 import { extractCompositionMetadata } from '../../src/runtime/metadata.js';
 import { metadataCases, metadataSummary, findingShapeProblems } from './lint-cases.js';
+import { metadataOf } from '../../src/runtime/metadata.js';
+import { rootMetadata } from '../../src/runtime/root-metadata.js';
 
 describe('extractCompositionMetadata (browser DOMParser)', () => {
   for (const testCase of metadataCases) {
@@ -30,4 +32,22 @@ describe('extractCompositionMetadata (browser DOMParser)', () => {
     extractCompositionMetadata('<html data-width="5"><body><div data-composition-id="x" data-duration="1"></div><script>document.title = "hijacked"</script></body></html>');
     expect(document.documentElement.outerHTML).to.equal(before);
   });
+});
+
+describe('rootMetadata (the element’s light reader) agrees with metadataOf', () => {
+  const documents = [
+    '<html><body><div data-composition-id="a" data-width="640" data-height="360" data-duration="4"></div></body></html>',
+    '<template><div data-composition-id="card" data-width="320" data-height="180" data-duration="2"></div></template>',
+    '<div data-composition-id="x" data-width="abc" data-height="-1" data-duration="0"></div>',
+    '<html data-width="100" data-height="50"><body><div data-composition-id="y"></div></body></html>',
+    '<p>no root</p>',
+  ];
+  for (const html of documents) {
+    it(`reads the same id, size, duration and size issues from ${JSON.stringify(html.slice(0, 50))}`, () => {
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      const full = metadataOf(doc);
+      const light = rootMetadata(doc);
+      expect({ ...light, variables: [] }).to.deep.equal({ ...full, variables: [], issues: full.issues.filter((found) => found.code === 'root_attribute_invalid') });
+    });
+  }
 });

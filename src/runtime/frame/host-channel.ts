@@ -65,9 +65,14 @@ export class HostChannel {
         await afterNextPaint();
         return this.send({ type: Message.seeked, id: message.id, time });
       }
-      case Message.setVariables:
+      case Message.setVariables: {
         player.variables.setOverrides(message.values);
-        return this.send(this.variablesMessage());
+        // Showing the values does not need the reply (posting it costs a fraction of a millisecond), so it
+        // leaves once the frame that shows them was painted.
+        const reply = this.variablesMessage();
+        await afterNextPaint();
+        return this.send(reply);
+      }
       case Message.setMuted:
         player.muted = message.muted;
         return;

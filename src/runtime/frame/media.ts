@@ -2,17 +2,37 @@ import type { Timeline } from './timeline.js';
 
 /** Drift beyond which a playing media element is seeked back onto the composition clock (seconds). */
 const MAX_DRIFT = 0.25;
-/** Drift below which nothing is corrected; between the two, the playback rate steers it back smoothly. */
-const SYNCED = 0.01;
-/** Rate change per second of drift, and its bounds: 40 ms of lag plays at 1.08× until it is gone. */
-const RATE_GAIN = 2;
-const MAX_RATE_STEP = 0.1;
+/**
+ * Steering with the playback rate starts beyond ENGAGE (about a frame at 30 fps) and stops below RELEASE. Chromium
+ * stalls a playing element for about 25 ms whenever its rate leaves 1, so small drifts are left alone rather than
+ * steered on every tick.
+ */
+const ENGAGE = 0.03;
+const RELEASE = 0.005;
+/** Rate change per second of drift, and its bounds: 40 ms of lag plays at 1.16× until it is gone. */
+const RATE_GAIN = 4;
+const MAX_RATE_STEP = 0.2;
 const SEEK_TIMEOUT_MS = 3000;
+/**
+ * A started media element counts as moving once its clock advanced, tick after tick, by at least this fraction of
+ * the composition's: right after play() its position may jump a little, once or twice, then stall for a few frames.
+ */
+const MOVING_SPEED = 0.5;
+const MOVING_TICKS = 2;
+/** Longest start-up stall worth leading by (seconds); beyond it something else is wrong. */
+const MAX_START_LEAD = 0.5;
 /**
  * Containers store frame times rounded (WebM to the millisecond), so frame k of a 30 fps video may start a
  * fraction of a millisecond after k / 30. Seeking a hair past the exact time shows frame k, not k - 1.
  */
 const FRAME_TIME_ROUNDING = 0.001;
+
+/** A media element between play() (or a jump) and moving: its position and the composition time last tick. */
+interface Warmup {
+  position: number;
+  time: number;
+  advances: number;
+}
 
 /**
  * Keeps `<video>` and `<audio>` on the composition clock: seeked exactly when paused or seeking, played and
@@ -22,9 +42,16 @@ export class MediaSync {
   #media: HTMLMediaElement[] = [];
   #muted = false;
   #starting = new WeakSet<HTMLMediaElement>();
+  #steering = new WeakSet<HTMLMediaElement>();
+  #warmups = new WeakMap<HTMLMediaElement, Warmup>();
   #authoredMuted = new WeakMap<HTMLMediaElement, boolean>();
-  /** Absolute drift of each correction check while playing, for the benchmark. */
-  readonly drift: number[] = [];
+  /**
+   * How far a media element falls behind while it starts (its start-up stall), learned from the starts seen so far:
+   * later starts begin this far ahead, so they run in step once they move.
+   */
+  #startLead = 0;
+  /** Whether a start has taught the lead yet (until then a start that lands out of step is started again). */
+  #calibrated = false;
 
   constructor(private readonly timeline: Timeline) {
     this.refresh();
@@ -79,33 +106,78 @@ export class MediaSync {
       }
       if (media.paused) {
         // Starting takes a few frames; seeking again meanwhile would restart it on every tick.
-        if (this.#starting.has(media)) continue;
-        this.#starting.add(media);
-        media.currentTime = local;
-        media
-          .play()
-          .catch(() => undefined) // blocked autoplay: the frame keeps its own clock
-          .finally(() => this.#starting.delete(media));
+        if (!this.#starting.has(media)) this.#start(media, local);
         continue;
       }
       const drift = media.currentTime - local;
-      this.drift.push(Math.abs(drift));
-      if (this.drift.length > 1000) this.drift.shift();
-      if (Math.abs(drift) > MAX_DRIFT) {
-        media.currentTime = local;
-        media.playbackRate = 1;
-      } else {
-        // Steer with the rate rather than seek: a seek stalls decoding and is heard as a click.
-        const step = Math.abs(drift) < SYNCED ? 0 : Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN));
-        const rate = 1 - step;
-        if (media.playbackRate !== rate) media.playbackRate = rate;
-      }
+      if (this.#warmups.has(media) && !this.#warmedUp(media, time, drift)) continue;
+      this.#correct(media, drift, local);
     }
+  }
+
+  /** Plays `media` from `local`, as far ahead as its start-up stall is expected to lose. */
+  #start(media: HTMLMediaElement, local: number): void {
+    this.#starting.add(media);
+    this.#jump(media, local);
+    media
+      .play()
+      .catch(() => undefined) // blocked autoplay: the frame keeps its own clock
+      .finally(() => this.#starting.delete(media));
+  }
+
+  /** Moves `media` to `local` (plus the start-up lead) and watches it until it moves again. */
+  #jump(media: HTMLMediaElement, local: number): void {
+    this.#steering.delete(media);
+    media.playbackRate = 1;
+    media.currentTime = local + this.#startLead;
+    this.#warmups.set(media, { position: media.currentTime, time: Number.NaN, advances: 0 });
+  }
+
+  /**
+   * While `media` stalls after a start or a jump nothing is corrected (steering or seeking would only stall it
+   * again). Once it moves, its drift tells how far the start-up lead was off, and the lead is corrected. The first
+   * start that lands out of step starts again with the corrected lead: steering a start-up stall away takes long.
+   */
+  #warmedUp(media: HTMLMediaElement, time: number, drift: number): boolean {
+    const warmup = this.#warmups.get(media)!;
+    const position = media.currentTime;
+    warmup.advances = position - warmup.position >= (time - warmup.time) * MOVING_SPEED ? warmup.advances + 1 : 0;
+    warmup.position = position;
+    warmup.time = time;
+    if (warmup.advances < MOVING_TICKS) return false;
+    this.#warmups.delete(media);
+    const lead = this.#startLead - drift;
+    // A stall longer than any start-up (a slow network, say) teaches nothing.
+    if (lead > MAX_START_LEAD) return true;
+    this.#startLead = Math.max(0, lead);
+    const restart = !this.#calibrated && Math.abs(drift) > ENGAGE;
+    this.#calibrated = true;
+    if (!restart) return true;
+    media.pause(); // the next tick starts it again, with the lead just learned
+    return false;
+  }
+
+  #correct(media: HTMLMediaElement, drift: number, local: number): void {
+    const size = Math.abs(drift);
+    if (size > MAX_DRIFT) return this.#jump(media, local);
+    if (!this.#steering.has(media)) {
+      if (size <= ENGAGE) return;
+      this.#steering.add(media);
+    }
+    if (size < RELEASE) {
+      this.#steering.delete(media);
+      media.playbackRate = 1;
+      return;
+    }
+    // Steer with the rate rather than seek: a seek stalls decoding and is heard as a click.
+    const rate = 1 - Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN));
+    if (media.playbackRate !== rate) media.playbackRate = rate;
   }
 
   pause(): void {
     for (const media of this.#media) {
       if (!media.paused) media.pause();
+      this.#steering.delete(media);
       media.playbackRate = 1;
     }
   }

@@ -1,7 +1,11 @@
 import { Attr } from './constants.js';
 import { compositionRoot } from './html.js';
 import { issue, type Issue } from './issues.js';
-import { MetadataIssueCode, type CompositionMetadata } from './metadata.js';
+import type { CompositionMetadata } from './metadata.js';
+
+export const MetadataIssueCode = {
+  rootAttributeInvalid: 'root_attribute_invalid',
+} as const;
 
 /** Reads a positive finite number attribute; records an issue when present but malformed. */
 function readPositive(elements: (Element | undefined)[], name: string, issues: Issue[]): number | undefined {
