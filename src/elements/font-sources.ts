@@ -1,3 +1,5 @@
+import { blobToDataUrl } from '../runtime/data.js';
+
 /**
  * Font variables may name a font file (`{ name, source }`). The composition frame has an opaque origin, so it
  * can only load fonts served with CORS headers; the host page can load the ones its own origin serves. So the
@@ -10,16 +12,7 @@ function toDataUrl(url: string): Promise<string | undefined> {
   if (!pending) {
     pending = fetch(url, { credentials: 'same-origin' })
       .then((response) => (response.ok ? response.blob() : undefined))
-      .then(
-        (blob) =>
-          blob &&
-          new Promise<string>((resolve, reject) => {
-            const reader = new FileReader();
-            reader.onload = () => resolve(String(reader.result));
-            reader.onerror = () => reject(reader.error);
-            reader.readAsDataURL(blob);
-          }),
-      )
+      .then((blob) => blob && blobToDataUrl(blob))
       .catch(() => undefined);
     cache.set(url, pending);
   }

@@ -3,10 +3,10 @@
  * (the entry). The compiler makes them absolute while it still knows which file each came from.
  */
 import { Attr, VariableType } from './constants.js';
+import { isRecord } from './data.js';
 
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseJson(text: string | null): unknown {
   if (text === null) return undefined;

@@ -7,6 +7,7 @@ import { issue, type Issue } from './issues.js';
 import { rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
+import { blobToDataUrl } from './data.js';
 
 /** Codes of compile problems. Broken sub-compositions are issues (the rest still plays); a broken entry throws. */
 export const CompileIssueCode = {
@@ -219,12 +220,7 @@ async function loadDataUrl(ctx: Loader, url: string): Promise<string | undefined
     const blob = await response.blob();
     ctx.totalBytes += blob.size;
     if (blob.size > ctx.limits.fileBytes || ctx.totalBytes > ctx.limits.totalBytes) return undefined;
-    return await new Promise<string>((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.onerror = () => reject(reader.error);
-      reader.readAsDataURL(blob);
-    });
+    return await blobToDataUrl(blob);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * is posted to `*`. Unknown or malformed messages are ignored.
  */
 import type { Issue } from './issues.js';
+import { isRecord } from './data.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -69,7 +70,6 @@ export type FrameMessage =
   | { readonly type: typeof Message.error; readonly code: string; readonly message: string };
 
 // Field checks, one per kind of field.
-const isRecord = (value: unknown): value is Values => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 // Sizes and frame rates divide: zero or absurd values would scale the frame to nothing.
 const isDimension = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 16384;

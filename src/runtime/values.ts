@@ -2,6 +2,7 @@ import { COLOR_PATTERN } from './constants.js';
 import type { VariableDeclaration } from './declarations.js';
 import { FxError } from './errors.js';
 import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
+import { isRecord } from './data.js';
 
 /** A font value: a family name, or a name with the URL of its source file. */
 export type FontValue = string | { readonly name: string; readonly source?: string };
@@ -26,9 +27,6 @@ const EXPECTED: Record<VariableDeclaration['type'], string> = {
   font: 'a family name or { "name", "source" }',
   image: 'a URL string or { "url" }',
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function matchesType(declaration: VariableDeclaration, value: unknown): boolean {
   switch (declaration.type) {
