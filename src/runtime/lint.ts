@@ -21,7 +21,11 @@ export const LintCode = {
   colorGradingReferenceUndeclared: 'color_grading_reference_undeclared',
   variableUnused: 'variable_unused',
   sourceUnreadable: 'source_unreadable',
+  assetUrlRootRelative: 'asset_url_root_relative',
 } as const;
+
+/** Attributes that load a file of the project. */
+const ASSET_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
 export type LintCode = (typeof LintCode)[keyof typeof LintCode];
 
 export type LintFinding = Issue;
@@ -100,6 +104,7 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
     lintHostValues(host, options, findings);
   }
   for (const scope of scopes.values()) lintMediaDefaults(scope, findings);
+  lintRootRelativeUrls(doc, findings);
   reportUnused(doc, scopes, findings);
   return dedupe(findings);
 }
@@ -111,6 +116,20 @@ function lintMediaDefaults(scope: Scope, findings: LintFinding[]): void {
     if (typeof value !== 'string' || value === '' || isSafeMediaUrl(value)) continue;
     const why = type === 'image' ? `image variable "${id}"` : `variable "${id}" is bound with "data-var-src" and`;
     findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, id, 'default'], `${why} has a default ${describe(value)} that is not an allowed media URL`));
+  }
+}
+
+/**
+ * `/logo.png` means the root of whatever server hosts the page: the preview's site, the render service's project
+ * server, a CDN. Relative paths (`logo.png`) travel with the project; root-relative ones break when it moves.
+ */
+function lintRootRelativeUrls(doc: Document, findings: LintFinding[]): void {
+  for (const name of ASSET_ATTRIBUTES) {
+    for (const element of queryAllDeep(doc, `[${name}^="/"]`)) {
+      const value = element.getAttribute(name)!.trim();
+      if (!value.startsWith('/') || value.startsWith('//')) continue;
+      findings.push(issue(LintCode.assetUrlRootRelative, [name, value], `"${name}" on <${element.localName}> is root-relative ("${value}"); use a path relative to the composition so it loads wherever the project is served (previews, renders)`, 'warning'));
+    }
   }
 }
 

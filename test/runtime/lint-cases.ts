@@ -192,6 +192,9 @@ export const lintCases: readonly LintCase[] = [
   reported(C.sourceUnreadable, 'the reader throws', cardHost('{"name":"Bo"}'), [warning(C.sourceUnreadable, 'data-composition-src', 'card.html')], { 'card.html': new Error('ENOENT: no such file') }),
   absent(C.sourceUnreadable, 'the reader has the file', cardHost('{"name":"Bo"}'), [], { 'card.html': card }),
   absent(C.sourceUnreadable, 'no reader given: values are not checked', cardHost('{"nickname":"Bo"}')),
+  reported(C.assetUrlRootRelative, 'an image loaded from the server root', fullDocument([], '<img src="/logo.png" alt="">'), [warning(C.assetUrlRootRelative, 'src', '/logo.png')]),
+  reported(C.assetUrlRootRelative, 'a sub-composition named from the server root', fullDocument([], '<div data-composition-src="/parts/card.html"></div>'), [warning(C.assetUrlRootRelative, 'data-composition-src', '/parts/card.html')]),
+  absent(C.assetUrlRootRelative, 'relative and protocol-relative paths', fullDocument([], '<img src="logo.png" alt=""><img src="./a.png" alt=""><img src="//cdn.example/a.png" alt=""><video poster="../p.png"></video>')),
 
   // root attributes (from metadata)
   reported(rootAttributeInvalid, 'data-width="abc"', fullDocument([], '', 'data-width="abc" data-height="1080" data-duration="5"'), [error(rootAttributeInvalid, 'data-width')]),
