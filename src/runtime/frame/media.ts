@@ -1,4 +1,5 @@
 import type { Timeline } from './timeline.js';
+import { untilEvent } from './until-event.js';
 
 /** Drift beyond which a playing media element is seeked back onto the composition clock (seconds). */
 const MAX_DRIFT = 0.25;
@@ -54,11 +55,11 @@ export class MediaSync {
   #calibrated = false;
 
   constructor(private readonly timeline: Timeline) {
-    this.refresh();
+    this.#findMedia();
   }
 
-  /** Finds media again (scripts may have added or re-pointed some). */
-  refresh(): void {
+  /** The media of the composition, read once it is ready (so media its scripts added are included). */
+  #findMedia(): void {
     this.#media = [...this.timeline.root.querySelectorAll<HTMLMediaElement>('video, audio')];
     for (const media of this.#media) {
       if (!this.#authoredMuted.has(media)) this.#authoredMuted.set(media, media.muted);
@@ -90,7 +91,7 @@ export class MediaSync {
       const target = Number.isFinite(media.duration) ? Math.min(exact, media.duration) : exact;
       if (Math.abs(media.currentTime - target) < 0.0005 && !media.seeking) continue;
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
-      if (media.readyState >= HTMLMediaElement.HAVE_METADATA) pending.push(seeked(media));
+      if (media.readyState >= HTMLMediaElement.HAVE_METADATA) pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
       media.currentTime = target;
     }
     await Promise.all(pending);
@@ -181,18 +182,4 @@ export class MediaSync {
       media.playbackRate = 1;
     }
   }
-}
-
-function seeked(media: HTMLMediaElement): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      media.removeEventListener('seeked', done);
-      media.removeEventListener('error', done);
-      resolve();
-    };
-    const timer = setTimeout(done, SEEK_TIMEOUT_MS);
-    media.addEventListener('seeked', done);
-    media.addEventListener('error', done);
-  });
 }

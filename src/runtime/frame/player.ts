@@ -3,6 +3,7 @@ import type { FrameConfig } from '../frame-config.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
 import { MediaSync } from './media.js';
+import { untilEvent } from './until-event.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
 
@@ -157,12 +158,7 @@ async function waitForMediaMetadata(root: Element): Promise<void> {
     .filter((media) => media.readyState < HTMLMediaElement.HAVE_METADATA && media.networkState !== HTMLMediaElement.NETWORK_NO_SOURCE && !media.error)
     .map((media) => {
       media.preload = 'auto';
-      return new Promise<void>((resolve) => {
-        const done = () => resolve();
-        media.addEventListener('loadedmetadata', done, { once: true });
-        media.addEventListener('error', done, { once: true });
-        setTimeout(done, MEDIA_METADATA_TIMEOUT_MS);
-      });
+      return untilEvent(media, ['loadedmetadata', 'error'], MEDIA_METADATA_TIMEOUT_MS);
     });
   await Promise.all(pending);
 }
