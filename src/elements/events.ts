@@ -19,13 +19,11 @@ export interface FxEventDetails {
   [FxEvent.variablesChange]: FxVariablesChangeDetail;
 }
 
-// `error` stays on the element, like HTMLMediaElement's: bubbling to `window`, it would read as an uncaught
-// script error to every global error handler (test runners, error trackers).
-const NON_BUBBLING: ReadonlySet<FxEvent> = new Set([FxEvent.error]);
-
 /** The one way the element emits events: bubbling (but `error`), composed, typed detail. */
 export function emit<Name extends FxEvent>(target: EventTarget, name: Name, ...detail: Name extends keyof FxEventDetails ? [FxEventDetails[Name]] : []): boolean {
-  const init = { bubbles: !NON_BUBBLING.has(name), composed: true, detail: detail[0] };
+  // `error` stays on the element, like HTMLMediaElement's: bubbling to `window`, it would read as an uncaught
+  // script error to every global error handler (test runners, error trackers).
+  const init = { bubbles: name !== FxEvent.error, composed: true, detail: detail[0] };
   return target.dispatchEvent(detail.length ? new CustomEvent(name, init) : new Event(name, init));
 }
 

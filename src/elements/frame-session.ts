@@ -1,4 +1,9 @@
-import { isFrameMessage, Message, PROTOCOL_VERSION, type FrameMessage, type HostMessage, type ReadyMessage } from '../runtime/protocol.js';
+import { isFrameMessage } from '../runtime/protocol-host.js';
+import { Message, PROTOCOL_VERSION, type FrameMessage, type HostMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
+
+/** How long a frame may take to get ready, and to paint a seek: one that stops answering must not leave anyone waiting. */
+export const READY_TIMEOUT_MS = 20_000;
+const SEEK_TIMEOUT_MS = 10_000;
 
 export interface FrameSessionEvents {
   onMessage(message: FrameMessage): void;
@@ -10,14 +15,15 @@ export interface FrameSessionEvents {
  */
 export class FrameSession {
   readonly iframe: HTMLIFrameElement;
-  readonly ready: Promise<ReadyMessage>;
+  /** The frame's `ready` message; `undefined` once disposed, or when it did not come within {@link READY_TIMEOUT_MS}. */
+  readonly ready: Promise<ReadyMessage | undefined>;
   #port: MessagePort | undefined;
-  #seeks = new Map<number, (time: number) => void>();
+  /** Who waits for which answer of the frame: `ready`, or the `seeked` of one seek. */
+  #replies = new Map<string, (message?: FrameMessage) => void>();
   #nextSeek = 0;
-  #resolveReady!: (message: ReadyMessage) => void;
 
   constructor(html: string, title: string, private readonly events: FrameSessionEvents) {
-    this.ready = new Promise((resolve) => (this.#resolveReady = resolve));
+    this.ready = this.#reply(Message.ready, READY_TIMEOUT_MS) as Promise<ReadyMessage | undefined>;
     const iframe = document.createElement('iframe');
     // Scripts run, but in an opaque origin: the composition cannot reach the host's DOM, cookies or storage.
     iframe.setAttribute('sandbox', 'allow-scripts');
@@ -41,31 +47,45 @@ export class FrameSession {
   }
 
   #receive(message: FrameMessage): void {
-    if (message.type === Message.ready) this.#resolveReady(message);
-    if (message.type === Message.seeked) {
-      this.#seeks.get(message.id)?.(message.time);
-      this.#seeks.delete(message.id);
-    }
+    this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
     this.events.onMessage(message);
+  }
+
+  /** The frame's answer `key`, or `undefined` once disposed or after `ms`. */
+  #reply(key: string, ms: number): Promise<FrameMessage | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#settle(key), ms);
+      this.#replies.set(key, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
+    });
+  }
+
+  #settle(key: string, message?: FrameMessage): void {
+    const resolve = this.#replies.get(key);
+    this.#replies.delete(key);
+    resolve?.(message);
   }
 
   post(message: HostMessage): void {
     this.#port?.postMessage(message);
   }
 
-  /** Seeks and resolves with the frame-exact time once that frame was painted. */
-  seek(time: number): Promise<number> {
+  /** Seeks and resolves with the frame-exact time once that frame was painted (`NaN` when no answer came). */
+  async seek(time: number): Promise<number> {
     const id = ++this.#nextSeek;
-    return new Promise((resolve) => {
-      this.#seeks.set(id, resolve);
-      this.post({ type: Message.seek, id, time });
-    });
+    const seeked = this.#reply(seekKey(id), SEEK_TIMEOUT_MS);
+    this.post({ type: Message.seek, id, time });
+    const answer = await seeked;
+    return answer?.type === Message.seeked ? answer.time : Number.NaN;
   }
 
   dispose(): void {
     this.#port?.close();
-    for (const resolve of this.#seeks.values()) resolve(Number.NaN);
-    this.#seeks.clear();
+    for (const key of [...this.#replies.keys()]) this.#settle(key);
     this.iframe.remove();
   }
 }
+
+const seekKey = (id: number) => `${Message.seeked} ${id}`;

@@ -1,34 +1,39 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { rootMetadata } from '../runtime/root-metadata.js';
-import { compileWith, type HtmlEntry } from '../runtime/compile.js';
+import { compileWith } from '../runtime/compile.js';
 import { Attr } from '../runtime/constants.js';
+import { isRecord, parseUrl } from '../runtime/data.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
-import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol.js';
+import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit } from './events.js';
-import { FrameSession } from './frame-session.js';
-import { inlineFontSources } from './font-sources.js';
+import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
+import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
 import { defaultRuntimeUrl } from './runtime-url.js';
 
-const FRAME_TIMEOUT_MS = 20_000;
 const RELOAD_DEBOUNCE_MS = 150;
-const SEEK_TIMEOUT_MS = 10_000;
 /** The frame's size when the composition names none (the runtime's default too). */
 const DEFAULT_SIZE = { width: 1920, height: 1080 };
+
+/** Where a reload picks up: the playhead, and whether it was playing. */
+interface Playhead {
+  readonly time: number;
+  readonly playing: boolean;
+}
 
 /** Turns the `variables` attribute (JSON) into an object, or `undefined` when it is not a JSON object. */
 const variablesConverter = {
   fromAttribute(value: string | null): Record<string, unknown> | undefined {
     if (value === null || value.trim() === '') return {};
     try {
-      const parsed = JSON.parse(value);
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
+      const parsed: unknown = JSON.parse(value);
+      return isRecord(parsed) ? parsed : undefined;
     } catch {
       return undefined;
     }
@@ -102,7 +107,7 @@ export class FxComposition extends LitElement {
 
   @property() src = '';
   @property() srcdoc: string | null = null;
-  @property({ reflect: false, converter: variablesConverter }) variables: Record<string, unknown> | undefined = {};
+  @property({ converter: variablesConverter }) variables: Record<string, unknown> | undefined = {};
   @property({ type: Boolean }) controls = false;
   @property({ type: Boolean }) autoplay = false;
   @property({ type: Boolean }) loop = false;
@@ -118,15 +123,16 @@ export class FxComposition extends LitElement {
   @state() private valueIssues: readonly Issue[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
+  /** The session on stage. */
   #session: FrameSession | undefined;
-  /** The session being loaded (a first load or a reload), before it goes on stage. */
+  /** The session being loaded (a first load or a reload), before it goes on stage; a newer load disposes it. */
   #incoming: FrameSession | undefined;
   #abort: AbortController | undefined;
+  /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
+  #base = document.baseURI;
   #fps = 30;
   #size = DEFAULT_SIZE;
-  #declarations: VariableDeclaration[] = [];
   #metadata: CompositionMetadata | undefined;
-  #values: Record<string, unknown> = {};
   #wantsPlay = false;
   #intersecting = false;
   #reloadTimer = 0;
@@ -136,7 +142,7 @@ export class FxComposition extends LitElement {
   #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
 
   get declarations(): VariableDeclaration[] {
-    return this.#declarations;
+    return this.#metadata?.variables ?? [];
   }
   get metadata(): CompositionMetadata | undefined {
     return this.#metadata;
@@ -185,7 +191,7 @@ export class FxComposition extends LitElement {
     super.disconnectedCallback();
     this.#visibility.disconnect();
     this.#resize.disconnect();
-    this.#abort?.abort();
+    this.#abandonLoad();
     clearTimeout(this.#reloadTimer);
     this.#session?.dispose();
     this.#session = undefined;
@@ -203,12 +209,15 @@ export class FxComposition extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('muted')) {
-      this.#session?.post({ type: Message.setMuted, muted: this.muted });
-      // Like HTMLMediaElement, and what media-chrome listens to; not for the initial value.
-      if (changed.get('muted') !== undefined) emit(this, FxEvent.volumeChange);
-    }
-    if (changed.has('loop')) this.#session?.post({ type: Message.setLoop, loop: this.loop });
+    if (this.#session && (changed.has('muted') || changed.has('loop'))) this.#sendSettings(this.#session);
+    // Like HTMLMediaElement, and what media-chrome listens to; not for the initial value.
+    if (changed.has('muted') && changed.get('muted') !== undefined) emit(this, FxEvent.volumeChange);
+  }
+
+  /** Hands `session` the settings the frame applies itself. */
+  #sendSettings(session: FrameSession): void {
+    session.post({ type: Message.setMuted, muted: this.muted });
+    session.post({ type: Message.setLoop, loop: this.loop });
   }
 
   /** Starts playback (once ready). */
@@ -224,21 +233,21 @@ export class FxComposition extends LitElement {
 
   pause(): void {
     this.#wantsPlay = false;
-    if (!this.isPaused) {
-      this.isPaused = true;
-      this.#session?.post({ type: Message.pause });
-      emit(this, FxEvent.pause);
-    }
+    this.#halt();
+  }
+
+  /** Pauses, still wanting to play: off screen, it resumes once back in view. */
+  #halt(): void {
+    if (this.isPaused) return;
+    this.isPaused = true;
+    this.#session?.post({ type: Message.pause });
+    emit(this, FxEvent.pause);
   }
 
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
   async seek(seconds: number): Promise<number> {
     const session = await this.#readySession();
-    // A frame that stops answering must not leave the caller waiting forever.
-    const time = await Promise.race([
-      session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0)),
-      new Promise<number>((resolve) => setTimeout(resolve, SEEK_TIMEOUT_MS, Number.NaN)),
-    ]);
+    const time = await session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0));
     if (session !== this.#session || Number.isNaN(time)) return this.time;
     this.time = time;
     emit(this, FxEvent.timeUpdate);
@@ -259,30 +268,36 @@ export class FxComposition extends LitElement {
     }
   }
 
-  async #load(keep?: { time: number; playing: boolean }): Promise<void> {
+  /** Stops the load under way, with the frame it was preparing. */
+  #abandonLoad(): void {
+    this.#abort?.abort();
+    this.#incoming?.dispose();
+    this.#incoming = undefined;
+  }
+
+  /** Compiles the composition into a new frame; a reload (`keep`) prepares it behind the one on stage and swaps. */
+  async #load(keep?: Playhead): Promise<void> {
     if (this.loading === 'lazy' && !this.#intersecting) {
       this.#deferred = true;
       return;
     }
     this.#deferred = false;
-    this.#abort?.abort();
+    this.#abandonLoad();
     const abort = (this.#abort = new AbortController());
-    let entry: URL | HtmlEntry | undefined;
-    try {
-      entry = this.src ? new URL(this.src, document.baseURI) : this.srcdoc !== null ? { html: this.srcdoc, url: document.baseURI } : undefined;
-    } catch {
-      return this.#fail(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(this.src.slice(0, 80))}`);
-    }
+    const base = this.src ? parseUrl(this.src, document.baseURI)?.href : document.baseURI;
+    if (base === undefined) return this.#fail(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(this.src.slice(0, 80))}`);
+    const entry = this.src ? base : this.srcdoc !== null ? { html: this.srcdoc, url: base } : undefined;
     if (!entry) return;
+    this.#base = base;
     if (!keep) {
       this.isReady = false;
       this.status = { kind: 'loading' };
     }
     try {
-      const overrides = await inlineFontSources(this.#overrides(), this.#base());
+      const variables = await inlineFontSources(this.variables ?? {}, base);
       if (abort.signal.aborted) return;
       // The frame parses the declarations (and reports them when ready), so they are not parsed here too.
-      const options = { runtimeUrl: FxComposition.runtimeUrl, overrides, nonce: this.nonce || undefined, signal: abort.signal };
+      const options = { runtimeUrl: FxComposition.runtimeUrl, overrides: variables, nonce: this.nonce || undefined, signal: abort.signal };
       const compiled = await compileWith(entry, options, rootMetadata);
       if (abort.signal.aborted) return;
       const { metadata } = compiled;
@@ -298,29 +313,22 @@ export class FxComposition extends LitElement {
       this.#incoming = session;
       if (keep) session.iframe.classList.add('incoming');
       await this.updateComplete;
+      if (abort.signal.aborted) return;
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
       this.#place(session.iframe, { width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height });
       this.stage.append(session.iframe);
-      const ready = await Promise.race([
-        session.ready,
-        new Promise<undefined>((resolve) => {
-          const timer = setTimeout(resolve, FRAME_TIMEOUT_MS);
-          abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
-          void session.ready.then(() => clearTimeout(timer));
-        }),
-      ]);
-      if (abort.signal.aborted || !ready) {
+      const ready = await session.ready;
+      if (abort.signal.aborted) return;
+      if (!ready) {
         session.dispose();
-        if (!ready && !abort.signal.aborted) this.#fail(FxErrorCode.frameTimeout, `the composition did not get ready within ${FRAME_TIMEOUT_MS / 1000} s`);
-        return;
+        throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
       }
-      session.post({ type: Message.setMuted, muted: this.muted });
-      session.post({ type: Message.setLoop, loop: this.loop });
+      this.#sendSettings(session);
       if (keep) await session.seek(keep.time);
-      if (abort.signal.aborted) return session.dispose();
+      if (abort.signal.aborted) return;
       this.#session?.dispose();
       this.#session = session;
-      if (this.#incoming === session) this.#incoming = undefined;
+      this.#incoming = undefined;
       session.iframe.classList.remove('incoming');
       this.#onReady(ready, keep, known);
     } catch (error) {
@@ -329,15 +337,14 @@ export class FxComposition extends LitElement {
     }
   }
 
-  #onReady(ready: ReadyMessage, keep: { time: number; playing: boolean } | undefined, known: CompositionMetadata): void {
+  #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
     const durationChanged = ready.duration !== this.length;
     this.#fps = ready.fps;
     this.#size = { width: ready.width, height: ready.height };
-    this.#declarations = ready.declarations as unknown as VariableDeclaration[];
     // Completed with what the frame parsed: the declarations, and the problems it found in them.
     const declarationIssues = ready.issues.filter((found) => found.path[0] === Attr.compositionVariables);
-    this.#metadata = { ...known, variables: this.#declarations, issues: [...declarationIssues, ...known.issues] };
-    this.#values = ready.values;
+    const variables = ready.declarations as unknown as VariableDeclaration[];
+    this.#metadata = { ...known, variables, issues: [...declarationIssues, ...known.issues] };
     this.valueIssues = ready.issues;
     this.length = ready.duration;
     this.time = keep?.time ?? 0;
@@ -352,7 +359,7 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: this.#values, issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, { values: ready.values, issues: ready.issues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
@@ -362,12 +369,13 @@ export class FxComposition extends LitElement {
 
   #onFrameMessage(session: FrameSession, message: FrameMessage): void {
     // Script errors count while the frame still loads (most happen then); everything else once it is on stage.
-    if (message.type === Message.error && session === this.#incoming) return void emit(this, FxEvent.error, { code: message.code, message: message.message });
+    // (A session is on stage or incoming: the others are disposed and hear nothing.)
+    if (message.type === Message.error) return void emit(this, FxEvent.error, { code: message.code, message: message.message });
     if (session !== this.#session) return;
     switch (message.type) {
       case Message.time:
         this.time = message.time;
-        if (message.paused !== this.isPaused && message.paused) this.isPaused = true;
+        if (message.paused) this.isPaused = true;
         emit(this, FxEvent.timeUpdate);
         return;
       case Message.ended:
@@ -377,24 +385,11 @@ export class FxComposition extends LitElement {
         emit(this, FxEvent.ended);
         return;
       case Message.variables:
-        this.#values = message.values;
         this.valueIssues = message.issues;
         emit(this, FxEvent.variablesChange, { values: message.values, issues: message.issues });
         if (message.readsVariablesAtLoad) this.#scheduleReload();
         return;
-      case Message.error:
-        emit(this, FxEvent.error, { code: message.code, message: message.message });
-        return;
     }
-  }
-
-  #overrides(): Record<string, unknown> {
-    return this.variables ?? {};
-  }
-
-  /** The URL relative values (font sources, images) of the composition are resolved against. */
-  #base(): string {
-    return this.src ? new URL(this.src, document.baseURI).href : document.baseURI;
   }
 
   #sendVariables(): void {
@@ -402,9 +397,8 @@ export class FxComposition extends LitElement {
     if (variables === undefined) return this.#rejectVariables();
     if (!this.isReady) return;
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
-    const hasFontFile = Object.values(variables).some((value) => typeof value === 'object' && value !== null && 'source' in value);
-    if (!hasFontFile) return this.#postVariables(variables);
-    void inlineFontSources(variables, this.#base()).then((values) => {
+    if (!hasFontSources(variables)) return this.#postVariables(variables);
+    void inlineFontSources(variables, this.#base).then((values) => {
       if (this.variables === variables) this.#postVariables(values);
     });
   }
@@ -440,14 +434,8 @@ export class FxComposition extends LitElement {
   #onVisibility(intersecting: boolean): void {
     this.#intersecting = intersecting;
     if (intersecting && this.#deferred) void this.#load();
-    // Off screen it pauses but still wants to play (unlike a user's pause), so it resumes when back.
-    if (!intersecting && !this.isPaused) {
-      this.isPaused = true;
-      this.#session?.post({ type: Message.pause });
-      emit(this, FxEvent.pause);
-    } else if (intersecting && this.#wantsPlay && this.isPaused && this.isReady) {
-      void this.play();
-    }
+    if (!intersecting) this.#halt();
+    else if (this.#wantsPlay) void this.play();
   }
 
   #layout(): void {

@@ -3,6 +3,8 @@
  * against the file that wrote them, and inlining font files. Uses the browser's CSS parser (CSSOM), so the
  * compiler runs in a browser (the preview's page, or the renderer's Chromium).
  */
+import { Attr } from './constants.js';
+import { parseUrl } from './data.js';
 import { FrameAttr } from './frame-config.js';
 
 // At-rules that cannot live inside @scope; they stay global.
@@ -13,11 +15,8 @@ const URL_TOKEN = /url\(\s*(["']?)(.*?)\1\s*\)/g;
 export function absolutizeCssUrls(css: string, base: string): string {
   return css.replace(URL_TOKEN, (whole, _quote: string, raw: string) => {
     if (raw === '' || raw.startsWith('data:') || raw.startsWith('#')) return whole;
-    try {
-      return `url(${JSON.stringify(new URL(raw, base).href)})`;
-    } catch {
-      return whole;
-    }
+    const url = parseUrl(raw, base);
+    return url ? `url(${JSON.stringify(url.href)})` : whole;
   });
 }
 
@@ -69,9 +68,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * descendant (selectors there are relative to the root), so these become `:scope`.
  */
 function rootSelectorPattern(root: ScopeRoot): RegExp {
-  const names = [':root', 'html', 'body', '\\[data-composition-id\\]'];
-  if (root.compositionId) names.push(`\\[data-composition-id="${escapeRegExp(root.compositionId)}"\\]`);
-  if (root.elementId) names.push(`#${escapeRegExp(CSS.escape(root.elementId))}`);
+  const names = [':root', 'html', 'body', escapeRegExp(`[${Attr.compositionId}]`)];
+  if (root.compositionId) names.push(escapeRegExp(`[${Attr.compositionId}="${root.compositionId}"]`));
+  if (root.elementId) names.push(escapeRegExp(`#${CSS.escape(root.elementId)}`));
   // Only at the start of a complex selector (after `,` or `(` too); `html body` collapses to one `:scope`.
   const name = `(?:${names.join('|')})`;
   return new RegExp(`(^|,\\s*|\\(\\s*)${name}(?:\\s+${name})*(?=[\\s,.:#[>+~)]|$)`, 'g');

@@ -3,29 +3,31 @@
  * (the entry). The compiler makes them absolute while it still knows which file each came from.
  */
 import { Attr, VariableType } from './constants.js';
-import { isRecord } from './data.js';
+import { isRecord, parseUrl } from './data.js';
 
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
-
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // left as written: the runtime reports it
-  }
-}
 
 /** A relative image path resolved against `base`; absolute URLs, any scheme, blanks and non-strings stay as they are. */
 function absoluteImage(value: unknown, base: string): unknown {
   if (isRecord(value) && typeof value.url === 'string') return { ...value, url: absoluteImage(value.url, base) };
   if (typeof value !== 'string' || value.trim() === '' || HAS_SCHEME.test(value.trim())) return value;
+  return parseUrl(value, base)?.href ?? value;
+}
+
+/**
+ * Rewrites the JSON of attribute `name` with `rewrite`. Written back only when that changed it, so an attribute
+ * stays as authored otherwise; malformed JSON stays too (the runtime reports it).
+ */
+function rewriteJsonAttribute(element: Element, name: string, rewrite: (value: unknown) => unknown): void {
+  const text = element.getAttribute(name);
+  let value: unknown;
   try {
-    return new URL(value, base).href;
+    value = JSON.parse(text ?? '');
   } catch {
-    return value;
+    return;
   }
+  const rewritten = JSON.stringify(rewrite(value));
+  if (rewritten !== JSON.stringify(value)) element.setAttribute(name, rewritten);
 }
 
 /**
@@ -33,29 +35,18 @@ function absoluteImage(value: unknown, base: string): unknown {
  * sub-composition's URL), image values of its `data-variable-values` against `valuedAt` (the file naming the host).
  */
 export function absolutizeImageValues(host: Element, declaredAt: string, valuedAt: string): void {
-  const declarations = parseJson(host.getAttribute(Attr.compositionVariables));
-  if (!Array.isArray(declarations)) return;
   const imageIds = new Set<string>();
-  let changed = false;
-  const rewritten = declarations.map((declaration: unknown) => {
-    if (!isRecord(declaration) || declaration.type !== VariableType.image) return declaration;
-    if (typeof declaration.id === 'string') imageIds.add(declaration.id);
-    if (!('default' in declaration)) return declaration;
-    const value = absoluteImage(declaration.default, declaredAt);
-    changed ||= value !== declaration.default;
-    return { ...declaration, default: value };
+  rewriteJsonAttribute(host, Attr.compositionVariables, (declarations) => {
+    if (!Array.isArray(declarations)) return declarations;
+    return declarations.map((declaration: unknown) => {
+      if (!isRecord(declaration) || declaration.type !== VariableType.image) return declaration;
+      if (typeof declaration.id === 'string') imageIds.add(declaration.id);
+      return 'default' in declaration ? { ...declaration, default: absoluteImage(declaration.default, declaredAt) } : declaration;
+    });
   });
-  if (changed) host.setAttribute(Attr.compositionVariables, JSON.stringify(rewritten));
-
-  const values = parseJson(host.getAttribute(Attr.variableValues));
-  if (!isRecord(values) || imageIds.size === 0) return;
-  let valuesChanged = false;
-  const resolved = Object.fromEntries(
-    Object.entries(values).map(([id, value]) => {
-      const next = imageIds.has(id) ? absoluteImage(value, valuedAt) : value;
-      valuesChanged ||= next !== value;
-      return [id, next];
-    }),
-  );
-  if (valuesChanged) host.setAttribute(Attr.variableValues, JSON.stringify(resolved));
+  if (imageIds.size === 0) return;
+  rewriteJsonAttribute(host, Attr.variableValues, (values) => {
+    if (!isRecord(values)) return values;
+    return Object.fromEntries(Object.entries(values).map(([id, value]) => [id, imageIds.has(id) ? absoluteImage(value, valuedAt) : value]));
+  });
 }

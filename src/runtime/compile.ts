@@ -7,7 +7,7 @@ import { issue, type Issue } from './issues.js';
 import { rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
-import { blobToDataUrl } from './data.js';
+import { blobToDataUrl, parseUrl } from './data.js';
 
 /** Codes of compile problems. Broken sub-compositions are issues (the rest still plays); a broken entry throws. */
 export const CompileIssueCode = {
@@ -85,6 +85,12 @@ interface Context extends Loader {
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
 const FALLBACK_BASE = 'https://entry.fx.invalid/';
+const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
+/** Script types that run as classic scripts: the ones a function can wrap (modules have their own scope). */
+const CLASSIC_SCRIPT_TYPES: ReadonlySet<string> = new Set(['', 'text/javascript', 'application/javascript']);
+
+/** Why a file is fetched: it decides the credentials sent and the error codes of a failure. */
+type FileRole = 'entry' | 'sub' | 'asset';
 
 /**
  * Compiles a composition into one self-contained document: sub-composition hosts are fetched (relative to the file
@@ -144,7 +150,7 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
     fps: options.fps ?? 30,
     overrides: options.overrides ?? {},
   };
-  injectHead(doc, baseUrl, String(options.runtimeUrl), config);
+  injectHead(doc, documentBase, String(options.runtimeUrl), config);
   if (options.nonce) stampNonce(doc, options.nonce);
   return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues };
 }
@@ -156,14 +162,21 @@ function liftTemplateRoot(doc: Document): void {
   if (template) template.replaceWith(doc.importNode(template.content, true));
 }
 
-function loadText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asset'): Promise<string> {
+/** A file's text, fetched once per compile however many times the composition names it. */
+function loadText(ctx: Loader, url: string, role: FileRole): Promise<string> {
   const key = `${role} ${url}`;
   let text = ctx.files.get(key);
-  if (!text) ctx.files.set(key, (text = fetchText(ctx, url, role)));
+  if (!text) ctx.files.set(key, (text = fetchFile(ctx, url, role).then((file) => file.text())));
   return text;
 }
 
-async function fetchText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asset'): Promise<string> {
+/** A font file as a `data:` URL, or `undefined` when it cannot be had (the stylesheet keeps naming its URL). */
+function loadDataUrl(ctx: Loader, url: string): Promise<string | undefined> {
+  return fetchFile(ctx, url, 'asset').then(blobToDataUrl).catch(() => undefined);
+}
+
+/** Fetches a file and counts it against the size limits; a missing or oversized file is an {@link FxError}. */
+async function fetchFile(ctx: Loader, url: string, role: FileRole): Promise<Blob> {
   const codes = role === 'entry'
     ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
     : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
@@ -177,31 +190,26 @@ async function fetchText(ctx: Loader, url: string, role: 'entry' | 'sub' | 'asse
   if (!response.ok) throw new FxError(codes.missing, `"${url}" answered HTTP ${response.status}`, { status: response.status });
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (declared > ctx.limits.fileBytes) throw new FxError(codes.large, `"${url}" is ${declared} bytes; the limit is ${ctx.limits.fileBytes}`);
-  const text = await response.text();
-  ctx.totalBytes += text.length;
-  if (text.length > ctx.limits.fileBytes || ctx.totalBytes > ctx.limits.totalBytes) {
+  const file = await response.blob();
+  ctx.totalBytes += file.size;
+  if (file.size > ctx.limits.fileBytes || ctx.totalBytes > ctx.limits.totalBytes) {
     throw new FxError(codes.large, `"${url}" takes the composition past its size limit (${ctx.limits.fileBytes} bytes a file, ${ctx.limits.totalBytes} in all)`);
   }
-  return text;
+  return file;
 }
 
 /**
  * The entry is the host's own choice and may need its cookies; anything the composition names is fetched without
  * them, so a composition cannot pull the host's signed-in responses into its frame.
  */
-function credentialsFor(role: 'entry' | 'sub' | 'asset'): RequestCredentials {
+function credentialsFor(role: FileRole): RequestCredentials {
   return role === 'entry' ? 'same-origin' : 'omit';
 }
 
 /** Where relative URLs of `doc` resolve: its `<base href>` (against `url`), else `url`. */
 function resolveBase(doc: Document, url: string): string {
   const href = doc.querySelector('base[href]')?.getAttribute('href');
-  if (!href) return url;
-  try {
-    return new URL(href, url).href;
-  } catch {
-    return url;
-  }
+  return href ? (parseUrl(href, url)?.href ?? url) : url;
 }
 
 /**
@@ -213,38 +221,30 @@ function inertInRawText(text: string, element: 'script' | 'style'): string {
   return text.replace(new RegExp(`<(/${element})`, 'gi'), '<\\$1').replace(/<!--/g, '<\\!--');
 }
 
-async function loadDataUrl(ctx: Loader, url: string): Promise<string | undefined> {
-  try {
-    const response = await ctx.fetch(url, { signal: ctx.signal, credentials: credentialsFor('asset') });
-    if (!response.ok) return undefined;
-    const blob = await response.blob();
-    ctx.totalBytes += blob.size;
-    if (blob.size > ctx.limits.fileBytes || ctx.totalBytes > ctx.limits.totalBytes) return undefined;
-    return await blobToDataUrl(blob);
-  } catch {
-    return undefined;
-  }
+/**
+ * The CSS of a `<style>`, or of the stylesheet a `<link>` names, with its `url()`s made absolute against the file
+ * that wrote them and its fonts inlined (the frame cannot fetch those without CORS).
+ */
+async function loadStylesheet(ctx: Loader, element: Element, base: string): Promise<string> {
+  const isLink = element.localName === 'link';
+  const url = isLink ? new URL(element.getAttribute('href')!, base).href : base;
+  const text = isLink ? await loadText(ctx, url, 'asset') : element.textContent ?? '';
+  const css = absolutizeCssUrls(text, url);
+  return ctx.inlineFonts ? inlineFontFaces(css, (font) => loadDataUrl(ctx, font)) : css;
 }
 
-async function prepareCss(ctx: Loader, css: string, base: string): Promise<string> {
-  const absolute = absolutizeCssUrls(css, base);
-  return ctx.inlineFonts ? inlineFontFaces(absolute, (url) => loadDataUrl(ctx, url)) : absolute;
-}
-
-/** Top-level `<link rel=stylesheet>` and `<style>`: resolve url() and inline fonts (the frame cannot fetch them). */
+/** The top-level stylesheets: linked ones are inlined, and every font is (the frame cannot fetch them). */
 async function inlineStylesheets(ctx: Context, doc: Document, base: string): Promise<void> {
-  for (const link of doc.querySelectorAll<HTMLLinkElement>('link[rel~="stylesheet" i][href]')) {
-    const href = new URL(link.getAttribute('href')!, base).href;
+  for (const link of doc.querySelectorAll(STYLESHEET_LINKS)) {
     try {
-      const style = doc.createElement('style');
-      style.textContent = inertInRawText(await prepareCss(ctx, await loadText(ctx, href, 'asset'), href), 'style');
-      link.replaceWith(style);
+      const css = await loadStylesheet(ctx, link, base);
+      link.replaceWith(createElement(doc, 'style', {}, inertInRawText(css, 'style')));
     } catch {
       // Left as a link: the frame loads it itself (without fonts served without CORS).
     }
   }
   for (const style of doc.querySelectorAll('style')) {
-    if (style.textContent?.includes('@font-face')) style.textContent = await prepareCss(ctx, style.textContent, base);
+    if (style.textContent?.includes('@font-face')) style.textContent = await loadStylesheet(ctx, style, base);
   }
 }
 
@@ -268,21 +268,23 @@ async function inlineHosts(ctx: Context, container: Element, base: string, stack
   }
 }
 
-async function inlineHost(ctx: Context, host: Element, base: string, stack: string[]): Promise<string> {
-  const raw = host.getAttribute(Attr.compositionSrc) ?? '';
-  let url: URL;
-  try {
-    url = new URL(raw, base);
-  } catch {
-    throw new FxError(CompileIssueCode.subUrlRefused, `"${raw}" is not a valid URL`);
-  }
+/** The URL of the sub-composition `raw` names (against `base`); refused when not loadable, a cycle or too deep. */
+function subCompositionUrl(ctx: Context, raw: string, base: string, stack: string[]): string {
+  const url = parseUrl(raw, base);
+  if (!url) throw new FxError(CompileIssueCode.subUrlRefused, `"${raw}" is not a valid URL`);
   if (!['http:', 'https:', 'blob:'].includes(url.protocol) && !(url.protocol === 'file:' && base.startsWith('file:'))) {
     throw new FxError(CompileIssueCode.subUrlRefused, `"${raw}" uses ${url.protocol}; sub-compositions load over http(s) only`);
   }
   const href = url.href;
   if (stack.includes(href)) throw new FxError(CompileIssueCode.subCycle, `"${raw}" includes itself (${[...stack, href].join(' > ')})`);
   if (stack.length > ctx.limits.depth) throw new FxError(CompileIssueCode.subTooDeep, `nesting deeper than ${ctx.limits.depth} sub-compositions`);
+  return href;
+}
 
+/** Inlines one host's sub-composition as a scoped instance; returns the sub-composition's URL. */
+async function inlineHost(ctx: Context, host: Element, base: string, stack: string[]): Promise<string> {
+  const raw = host.getAttribute(Attr.compositionSrc) ?? '';
+  const href = subCompositionUrl(ctx, raw, base, stack);
   const text = await loadText(ctx, href, 'sub');
   if (text.trim() === '') throw new FxError(CompileIssueCode.subEmpty, `"${raw}" is empty`);
   const sub = parseHtml(text);
@@ -308,10 +310,8 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   if (duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(duration));
 
   const styles: string[] = [];
-  for (const element of sub.querySelectorAll<HTMLElement>('style, link[rel~="stylesheet" i][href]')) {
-    const sheetUrl = element.localName === 'link' ? new URL(element.getAttribute('href')!, href).href : href;
-    const css = element.localName === 'link' ? await loadText(ctx, sheetUrl, 'asset') : element.textContent ?? '';
-    styles.push(scopeCss(await prepareCss(ctx, css, sheetUrl), scope, { compositionId, elementId: subRoot.id || undefined }));
+  for (const element of sub.querySelectorAll(`style, ${STYLESHEET_LINKS}`)) {
+    styles.push(scopeCss(await loadStylesheet(ctx, element, href), scope, { compositionId, elementId: subRoot.id || undefined }));
     element.remove();
   }
   // Scripts outside the root (head, after the template) run after the instance content, in order.
@@ -320,22 +320,14 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   rewriteUrls(content, href);
   for (const script of [...content.querySelectorAll('script'), ...outside]) await wrapInstanceScript(ctx, script, instance, href);
 
-  const style = ctx.doc.createElement('style');
-  style.setAttribute(FrameAttr.instanceStyle, instance);
-  style.textContent = inertInRawText(styles.join('\n'), 'style');
+  const style = createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, inertInRawText(styles.join('\n'), 'style'));
   host.replaceChildren(style, ...content.childNodes, ...outside);
   return href;
 }
 
 /** Rewrites relative asset URLs of inlined content against the sub-composition's own URL. */
 function rewriteUrls(content: Element, base: string): void {
-  const absolute = (value: string) => {
-    try {
-      return new URL(value, base).href;
-    } catch {
-      return value;
-    }
-  };
+  const absolute = (value: string) => parseUrl(value, base)?.href ?? value;
   for (const element of [content, ...content.querySelectorAll('*')]) {
     for (const name of SOURCE_ATTRIBUTES) {
       const value = element.getAttribute(name);
@@ -360,10 +352,9 @@ function rewriteUrls(content: Element, base: string): void {
  * scoped views: `__fx.getVariables()` answers with the instance's values and `window.__timelines` registers the
  * instance's timelines. External scripts are fetched and inlined so they can be wrapped too.
  */
-async function wrapInstanceScript(ctx: Context, script: HTMLScriptElement | Element, instance: string, base: string): Promise<void> {
-  const type = script.getAttribute('type')?.trim().toLowerCase() ?? '';
-  if (type !== '' && type !== 'text/javascript' && type !== 'module' && type !== 'application/javascript') return;
-  if (type === 'module') return; // modules have their own scope and cannot be wrapped; they see the top-level __fx
+async function wrapInstanceScript(ctx: Context, script: Element, instance: string, base: string): Promise<void> {
+  // Modules cannot be wrapped; they see the top-level __fx.
+  if (!CLASSIC_SCRIPT_TYPES.has(script.getAttribute('type')?.trim().toLowerCase() ?? '')) return;
   let code = script.textContent ?? '';
   const src = script.getAttribute('src');
   if (src) {
@@ -374,30 +365,29 @@ async function wrapInstanceScript(ctx: Context, script: HTMLScriptElement | Elem
   script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx) {\n${inertInRawText(code, 'script')}\n});`;
 }
 
+/**
+ * Prepends what the frame needs: a charset, the `<base>` this compile resolved against (the frame's own URL is
+ * about:srcdoc), the runtime's configuration and the runtime.
+ */
 function injectHead(doc: Document, base: string, runtimeUrl: string, config: FrameConfig): void {
   const head = doc.head;
-  const nodes: Element[] = [];
-  if (!head.querySelector('meta[charset]')) {
-    const charset = doc.createElement('meta');
-    charset.setAttribute('charset', 'utf-8');
-    nodes.push(charset);
-  }
+  const added: Element[] = [];
+  if (!head.querySelector('meta[charset]')) added.push(createElement(doc, 'meta', { charset: 'utf-8' }));
   const existingBase = head.querySelector('base[href]');
-  if (existingBase) existingBase.setAttribute('href', new URL(existingBase.getAttribute('href')!, base).href);
-  else {
-    const baseElement = doc.createElement('base');
-    baseElement.setAttribute('href', base);
-    nodes.push(baseElement);
-  }
-  const data = doc.createElement('script');
-  data.setAttribute('type', 'application/json');
-  data.id = CONFIG_ELEMENT_ID;
+  if (existingBase) existingBase.setAttribute('href', base);
+  else added.push(createElement(doc, 'base', { href: base }));
   // `<` escaped so no value can close the element.
-  data.textContent = JSON.stringify(config).replace(/</g, '\\u003c');
-  const runtime = doc.createElement('script');
-  runtime.setAttribute('src', runtimeUrl);
-  nodes.push(data, runtime);
-  head.prepend(...nodes);
+  const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
+  added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, configJson), createElement(doc, 'script', { src: runtimeUrl }));
+  head.prepend(...added);
+}
+
+/** `<name attributes…>text</name>`, made in `doc`. */
+function createElement(doc: Document, name: string, attributes: Record<string, string>, text?: string): Element {
+  const element = doc.createElement(name);
+  for (const [attribute, value] of Object.entries(attributes)) element.setAttribute(attribute, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
 }
 
 function stampNonce(doc: Document, nonce: string): void {

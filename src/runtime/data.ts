@@ -4,6 +4,15 @@
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** `value` parsed as a URL relative to `base`, or `undefined` when it is not one (`URL.parse`, which older browsers lack). */
+export function parseUrl(value: string, base?: string): URL | undefined {
+  try {
+    return new URL(value, base);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `data:` URL of a blob (fonts and files the host fetches on the frame's behalf). */
 export function blobToDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -309,6 +309,18 @@ describe('compileComposition: image variable values', () => {
     expect(values).to.deep.equal({ relative: at('a/pics/x.png'), name: 'pics/y.png' });
   });
 
+  it('leaves declarations and values with nothing to resolve as authored, byte for byte', async () => {
+    const declarations = `[ {"id": "photo", "type": "image", "label": "P", "default": "https://cdn.example/p.png"} ]`;
+    const values = `{ "photo": "data:image/png;base64,iVBORw0KGgo=" }`;
+    const { html } = await compile({
+      'index.html': entry(`<div id="h" data-composition-src="s.html" data-variable-values='${values}'></div>`),
+      's.html': `<template><div data-composition-id="s" data-composition-variables='${declarations}'></div></template>`,
+    });
+    const host = parse(html).getElementById('h')!;
+    expect(host.getAttribute('data-composition-variables')).to.equal(declarations);
+    expect(host.getAttribute('data-variable-values')).to.equal(values);
+  });
+
   it('leaves malformed declarations and values as written, for the runtime to report', async () => {
     const { html } = await compile({
       'index.html': entry(`<div id="h" data-composition-src="s.html" data-variable-values='{oops'></div>`),
@@ -617,6 +629,24 @@ describe('compileComposition keeps what it writes inert', () => {
     expect(compiled.issues).to.deep.equal([]);
     expect(calls.map((call) => call.url)).to.include('https://cdn.fx.test/kit/card.html');
     expect(compiled.html).to.include('from the base');
+  });
+
+  it('a malformed <base href> leaves relative URLs resolving against the entry (and does not fail the compile)', async () => {
+    const { compiled, reparsed } = await compileFiles({
+      'https://fx.test/index.html': '<head><base href="http://["></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+      'https://fx.test/card.html': '<template><div data-composition-id="card"><p>next to the entry</p></div></template>',
+    });
+    expect(compiled.issues).to.deep.equal([]);
+    expect(compiled.html).to.include('next to the entry');
+    expect(reparsed.querySelector('base')!.getAttribute('href')).to.equal('https://fx.test/index.html');
+  });
+
+  it('a top-level stylesheet link with a malformed href stays a link (and does not fail the compile)', async () => {
+    const { compiled, reparsed } = await compileFiles({
+      'https://fx.test/index.html': '<head><link rel="stylesheet" href="http://["></head><div data-composition-id="main"></div>',
+    });
+    expect(compiled.issues).to.deep.equal([]);
+    expect(reparsed.querySelector('link[rel="stylesheet"]')!.getAttribute('href')).to.equal('http://[');
   });
 
   it('fetches the entry with same-origin credentials and what the composition names without cookies', async () => {

@@ -1,0 +1,84 @@
+/**
+ * The messages of the host ↔ frame protocol: their names, their shapes, and the checks their fields share.
+ * Each end checks only what the other sends (protocol-host.ts, protocol-frame.ts), so neither bundle carries the
+ * other's table.
+ */
+import type { Issue } from './issues.js';
+import { isRecord } from './data.js';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Message types, said once. */
+export const Message = {
+  connect: 'fx:connect',
+  // host → frame
+  play: 'play',
+  pause: 'pause',
+  seek: 'seek',
+  setVariables: 'set-variables',
+  setMuted: 'set-muted',
+  setLoop: 'set-loop',
+  // frame → host
+  ready: 'ready',
+  time: 'time',
+  seeked: 'seeked',
+  variables: 'variables',
+  ended: 'ended',
+  error: 'error',
+} as const;
+
+type Values = Record<string, unknown>;
+
+export interface ConnectMessage {
+  readonly fx: typeof PROTOCOL_VERSION;
+  readonly type: typeof Message.connect;
+}
+
+export type HostMessage =
+  | { readonly type: typeof Message.play }
+  | { readonly type: typeof Message.pause }
+  | { readonly type: typeof Message.seek; readonly id: number; readonly time: number }
+  | { readonly type: typeof Message.setVariables; readonly values: Values }
+  | { readonly type: typeof Message.setMuted; readonly muted: boolean }
+  | { readonly type: typeof Message.setLoop; readonly loop: boolean };
+
+export interface ReadyMessage {
+  readonly type: typeof Message.ready;
+  readonly duration: number;
+  readonly fps: number;
+  readonly width: number;
+  readonly height: number;
+  readonly declarations: readonly Values[];
+  readonly values: Values;
+  readonly issues: readonly Issue[];
+  readonly readsVariablesAtLoad: boolean;
+}
+
+export interface VariablesMessage {
+  readonly type: typeof Message.variables;
+  readonly values: Values;
+  readonly issues: readonly Issue[];
+  readonly readsVariablesAtLoad: boolean;
+}
+
+export type FrameMessage =
+  | ReadyMessage
+  | VariablesMessage
+  | { readonly type: typeof Message.time; readonly time: number; readonly paused: boolean }
+  | { readonly type: typeof Message.seeked; readonly id: number; readonly time: number }
+  | { readonly type: typeof Message.ended }
+  | { readonly type: typeof Message.error; readonly code: string; readonly message: string };
+
+// Field checks, one per kind of field.
+export const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+export const isBoolean = (value: unknown) => typeof value === 'boolean';
+export const isString = (value: unknown) => typeof value === 'string';
+
+/** The fields a message type must carry, each with its check. */
+export type Shape = Readonly<Record<string, (value: unknown) => boolean>>;
+
+/** True when `data` is a message of one of the types in `shapes`, with every field its shape asks for. */
+export function matchesShape(shapes: Readonly<Record<string, Shape>>, data: unknown): boolean {
+  if (!isRecord(data) || !isString(data.type) || !Object.hasOwn(shapes, data.type)) return false;
+  return Object.entries(shapes[data.type as string]!).every(([field, check]) => check(data[field]));
+}
