@@ -8,6 +8,7 @@ interface Declaration {
   tagName?: string;
   attributes?: { name: string }[];
   events?: { name: string }[];
+  members?: { name: string; privacy?: string }[];
 }
 
 const manifest = JSON.parse(readFileSync(new URL('../../custom-elements.json', import.meta.url), 'utf8')) as { modules: { declarations?: Declaration[] }[] };
@@ -20,4 +21,10 @@ test('custom-elements.json describes <fx-composition>', () => {
 test('custom-elements.json lists every attribute and event of the constants tables', () => {
   assert.deepEqual(new Set(element?.attributes?.map((attribute) => attribute.name)), new Set(Object.values(FxAttribute)));
   assert.deepEqual(new Set(element?.events?.map((event) => event.name)), new Set(Object.values(FxEvent)));
+});
+
+test('custom-elements.json holds the public API only: no private members', () => {
+  const hidden = element?.members?.filter((member) => member.name.startsWith('#') || member.privacy === 'private' || member.privacy === 'protected') ?? [];
+  assert.deepEqual(hidden.map((member) => member.name), []);
+  assert.ok(element?.members?.some((member) => member.name === 'seek'), 'public methods stay listed');
 });
