@@ -83,3 +83,22 @@ export function peerVisibilityProbe(selector, expected) {
   };
   requestAnimationFrame(check);
 }
+
+/**
+ * The browser's own cost of showing an update, with no player involved: writes `values` straight into the frame's
+ * DOM the way the bindings do (text of every `[data-var-text]`, `src` of every `[data-var-src]`, one `--{id}` per
+ * variable on the composition root), then forces style and layout. Returns the frame's `{ writeMs, layoutMs }`
+ * (layout measured from the start of the writes), so our figures can be read against this floor.
+ */
+export function directWrites(values) {
+  const root = document.querySelector('[data-composition-id]');
+  const start = performance.now();
+  for (const element of document.querySelectorAll('[data-var-text]')) element.firstChild.nodeValue = String(values[element.getAttribute('data-var-text')]);
+  for (const element of document.querySelectorAll('[data-var-src]')) element.setAttribute('src', values[element.getAttribute('data-var-src')]);
+  for (const id in values) root.style.setProperty(`--${id}`, String(values[id]));
+  const written = performance.now();
+  void getComputedStyle(document.querySelector('[data-var-text]')).color;
+  void document.body.offsetHeight;
+  const laidOut = performance.now();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve({ writeMs: written - start, layoutMs: laidOut - start }), 0)));
+}

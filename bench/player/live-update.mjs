@@ -8,7 +8,7 @@
 // a probe in the new document reports the first paint showing the new text.
 import { overridesAt, valueAt, variableList } from '../bindings/fixture.mjs';
 import { serveVariablesFixture } from './compositions.mjs';
-import { installPingResponder, peerVisibilityProbe, watchText } from './frame-probes.mjs';
+import { directWrites, installPingResponder, peerVisibilityProbe, watchText } from './frame-probes.mjs';
 import { inPage, openPlayerPage, playerFrame } from './setup.mjs';
 
 const WATCHED = '[data-var-text="s0"]';
@@ -50,7 +50,15 @@ async function measureOurs(context, { peer, warmup, samples }) {
     }
     const frameTime = await frame.evaluate(() => window.__fx.currentTime);
     if (frameTime !== PLAYHEAD) throw new Error(`after the updates our frame is at ${frameTime} s, expected ${PLAYHEAD} s`);
-    return { figures, clock, compositionId: fixture.compositionId, html: fixture.html };
+    // The floor: the same kind of DOM writes made directly in the frame, continuing with new values.
+    const floor = { write: [], layout: [] };
+    for (let iteration = 0; iteration < warmup + samples; iteration++) {
+      const result = await frame.evaluate(directWrites, overridesAt(variables, warmup + samples + iteration));
+      if (iteration < warmup) continue;
+      floor.write.push(result.writeMs);
+      floor.layout.push(result.layoutMs);
+    }
+    return { figures, floor, clock, compositionId: fixture.compositionId, html: fixture.html };
   } finally {
     await close();
   }
@@ -79,9 +87,12 @@ async function measurePeer(context, { peer, html, warmup, samples }) {
   }
 }
 
-/** Returns `{ fx, peer, clock }`: per-update figures of both players and the frame-clock calibration used. */
+/**
+ * Returns `{ fx, floor, peer, clock }`: per-update figures of both players, the browser's floor for the same
+ * writes made directly in our frame (`{ write, layout }`), and the frame-clock calibration used.
+ */
 export async function measureLiveUpdate(context, { peer, warmup, samples }) {
   const fx = await measureOurs(context, { peer, warmup: warmup.fx, samples: samples.fx });
   const peerResult = await measurePeer(context, { peer, html: fx.html, warmup: warmup.peer, samples: samples.peer });
-  return { fx: fx.figures, peer: peerResult.figures, clock: fx.clock };
+  return { fx: fx.figures, floor: fx.floor, peer: peerResult.figures, clock: fx.clock };
 }
