@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { CdpConnection } from './cdp.js';
-import { BEGIN_FRAME_FLAGS, BrowserExecutable, COMMON_FLAGS, websocketBlockFlags } from './chromium.js';
+import { BEGIN_FRAME_FLAGS, BrowserExecutable, COMMON_FLAGS, egressProxyFlags } from './chromium.js';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { RenderNetworkPolicy } from './network-policy.js';
 import { BrowserPage } from './page.js';
@@ -27,8 +28,8 @@ export interface LaunchOptions {
 /**
  * One browser process spawned directly (never through a wrapper script), in its own process group with a fresh
  * profile, driven over `--remote-debugging-pipe`, every request held until the render's network policy allowed
- * it. An unexpected exit fails the render with `browser_crashed`;
- * `close()` kills the whole group and removes the profile.
+ * it and sent out through its own egress proxy. An unexpected exit fails the render with `browser_crashed`;
+ * `close()` kills the whole group, stops the proxy and removes the profile.
  */
 export class BrowserProcess {
   #stderr = '';
@@ -41,6 +42,7 @@ export class BrowserProcess {
     private readonly child: ChildProcess,
     private readonly profileDir: string,
     private readonly watch: RenderWatch,
+    private readonly proxy: EgressProxy | undefined,
   ) {
     child.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
@@ -67,24 +69,37 @@ export class BrowserProcess {
     if (!existsSync(executable)) {
       throw renderError(RenderErrorCode.browserNotFound, `no browser at "${executable}" for capture "${mode}"; install Debian's ${mode === 'begin-frame' ? 'chromium-headless-shell' : 'chromium'} package`);
     }
-    const profileDir = await createProfileDir();
-    const guarded = !network.unsafeAllowPrivateNetwork;
+    const proxy = network.unsafeAllowPrivateNetwork ? undefined : await startEgressProxy(network);
+    let profileDir: string | undefined;
+    try {
+      profileDir = await createProfileDir();
+      // Another worker may have failed the render meanwhile: start nothing then (a step would throw before it
+      // handled the command it was given, leaving that command's rejection unhandled).
+      watch.check();
+    } catch (error) {
+      await proxy?.close();
+      if (profileDir) await rm(profileDir, { recursive: true, force: true }).catch(() => undefined);
+      throw error;
+    }
     const args = [
       '--remote-debugging-pipe',
       `--user-data-dir=${profileDir}`,
       `--force-device-scale-factor=${scale}`,
       ...COMMON_FLAGS,
-      ...(guarded ? websocketBlockFlags(network.projectOrigin) : []),
+      ...(proxy ? egressProxyFlags(proxy.origin, network.projectOrigin) : []),
       ...(mode === 'begin-frame' ? BEGIN_FRAME_FLAGS : ['--headless']),
       'about:blank',
     ];
     const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     const cdp = new CdpConnection(child.stdio[3] as Writable, child.stdio[4] as Readable);
-    const browser = new BrowserProcess(mode, cdp, child, profileDir, watch);
+    const browser = new BrowserProcess(mode, cdp, child, profileDir, watch, proxy);
     child.once('error', (error) => watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser could not start: ${error.message}`, error)));
     try {
       await watch.step('starting the browser', cdp.send('Browser.getVersion'));
-      if (guarded) await watch.step('starting the browser', guardRequests(cdp, network));
+      if (proxy) {
+        watch.check();
+        await watch.step('starting the browser', guardRequests(cdp, network));
+      }
     } catch (error) {
       await browser.close();
       throw error;
@@ -109,7 +124,7 @@ export class BrowserProcess {
     return page;
   }
 
-  /** Kills the browser's process group and removes its profile. Safe to call more than once. */
+  /** Kills the browser's process group, stops its proxy and removes its profile. Safe to call more than once. */
   async close(): Promise<void> {
     this.#closing = true;
     this.cdp.close('the browser was closed');
@@ -122,6 +137,7 @@ export class BrowserProcess {
       // The timer must not keep Node alive once the browser is gone.
       await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     }
+    await this.proxy?.close();
     await rm(this.profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }
 }

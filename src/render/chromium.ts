@@ -40,12 +40,20 @@ export const BEGIN_FRAME_FLAGS = [
 ] as const;
 
 /**
- * Sends WebSockets, which the request guard never sees, through a proxy that refuses every tunnel, while http(s)
- * goes direct (the guard holds those). `<-loopback>` keeps loopback from going direct on its own; WebRTC may use
- * no UDP outside the (refusing) proxy. `closedProxy` must answer no CONNECT: the project server does not.
+ * Sends the browser's http(s) through the render's egress proxy (`egress-proxy.ts`), which connects only to the
+ * addresses the network policy checked: Chromium resolves no name it proxies, so a host cannot answer the check
+ * publicly and the connection privately. WebSockets (ws/wss take the `socks=` fallback) and every other scheme go
+ * to the project server, which answers no CONNECT, so they fail. Only the project server itself is reached
+ * directly (`<-loopback>` keeps the rest of loopback from going direct on its own); WebRTC may send no UDP
+ * outside the proxies.
  */
-export function websocketBlockFlags(closedProxy: string): string[] {
-  return [`--proxy-server=${closedProxy}`, '--proxy-bypass-list=<-loopback>;http://*;https://*', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+export function egressProxyFlags(egressProxy: string, projectOrigin: string): string[] {
+  const [egress, project] = [new URL(egressProxy).host, new URL(projectOrigin).host];
+  return [
+    `--proxy-server=http=${egress};https=${egress};socks=http://${project}`,
+    `--proxy-bypass-list=<-loopback>;http://${project}`,
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
 }
 
 /** The capture path `auto` stands for on this machine. */

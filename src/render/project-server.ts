@@ -46,7 +46,7 @@ export interface ProjectServer {
  * included), never a directory listing; plus the built bundles, the compile page and compiled documents
  * under `__fx/`. Everything is under a random base path of 128 bits, so another render's page, or any other
  * local process, cannot address this project's files. It answers no CONNECT, so it doubles as the proxy that
- * refuses the browser's WebSockets (`websocketBlockFlags`).
+ * refuses the browser's WebSockets and other non-http(s) schemes (`egressProxyFlags`).
  */
 export async function startProjectServer(projectDir: string, distDir: string): Promise<ProjectServer> {
   const root = await realpath(resolve(projectDir));

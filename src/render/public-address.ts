@@ -1,3 +1,4 @@
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
@@ -13,8 +14,11 @@ for (const [network, prefix] of [
 ] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
 
-/** IPv6 prefixes that carry an IPv4 address, and the 16-bit group where it starts: NAT64 (RFC 6052), 6to4 (RFC 3056), IPv4-compatible (RFC 4291). */
-const EMBEDDING: readonly [BlockList, number][] = ([['64:ff9b::', 96, 6], ['2002::', 16, 1], ['::', 96, 6]] as const).map(([network, prefix, group]) => {
+/**
+ * IPv6 prefixes that carry an IPv4 address, and the 16-bit group where it starts: NAT64 (RFC 6052), 6to4
+ * (RFC 3056), IPv4-compatible (RFC 4291), IPv4-translated (RFC 2765).
+ */
+const EMBEDDING: readonly [BlockList, number][] = ([['64:ff9b::', 96, 6], ['2002::', 16, 1], ['::', 96, 6], ['::ffff:0:0:0', 96, 6]] as const).map(([network, prefix, group]) => {
   const list = new BlockList();
   list.addSubnet(network, prefix, 'ipv6');
   return [list, group];
@@ -49,18 +53,48 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check([high >> 8, high & 0xff, low >> 8, low & 0xff].join('.'), 'ipv4');
 }
 
+/** How host names become addresses, and which addresses are off limits. */
+export interface AddressRules {
+  /** Every address of a host name (not called for IP literals). */
+  resolve(hostname: string): Promise<readonly LookupAddress[]>;
+  isPrivate(address: string): boolean;
+}
+
+const SYSTEM_RULES: AddressRules = {
+  resolve: (hostname) => lookup(hostname, { all: true, verbatim: true }),
+  isPrivate: isPrivateAddress,
+};
+let currentRules = SYSTEM_RULES;
+
+/** The rules every guard uses unless given its own: the system resolver and {@link isPrivateAddress}. */
+export const addressRules = (): AddressRules => currentRules;
+
 /**
- * True when every address the host name resolves to is public. A literal IP is checked as is. (A host that
- * re-resolves differently between this check and the fetch is not covered; deployments put an egress proxy in
- * front when that matters — see docs/service.md.)
+ * Tests only: replaces the resolver and the private-address test for every guard created from now on (the
+ * renderer's and the service's build their own), so a test can stand a second loopback address in for a public
+ * host that re-resolves. Returns the function that puts the previous rules back.
  */
-export async function resolvesToPublicAddresses(hostname: string): Promise<boolean> {
+export function unsafeReplaceAddressRules(rules: AddressRules): () => void {
+  const previous = currentRules;
+  currentRules = rules;
+  return () => {
+    currentRules = previous;
+  };
+}
+
+/**
+ * The addresses of a host when every one of them is public, else `undefined` (also when it does not resolve). A
+ * literal IP (bracketed IPv6 too) is checked as is. Connect to exactly these addresses: resolving the name again
+ * for the connection could answer differently (DNS rebinding) — see `pinnedLookup`.
+ */
+export async function publicAddresses(hostname: string, rules: AddressRules = currentRules): Promise<readonly LookupAddress[] | undefined> {
   const host = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return !isPrivateAddress(host);
+  const family = isIP(host);
+  let addresses: readonly LookupAddress[];
   try {
-    const addresses = await lookup(host, { all: true, verbatim: true });
-    return addresses.length > 0 && addresses.every(({ address }) => !isPrivateAddress(address));
+    addresses = family ? [{ address: host, family }] : await rules.resolve(host);
   } catch {
-    return false;
+    return undefined;
   }
+  return addresses.length > 0 && addresses.every(({ address }) => !rules.isPrivate(address)) ? addresses : undefined;
 }

@@ -8,9 +8,11 @@ interface PausedRequest {
 
 /**
  * Holds every request of a browser until the render's network policy allowed it; refused ones fail as
- * `BlockedByClient` (the page sees a network error: an image stays empty, a fetch rejects). Enabled on the browser
- * target rather than per page, so the requests of every page, frame, worker and service worker are held, and
- * redirects are held again at each hop. WebSockets are not seen here: `websocketBlockFlags` stops those.
+ * `BlockedByClient` (the page sees a network error: an image stays empty, a fetch rejects) and are reported in the
+ * render's issues. Enabled on the browser target rather than per page, so the requests of every page, frame, worker
+ * and service worker are held, and redirects are held again at each hop. The requests let through leave by the
+ * egress proxy, which connects to the very addresses checked here (`egress-proxy.ts`); WebSockets, never seen
+ * here, fail at the refusing proxy `egressProxyFlags` sends them to.
  */
 export async function guardRequests(cdp: CdpConnection, policy: RenderNetworkPolicy): Promise<void> {
   cdp.on((event) => {

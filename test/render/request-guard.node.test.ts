@@ -1,6 +1,7 @@
 // The request guard in a real browser: with the render's policy, nothing the page does reaches a private address —
 // not a redirect, a worker, a service worker, a WebSocket or WebRTC — while the same page without it reaches every
-// one (so the test would notice a guard that lets them through).
+// one (so the test would notice a guard that lets them through). WebSockets fail even to public hosts, whose http
+// requests go out through the egress proxy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
@@ -9,6 +10,7 @@ import { resolveCaptureMode } from '../../src/render/chromium.js';
 import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
 import { RenderWatch } from '../../src/render/watch.js';
 import { recordingServer } from './helpers.js';
+import { httpTwins, PUBLIC_STAND_IN, scriptedRules } from './rebinding.js';
 
 type Server = Awaited<ReturnType<typeof recordingServer>>;
 /** The render's own origin (stands for its project server) and a private server the page must not reach. */
@@ -93,4 +95,28 @@ test('control: unsafeAllowPrivateNetwork lets every one of them through', async 
   assert.deepEqual(results, { fetch: 'ok', redirect: 'ok', worker: 'ok', websocket: 'failed', serviceWorker: 'ok' });
   assert.deepEqual(target.requests.map((request) => request.url).sort(), ['/from-page', '/from-sw', '/from-worker', '/redirected.svg', '/ws']);
   assert.ok(udpMessages > 0, 'STUN requests arrived');
+});
+
+test('a WebSocket fails even to a public host, while http to it goes through', async () => {
+  const twins = await httpTwins((_side, _request, response) => void response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('ok'));
+  const policy = new RenderNetworkPolicy(own.origin, false, scriptedRules({ 'public.test': [PUBLIC_STAND_IN] }));
+  const watch = new RenderWatch(undefined, 20_000);
+  const browser = await BrowserProcess.launch({ mode: resolveCaptureMode('auto'), scale: 1, watch, network: policy });
+  try {
+    const page = await browser.newPage({ width: 64, height: 64 }, 1, false);
+    await page.goto(`${own.origin}/page.html`);
+    const results = await page.evaluate<Record<string, string>>('opening a WebSocket', `(async () => {
+      const origin = 'http://public.test:${twins.port}';
+      const fetched = await fetch(origin + '/fetched').then((response) => response.text(), () => 'failed');
+      const websocket = await new Promise((resolve) => { const socket = new WebSocket(origin.replace('http', 'ws') + '/ws'); socket.onopen = () => resolve('open'); socket.onerror = () => resolve('failed'); });
+      return { fetched, websocket };
+    })()`);
+    assert.deepEqual(results, { fetched: 'ok', websocket: 'failed' });
+    assert.deepEqual(twins.public.requests.map((request) => request.url), ['/fetched']);
+    assert.equal(twins.private.connections, 0);
+  } finally {
+    await browser.close();
+    watch.dispose();
+    await twins.close();
+  }
 });

@@ -1,8 +1,9 @@
 import { ErrorCode } from '../constants.js';
 import { ServiceError } from '../errors.js';
-import { resolvesToPublicAddresses } from '../network-guard.js';
+import { AddressRefusedError, outboundFetch } from '../network-guard.js';
 
 export interface PageFetchOptions {
+  /** Used where private addresses are allowed; elsewhere the page comes through `publicFetch` (see `outboundFetch`). */
   readonly fetch: typeof fetch;
   readonly maxBytes: number;
   readonly timeoutMs: number;
@@ -15,20 +16,22 @@ const failed = (message: string, cause?: unknown) => new ServiceError(ErrorCode.
 
 /**
  * Fetches the HTML of a `url` render once, server-side: http(s) only, every redirect hop checked against the
- * private-network rule, a size cap enforced while streaming, an overall timeout.
+ * private-network rule when it connects (to the addresses checked, so a host that re-resolves privately is never
+ * reached), a size cap enforced while streaming, an overall timeout.
  */
 export async function fetchPage(url: string, options: PageFetchOptions): Promise<{ html: string; finalUrl: string }> {
   const signal = AbortSignal.timeout(options.timeoutMs);
+  const fetchHop = outboundFetch(options.fetch, options.allowPrivateNetwork);
   let current = new URL(url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') throw failed(`"url" redirected to a non-http(s) URL ${JSON.stringify(current.href)}`);
-    if (!options.allowPrivateNetwork && !(await resolvesToPublicAddresses(current.hostname))) {
-      throw new ServiceError(ErrorCode.urlNotAllowed, `"url" must reach a public address, ${JSON.stringify(current.host)} does not`, { param: 'url' });
-    }
     let response: Response;
     try {
-      response = await options.fetch(current, { redirect: 'manual', signal, headers: { accept: 'text/html' } });
+      response = await fetchHop(current, { redirect: 'manual', signal, headers: { accept: 'text/html' } });
     } catch (error) {
+      if (error instanceof AddressRefusedError) {
+        throw new ServiceError(ErrorCode.urlNotAllowed, `"url" must reach a public address, ${JSON.stringify(current.host)} does not`, { param: 'url' });
+      }
       throw failed(`"url" could not be fetched: ${signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message}`, error);
     }
     const location = response.headers.get('location');

@@ -1,6 +1,6 @@
 import { Header, WebhookEventType } from '../constants.js';
 import type { ServiceContext } from '../context.js';
-import { isLoopbackHost, resolvesToPublicAddresses } from '../network-guard.js';
+import { AddressRefusedError, isLoopbackHost, outboundFetch } from '../network-guard.js';
 import { signedLinks } from '../renders/links.js';
 import type { RenderRow } from '../renders/render-types.js';
 import type { WebhookDelivery } from './outbox.js';
@@ -85,11 +85,10 @@ export class WebhookDispatcher {
     let status: number | null = null;
     let error: string;
     try {
-      await this.checkDestination(delivery.url);
       const now = config.now();
       const body = JSON.stringify(webhookEvent(this.context, delivery, render, now));
       const timestamp = Math.floor(now / 1000);
-      const response = await config.fetch(delivery.url, {
+      const response = await this.send(delivery.url, {
         method: 'POST',
         redirect: 'manual',
         signal: AbortSignal.timeout(config.webhooks.timeoutMs),
@@ -106,18 +105,22 @@ export class WebhookDispatcher {
       if (status >= 200 && status < 300) return outbox.delivered(delivery.id, attempts, status, config.now());
       error = `answered HTTP ${status}`;
     } catch (caught) {
-      error = (caught as Error).name === 'TimeoutError' ? `no answer within ${config.webhooks.timeoutMs} ms` : String((caught as Error).message ?? caught);
+      if (caught instanceof AddressRefusedError) error = `"callback_url" host ${JSON.stringify(caught.hostname)} is not a public address`;
+      else if ((caught as Error).name === 'TimeoutError') error = `no answer within ${config.webhooks.timeoutMs} ms`;
+      else error = String((caught as Error).message ?? caught);
     }
     if (attempts >= config.webhooks.maxAttempts) return outbox.abandon(delivery.id, attempts, status, error);
     const next = config.now() + retryDelay(attempts, config.webhooks.retryBaseMs, config.webhooks.maxDelayMs);
     return outbox.retryLater(delivery.id, attempts, next, status, error);
   }
 
-  /** Private-network destinations only in development (loopback http with `allowInsecureCallbacks`). */
-  private async checkDestination(url: string): Promise<void> {
-    const { allowInsecureCallbacks, allowPrivateNetworkUrls } = this.context.config;
-    const host = new URL(url).hostname;
-    if (allowPrivateNetworkUrls || (allowInsecureCallbacks && isLoopbackHost(host))) return;
-    if (!(await resolvesToPublicAddresses(host))) throw new Error(`"callback_url" host ${JSON.stringify(host)} is not a public address`);
+  /**
+   * Private-network destinations only in development (loopback http with `allowInsecureCallbacks`); elsewhere the
+   * request connects only to the public addresses checked for it (`outboundFetch`).
+   */
+  private send(url: string, init: RequestInit): Promise<Response> {
+    const { allowInsecureCallbacks, allowPrivateNetworkUrls, fetch } = this.context.config;
+    const open = allowPrivateNetworkUrls || (allowInsecureCallbacks && isLoopbackHost(new URL(url).hostname));
+    return outboundFetch(fetch, open)(url, init);
   }
 }
