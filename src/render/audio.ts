@@ -65,6 +65,11 @@ export function readPageAudio(page: BrowserPage): Promise<PageAudioClip[]> {
 export interface AudioSourcing {
   /** What FFmpeg may fetch: the same rule as the render's browsers. */
   readonly network: RenderNetworkPolicy;
+  /**
+   * Origin of the render's egress proxy (`egress-proxy.ts`) when the network is guarded: http(s) inputs go through
+   * it, so FFmpeg connects to the addresses the policy checked instead of resolving the name again.
+   */
+  readonly proxy?: string;
   /** Stops probing (and kills a running ffprobe) when the render fails or is aborted. */
   readonly signal?: AbortSignal;
 }
@@ -73,7 +78,7 @@ export interface AudioSourcing {
  * Maps page URLs to FFmpeg inputs: project files by path, data: URLs as such, http(s) URLs the network policy
  * allows as such (FFmpeg follows no redirect); others are skipped with a warning.
  */
-export async function audioInputs(clips: readonly PageAudioClip[], server: ProjectServer, duration: number, { network, signal }: AudioSourcing): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+export async function audioInputs(clips: readonly PageAudioClip[], server: ProjectServer, duration: number, { network, proxy, signal }: AudioSourcing): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
   const inputs: AudioInput[] = [];
   const issues: Issue[] = [];
   for (const clip of clips) {
@@ -91,11 +96,16 @@ export async function audioInputs(clips: readonly PageAudioClip[], server: Proje
       issues.push(issue(AudioIssueCode.sourceBlocked, [clip.tag, 'src'], `audio of ${shown} cannot be mixed: ${refusal}`, 'warning'));
       continue;
     }
-    const protocols = protocol === 'file' ? 'file' : protocol === 'data' ? 'data' : 'http,https,tcp,tls';
+    const remote = protocol.startsWith('http');
+    const protocols = protocol === 'file' ? 'file' : protocol === 'data' ? 'data' : proxy ? 'http,https,tcp,tls,httpproxy' : 'http,https,tcp,tls';
     const input: AudioInput = {
       input: local ?? clip.src,
       protocols,
-      options: ['-protocol_whitelist', protocols, '-format_whitelist', AUDIO_DEMUXERS, ...(protocol.startsWith('http') ? ['-max_redirects', '0'] : [])],
+      options: [
+        '-protocol_whitelist', protocols, '-format_whitelist', AUDIO_DEMUXERS,
+        ...(remote ? ['-max_redirects', '0'] : []),
+        ...(remote && proxy ? ['-http_proxy', proxy] : []),
+      ],
       start: clip.start,
       end: Math.min(clip.end, duration),
       volume: Math.min(1, clip.volume),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Issue } from '../runtime/issues.js';
-import { audioInputs, audioMixArgs, readPageAudio, type AudioInput } from './audio.js';
+import { audioInputs, audioMixArgs, readPageAudio, type AudioInput, type AudioSourcing } from './audio.js';
+import { startEgressProxy } from './egress-proxy.js';
 import { bundleDir } from './bundles.js';
 import { captureAll } from './capture-loop.js';
 import type { CaptureWorker } from './capture-worker.js';
@@ -74,13 +75,16 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
   const server = await startProjectServer(projectDir, bundleDir());
   cleanups.push(() => server.close());
   const network = new RenderNetworkPolicy(server.origin, checked.unsafeAllowPrivateNetwork);
+  // FFmpeg fetches remote audio through this proxy, after the browsers (which have their own) are gone.
+  const audioProxy = checked.unsafeAllowPrivateNetwork ? undefined : await startEgressProxy(network);
+  if (audioProxy) cleanups.push(() => audioProxy.close());
   const pool = new WorkerPool();
   cleanups.push(() => pool.closeAll());
 
   const mode = resolveCaptureMode(checked.capture);
   const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch, network };
   const { compiled, geometry, frames, workers } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
-  const audio = findAudio(workers[0]!, server, compiled.duration, watch, network);
+  const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: audioProxy?.origin });
 
   const outputPath = resolve(options.outputPath);
   await mkdir(dirname(outputPath), { recursive: true });
@@ -138,8 +142,8 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
 }
 
 /** Reads the page's audio clips and probes them while frames are captured; a failing render stops the probes. */
-function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch, network: RenderNetworkPolicy): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
-  const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration, { network, signal: watch.halted }));
+function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch, sourcing: Omit<AudioSourcing, 'signal'>): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+  const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration, { ...sourcing, signal: watch.halted }));
   found.catch((error: Error) => watch.fail(error));
   return found;
 }

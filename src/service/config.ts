@@ -101,7 +101,7 @@ export interface ServiceConfig {
   readonly routes?: (app: Hono<ServiceEnv>) => void;
   /** Clock in milliseconds; injectable for tests. */
   readonly now?: () => number;
-  /** Outbound HTTP for webhooks and `url` pages; injectable for tests. */
+  /** Outbound HTTP for webhooks and `url` pages where private addresses are allowed (development, tests); otherwise they go through `publicFetch`, which pins the checked addresses. */
   readonly fetch?: typeof fetch;
   /** Operational log lines (job failures, webhook errors). Default: nothing. */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;

@@ -2,7 +2,8 @@
 // with a "public" address (127.0.0.2) for the network check and a private one (127.0.0.1) afterwards. Chromium
 // itself would resolve localhost to 127.0.0.1 — the control shows it does when nothing stands in its way — but
 // the render's browser leaves through the egress proxy, which connects to the address checked: the picture comes
-// from the public server, and the private one is never contacted (not by http, https or a WebSocket).
+// from the public server, and the private one is never contacted (not by http, https or a WebSocket), nor by
+// FFmpeg fetching the page's remote audio for the mix.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -30,7 +31,12 @@ before(async () => {
   project = join(dir.path, 'project');
   await mkdir(project);
   const pictures = { public: await png('0x00ff00', join(dir.path, 'green.png')), private: await png('0x0000ff', join(dir.path, 'blue.png')) };
-  web = await httpTwins((side, _, response) => void response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(pictures[side]));
+  await ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', join(dir.path, 'tone.wav')]);
+  const tone = await readFile(join(dir.path, 'tone.wav'));
+  web = await httpTwins((side, request, response) => {
+    if (request.url === '/tone.wav') return void response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': tone.length }).end(tone);
+    response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(pictures[side]);
+  });
   tls = await tcpTwins();
   restoreRules = unsafeReplaceAddressRules(scriptedRules({ localhost: [PUBLIC_STAND_IN, PRIVATE_ADDRESS] }));
   // Two tiles, 80 px each, red where nothing loaded: an http picture (green from the public server, blue from the
@@ -44,6 +50,7 @@ before(async () => {
   <div id="root" data-composition-id="rebind" data-width="320" data-height="180" data-duration="0.2">
     <div class="tile" style="left: 0; background: url(${origin}/picture.png) 0 0 / cover, #ff0000"></div>
     <div class="tile" style="left: 80px; background: url(https://localhost:${tls.port}/picture.png) 0 0 / cover, #ff0000"></div>
+    <audio src="${origin}/tone.wav" data-start="0"></audio>
     <script>
       fetch(${JSON.stringify(`${origin}/fetched`)}).catch(() => undefined);
       new WebSocket(${JSON.stringify(`ws://localhost:${web.port}/socket`)});
@@ -73,6 +80,8 @@ test('the page loads from the address that was checked; the private server hears
   assert.ok(!urls.includes('/socket'), 'no WebSocket reached it either');
   assert.ok(tls.public.firstBytes.some((bytes) => bytes[0] === 0x16), 'the https picture\'s handshake went to the public address');
   assert.deepEqual((result.issues ?? []).filter((found) => found.code === 'network_request_blocked'), []);
+  assert.equal(result.hasAudio, true, 'the remote audio was mixed, fetched from the public address');
+  assert.ok(urls.includes('/tone.wav'));
 });
 
 test('control: without the guard, Chromium resolves localhost itself and reaches the private server', async () => {
