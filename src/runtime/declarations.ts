@@ -1,5 +1,6 @@
-import { VariableType, COLOR_PATTERN } from './constants.js';
-import { DeclarationIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
+import type { VariableType } from './constants.js';
+import { DeclarationIssueCode as Code, ValueIssueCode, issue, describe, type Issue, type IssuePath } from './issues.js';
+import { checkValue, color, finite, flag, text, type Rule } from './values.js';
 
 interface Base<Type extends VariableType, Default> {
   readonly id: string;
@@ -48,15 +49,8 @@ export interface ParsedDeclarations {
   readonly issues: Issue[];
 }
 
-/** A field rule: what the field must be, as a predicate and the words used in messages. */
-type Rule = readonly [check: (value: unknown) => boolean, expected: string];
-
-const text: Rule = [(value) => typeof value === 'string', 'a string'];
-const finite: Rule = [(value) => typeof value === 'number' && Number.isFinite(value), 'a finite number'];
 const positive: Rule = [(value) => typeof value === 'number' && Number.isFinite(value) && value > 0, 'a positive number'];
 const count: Rule = [(value) => Number.isInteger(value) && (value as number) >= 0, 'a whole number ≥ 0'];
-const color: Rule = [(value) => typeof value === 'string' && COLOR_PATTERN.test(value), 'a "#rrggbb" color'];
-const flag: Rule = [(value) => typeof value === 'boolean', 'true or false'];
 const options: Rule = [
   // Array.from: `every` skips holes, and a hole is no option.
   (value) => Array.isArray(value) && value.length > 0 && Array.from(value).every((option) => typeof option === 'object' && option !== null && typeof option.value === 'string' && typeof option.label === 'string'),
@@ -142,7 +136,7 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
     issues.push(issue(Code.typeUnknown, [...at, 'type'], `declaration ${name} has "type" ${describe(type)}; expected one of ${TYPES}`));
     return undefined;
   }
-  if (type === VariableType.enum && record.options === undefined) {
+  if (type === 'enum' && record.options === undefined) {
     issues.push(issue(Code.enumOptionsMissing, [...at, 'options'], `enum declaration ${name} needs "options": [{ "value", "label" }]`));
     return undefined;
   }
@@ -165,36 +159,21 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
   return checkConsistency(declaration, at, issues) ? declaration : undefined;
 }
 
-/** Cross-field rules. Returns false when the declaration is unusable. */
+/** The code for a declared default that its own declaration refuses, by the code a refused value gets. */
+const DEFAULT_CODES: Readonly<Record<string, Code>> = {
+  [ValueIssueCode.enumOutOfRange]: Code.enumDefaultNotInOptions,
+  [ValueIssueCode.outOfRange]: Code.defaultOutOfRange,
+  [ValueIssueCode.tooLong]: Code.defaultTooLong,
+};
+
+/** Cross-field rules: `min` ≤ `max`, and a default its own declaration accepts. Returns false when unusable. */
 function checkConsistency(declaration: VariableDeclaration, at: IssuePath, issues: Issue[]): boolean {
-  const name = `"${declaration.id}"`;
-  switch (declaration.type) {
-    case 'enum': {
-      if (!declaration.options.some((option) => option.value === declaration.default)) {
-        const values = declaration.options.map((option) => JSON.stringify(option.value)).join(', ');
-        issues.push(issue(Code.enumDefaultNotInOptions, [...at, 'default'], `enum declaration ${name} has default ${describe(declaration.default)}, which is not one of its options (${values})`));
-        return false;
-      }
-      return true;
-    }
-    case 'number': {
-      const { min, max } = declaration;
-      if (min !== undefined && max !== undefined && min > max) {
-        issues.push(issue(Code.fieldInvalid, [...at, 'min'], `number declaration ${name} has "min" ${min} greater than "max" ${max}`));
-        return false;
-      }
-      if ((min !== undefined && declaration.default < min) || (max !== undefined && declaration.default > max)) {
-        issues.push(issue(Code.defaultOutOfRange, [...at, 'default'], `number declaration ${name} has default ${declaration.default} outside [${min ?? '-∞'}, ${max ?? '∞'}]`, 'warning'));
-      }
-      return true;
-    }
-    case 'string': {
-      if (declaration.maxLength !== undefined && declaration.default.length > declaration.maxLength) {
-        issues.push(issue(Code.defaultTooLong, [...at, 'default'], `string declaration ${name} has a default of ${declaration.default.length} characters, more than "maxLength" ${declaration.maxLength}`, 'warning'));
-      }
-      return true;
-    }
-    default:
-      return true;
+  if (declaration.type === 'number' && declaration.min !== undefined && declaration.max !== undefined && declaration.min > declaration.max) {
+    issues.push(issue(Code.fieldInvalid, [...at, 'min'], `number declaration "${declaration.id}" has "min" ${declaration.min} greater than "max" ${declaration.max}`));
+    return false;
   }
+  const found = checkValue(declaration, declaration.default, [...at, 'default'], `the default of declaration "${declaration.id}"`);
+  if (!found) return true;
+  issues.push({ ...found, code: DEFAULT_CODES[found.code] ?? Code.defaultTypeMismatch });
+  return found.severity === 'warning';
 }

@@ -1,4 +1,4 @@
-import { COLOR_PATTERN } from './constants.js';
+import { COLOR_PATTERN, type VariableType } from './constants.js';
 import type { VariableDeclaration } from './declarations.js';
 import { FxError } from './errors.js';
 import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
@@ -18,55 +18,50 @@ export interface ValidateOptions {
   readonly path?: IssuePath;
 }
 
-const EXPECTED: Record<VariableDeclaration['type'], string> = {
-  string: 'a string',
-  number: 'a finite number',
-  color: 'a "#rrggbb" color string',
-  boolean: 'true or false',
-  enum: 'a string',
-  font: 'a family name or { "name", "source" }',
-  image: 'a URL string or { "url" }',
-};
+/** A rule for a value or a declaration field: a predicate and the words messages use for what it expects. */
+export type Rule = readonly [check: (value: unknown) => boolean, expected: string];
 
-function matchesType(declaration: VariableDeclaration, value: unknown): boolean {
-  switch (declaration.type) {
-    case 'string':
-    case 'enum':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'color':
-      return typeof value === 'string' && COLOR_PATTERN.test(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'font':
-      return typeof value === 'string' || (isRecord(value) && typeof value.name === 'string' && (value.source === undefined || typeof value.source === 'string'));
-    case 'image':
-      return typeof value === 'string' || (isRecord(value) && typeof value.url === 'string');
-  }
-}
+export const text: Rule = [(value) => typeof value === 'string', 'a string'];
+export const finite: Rule = [(value) => typeof value === 'number' && Number.isFinite(value), 'a finite number'];
+export const color: Rule = [(value) => typeof value === 'string' && COLOR_PATTERN.test(value), 'a "#rrggbb" color'];
+export const flag: Rule = [(value) => typeof value === 'boolean', 'true or false'];
+
+/** What a value of each type must be (declared defaults of fonts and images are plain strings). */
+const VALUE_RULES: Readonly<Record<VariableType, Rule>> = {
+  string: text,
+  number: finite,
+  color,
+  boolean: flag,
+  enum: text,
+  font: [
+    (value) => typeof value === 'string' || (isRecord(value) && typeof value.name === 'string' && (value.source === undefined || typeof value.source === 'string')),
+    'a family name or { "name", "source" }',
+  ],
+  image: [(value) => typeof value === 'string' || (isRecord(value) && typeof value.url === 'string'), 'a URL string or { "url" }'],
+};
 
 /**
  * Checks one value against its declaration. Errors mean the value cannot be used; warnings
- * (`out-of-range`, `too-long`) keep the value.
+ * (`out-of-range`, `too-long`) keep the value. `subject` names the value in messages (the parser checks declared
+ * defaults with it too).
  */
-export function checkValue(declaration: VariableDeclaration, value: unknown, path: IssuePath = [declaration.id]): Issue | undefined {
-  const id = declaration.id;
-  if (!matchesType(declaration, value)) {
-    return issue(Code.typeMismatch, path, `variable "${id}" is declared as ${declaration.type} and expects ${EXPECTED[declaration.type]}, got ${describe(value)}`);
+export function checkValue(declaration: VariableDeclaration, value: unknown, path: IssuePath = [declaration.id], subject = `variable "${declaration.id}"`): Issue | undefined {
+  const [matches, expected] = VALUE_RULES[declaration.type];
+  if (!matches(value)) {
+    return issue(Code.typeMismatch, path, `${subject} is declared as ${declaration.type} and expects ${expected}, got ${describe(value)}`);
   }
   if (declaration.type === 'enum' && !declaration.options.some((option) => option.value === value)) {
     const allowed = declaration.options.map((option) => JSON.stringify(option.value)).join(', ');
-    return issue(Code.enumOutOfRange, path, `variable "${id}" must be one of ${allowed}, got ${describe(value)}`);
+    return issue(Code.enumOutOfRange, path, `${subject} must be one of ${allowed}, got ${describe(value)}`);
   }
   if (declaration.type === 'number') {
     const number = value as number;
     if ((declaration.min !== undefined && number < declaration.min) || (declaration.max !== undefined && number > declaration.max)) {
-      return issue(Code.outOfRange, path, `variable "${id}" should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}`, 'warning');
+      return issue(Code.outOfRange, path, `${subject} should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}`, 'warning');
     }
   }
   if (declaration.type === 'string' && declaration.maxLength !== undefined && (value as string).length > declaration.maxLength) {
-    return issue(Code.tooLong, path, `variable "${id}" should be at most ${declaration.maxLength} characters, got ${(value as string).length}`, 'warning');
+    return issue(Code.tooLong, path, `${subject} should be at most ${declaration.maxLength} characters, got ${(value as string).length}`, 'warning');
   }
   return undefined;
 }

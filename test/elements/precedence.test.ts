@@ -64,6 +64,68 @@ describe('<fx-composition> precedence: default < host data-variable-values < ove
   });
 });
 
+describe('<fx-composition> CSS custom properties stay out of sub-compositions', () => {
+  // The top level declares `title` and `accent`; the card declares `title` but not `accent`, and the top-level
+  // stylesheet colours the card's title with `var(--accent, …)`.
+  const FALLBACK = 'rgb(1, 2, 3)';
+  const isolated = () =>
+    compositionHtml({
+      variables: [
+        { id: 'title', type: 'string', label: 'Title', default: 'Top default' },
+        { id: 'accent', type: 'color', label: 'Accent', default: '#112233' },
+      ],
+      head: `<style>#top, .slot .title { color: var(--accent, ${FALLBACK}); }</style>`,
+      body: '<p id="top">top</p><div id="card" class="slot" data-composition-src="/test/fixtures/precedence/parts/card.html"></div>',
+    });
+  const style = (el: FxComposition, selector: string, property: string) => probe<string>(el, { ask: 'style', selector, property });
+
+  it('a top-level value does not reach an instance that does not declare it', async () => {
+    const el = await whenReady(mount({ variables: JSON.stringify({ accent: '#ff0000' }) }, { srcdoc: isolated() }));
+    expect(await style(el, 'html', '--accent')).to.equal('#ff0000');
+    expect(await style(el, '#top', 'color')).to.equal('rgb(255, 0, 0)');
+    expect(await style(el, '#card', '--accent')).to.equal('');
+    expect(await style(el, '#card .title', '--accent')).to.equal('');
+  });
+
+  it('var(--id, fallback) inside the instance takes its fallback', async () => {
+    const el = await whenReady(mount({}, { srcdoc: isolated() }));
+    expect(await style(el, '#card .title', 'color')).to.equal(FALLBACK);
+  });
+
+  it('an instance that declares the id keeps its own value, not the override', async () => {
+    const el = await whenReady(mount({ variables: JSON.stringify({ title: 'Override' }) }, { srcdoc: isolated() }));
+    expect(await style(el, 'html', '--title')).to.equal('Override');
+    expect(await style(el, '#card', '--title')).to.equal('Card default');
+    expect(await style(el, '#card .title', '--title')).to.equal('Card default');
+  });
+
+  it('a nested instance sees neither the top level’s nor its enclosing instance’s values', async () => {
+    const srcdoc = compositionHtml({
+      variables: [{ id: 'accent', type: 'color', label: 'Accent', default: '#112233' }],
+      // The frame declares `tint`, the card inside it does not.
+      head: `<style>.own, .slot .title { color: var(--tint, ${FALLBACK}); }</style>`,
+      body: '<div id="outer" data-composition-src="/test/fixtures/css-isolation/frame.html"></div>',
+    });
+    const el = await whenReady(mount({ variables: JSON.stringify({ accent: '#ff0000' }) }, { srcdoc }));
+    expect(await style(el, '#outer .own', 'color')).to.equal('rgb(0, 0, 255)');
+    expect(await style(el, '#outer .inner .title', '--accent')).to.equal('');
+    expect(await style(el, '#outer .inner .title', 'color')).to.equal(FALLBACK);
+    expect(await style(el, '#outer .inner .title', '--title')).to.equal('Card default');
+  });
+
+  it('stays isolated through live updates, undeclared override keys included', async () => {
+    const el = await whenReady(mount({}, { srcdoc: isolated() }));
+    const change = nextEvent(el, 'variableschange');
+    el.variables = { accent: '#00ff00', title: 'Live', extra: 'leak' };
+    await change;
+    expect(await style(el, 'html', '--extra')).to.equal('leak');
+    expect(await style(el, '#top', 'color')).to.equal('rgb(0, 255, 0)');
+    expect(await style(el, '#card .title', '--extra')).to.equal('');
+    expect(await style(el, '#card .title', 'color')).to.equal(FALLBACK);
+    expect(await style(el, '#card .title', '--title')).to.equal('Card default');
+  });
+});
+
 describe('<fx-composition> unsafe data-var-src values are refused inside the frame', () => {
   const pwned: string[] = [];
   const onMessage = (event: MessageEvent) => {

@@ -2,10 +2,11 @@
 // <audio> and <video data-has-audio> is mixed in at the clip offsets the runtime plays them at.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { render } from '../../src/render/index.js';
 import type { RenderResult } from '../../src/render/types.js';
-import { copyFixture, grayAt, isClose, makeMedia, meanVolume, pixelAt, probe, tempDir } from './helpers.js';
+import { copyFixture, ffmpeg, grayAt, isClose, makeMedia, meanVolume, pixelAt, probe, tempDir } from './helpers.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
 let project: string;
@@ -76,4 +77,34 @@ test('a video filling the frame from frame 0 is captured from the first frame on
     assert.equal(shown, Math.max(0, n - 1), `frame ${n} (gray ${levels[n]}) shows clip frame ${shown}`);
     assert.ok(distances[shown]! < 2.5, `frame ${n}: gray ${levels[n]} is no clip frame (black would be 0)`);
   }
+});
+
+/** A 0.5 s composition showing `clip.webm` from 0 s. */
+const CLIP_FROM_ZERO = `<!doctype html>
+<html><head><style>body { margin: 0; } #root { width: 320px; height: 180px; position: relative; background: #000; } video { position: absolute; left: 0; top: 0; width: 160px; height: 90px; }</style></head>
+<body><div id="root" data-composition-id="negative-start" data-width="320" data-height="180" data-duration="0.5"><video src="clip.webm" muted playsinline></video></div></body></html>`;
+
+test('a WebM whose audio starts before 0 renders without stalled seeks', { timeout: 60_000 }, async () => {
+  // `-avoid_negative_ts disabled` keeps the Opus pre-skip in the timestamps: the audio starts at -13 ms. Chromium
+  // never completes a seek of such a file once it loaded with the default preload="metadata", nor one made before
+  // its first frame was decoded: each frame then waited out the runtime's 3 s seek timeout (about 45 s here).
+  const project = join(dir.path, 'negative-start');
+  await mkdir(project);
+  await ffmpeg([
+    '-f', 'lavfi', '-i', "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
+    '-f', 'lavfi', '-i', 'sine=f=440:d=1:r=48000',
+    '-c:v', 'libvpx-vp9', '-lossless', '1', '-c:a', 'libopus', '-shortest', '-avoid_negative_ts', 'disabled', join(project, 'clip.webm'),
+  ]);
+  const audio = (await probe(join(project, 'clip.webm'))).streams.find((stream) => stream.codec_type === 'audio') as { start_time?: string } | undefined;
+  assert.ok(Number(audio?.start_time) < 0, `the audio should start before 0, starts at ${audio?.start_time}`);
+  await writeFile(join(project, 'index.html'), CLIP_FROM_ZERO);
+  const started = performance.now();
+  const rendered = await render({ projectDir: project, composition: 'index.html', fps: FPS, quality: 'high', format: 'mp4', concurrency: 1, outputPath: join(dir.path, 'out', 'negative-start.mp4') });
+  const seconds = (performance.now() - started) / 1000;
+  assert.ok(seconds < 10, `15 frames took ${seconds.toFixed(1)} s`);
+  // Its frames start at 0, so composition frame n shows clip frame n.
+  const clipLevels = await grayAt(join(project, 'clip.webm'), 80, 45);
+  const levels = await grayAt(rendered.videoPath, 80, 45);
+  assert.equal(levels.length, 15);
+  levels.forEach((level, n) => assert.ok(Math.abs(level - clipLevels[n]!) < 2.5, `frame ${n}: gray ${level}, clip frame ${n} is ${clipLevels[n]}`));
 });

@@ -2,7 +2,8 @@ import type { VariableDeclaration } from '../declarations.js';
 import { issue, type Issue } from '../issues.js';
 import { safeFontUrl } from '../safety.js';
 
-const loaded = new Map<string, FontFace>();
+/** Name and source of every face added, so each is added once. */
+const added = new Set<string>();
 
 /**
  * Registers the font file of every font variable whose value is `{ name, source }`, so `--{id}` (the family name)
@@ -21,9 +22,9 @@ export function applyFontValues(declarations: readonly VariableDeclaration[], va
       continue;
     }
     const key = `${name}\n${source}`;
-    if (loaded.has(key)) continue;
+    if (added.has(key)) continue;
+    added.add(key);
     const face = new FontFace(name, `url(${JSON.stringify(new URL(source, document.baseURI).href)})`);
-    loaded.set(key, face);
     document.fonts.add(face);
     // A failed load leaves the fallback family in place; the error surfaces as an unloaded face, not a throw.
     face.load().catch(() => undefined);

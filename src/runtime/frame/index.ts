@@ -3,10 +3,12 @@
  * installs `window.__fx`, applies variables, drives time, and talks to the host over the protocol.
  */
 import { CONFIG_ELEMENT_ID, FrameAttr, type FrameConfig } from '../frame-config.js';
-import { Message } from '../protocol.js';
-import { HostChannel } from './host-channel.js';
-import { Player } from './player.js';
+import { Message } from '../protocol-messages.js';
 import type { FxRendererHooks } from './contract.js';
+import { adoptStyle } from './css-isolation.js';
+import { connectHost, variablesMessage } from './host-channel.js';
+import { preloadMediaInFull } from './media.js';
+import { Player } from './player.js';
 
 function readConfig(): FrameConfig {
   const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {} };
@@ -18,13 +20,6 @@ function readConfig(): FrameConfig {
   }
 }
 
-function installHiddenStyle(): void {
-  const sheet = new CSSStyleSheet();
-  // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
-  sheet.replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-}
-
 function boot(): void {
   if (window.__fx) return;
   const config = readConfig();
@@ -32,39 +27,41 @@ function boot(): void {
   const player = new Player({ ...config, overrides });
   window.__fxVariables = overrides;
   window.__timelines ??= {};
-  const api = player.api();
-  // Called by the compiled document's wrapped sub-composition scripts; not for authors.
-  Object.defineProperty(api, 'runInstanceScript', { value: player.runInstanceScript.bind(player) });
-  // Read by the renderer (FxRendererHooks) to mix audio at the runtime's own clip offsets.
+  // Read by the renderer to mix audio at the runtime's own clip offsets (a copy: scripts must not move clips).
   const clipWindow: FxRendererHooks['clipWindow'] = (element) => {
-    const clip = player.timeline?.clips.find((candidate) => candidate.element === element);
-    return clip && { start: clip.window.start, end: clip.window.end };
+    const window = player.timeline?.windowOf(element);
+    return window && { ...window };
   };
-  Object.defineProperty(api, 'clipWindow', { value: clipWindow });
-  window.__fx = api;
-  installHiddenStyle();
+  window.__fx = Object.defineProperties(player.api(), {
+    // Called by the compiled document's wrapped sub-composition scripts; not for authors.
+    runInstanceScript: { value: player.runInstanceScript.bind(player) },
+    clipWindow: { value: clipWindow },
+  });
+  // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
+  adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
+  preloadMediaInFull();
 
-  const channel = new HostChannel(player);
+  const send = connectHost(player);
   player.events = {
-    onTime: (time, paused) => channel.send({ type: Message.time, time, paused }),
-    onEnded: () => channel.send({ type: Message.ended }),
+    onTime: (time, paused) => send({ type: Message.time, time, paused }),
+    onEnded: () => send({ type: Message.ended }),
   };
-  addEventListener('error', (event) => channel.send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }));
-  addEventListener('unhandledrejection', (event) => channel.send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }));
+  addEventListener('error', (event) => send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }));
+  addEventListener('unhandledrejection', (event) => send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }));
   addEventListener('DOMContentLoaded', () => player.variables.applyAll(document), { once: true });
   const start = () =>
     player.start().then(() => {
-      const variables = channel.variablesMessage();
-      channel.send({
+      const { values, issues, readsVariablesAtLoad } = variablesMessage(player.variables);
+      send({
         type: Message.ready,
         duration: player.duration,
         fps: config.fps,
         width: config.width,
         height: config.height,
         declarations: player.variables.declarations,
-        values: variables.values,
-        issues: [...variables.issues, ...(player.timeline?.issues ?? [])],
-        readsVariablesAtLoad: variables.readsVariablesAtLoad,
+        values,
+        issues: [...issues, ...(player.timeline?.issues ?? [])],
+        readsVariablesAtLoad,
       });
     });
   if (document.readyState === 'complete') void start();

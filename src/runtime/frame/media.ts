@@ -36,12 +36,38 @@ interface Warmup {
 }
 
 /**
+ * Makes every media element of the document load in full from its first byte on. Chromium never completes a seek
+ * of some files (a WebM whose audio starts before 0) when the element loaded with `preload="metadata"` (the
+ * default), even long after; switching to `auto` later does not help, so it happens when loading starts.
+ */
+export function preloadMediaInFull(): void {
+  // `loadstart` does not bubble; a capturing listener on the window sees it for every element in the document.
+  addEventListener('loadstart', (event) => {
+    if (event.target instanceof HTMLMediaElement) event.target.preload = 'auto';
+  }, true);
+}
+
+/** True while `media` fetches a source but has not decoded the frame at its position yet. */
+function isLoadingFirstFrame(media: HTMLMediaElement): boolean {
+  const fetching = media.networkState === HTMLMediaElement.NETWORK_LOADING || media.networkState === HTMLMediaElement.NETWORK_IDLE;
+  return fetching && !media.error && media.readyState < HTMLMediaElement.HAVE_CURRENT_DATA;
+}
+
+/**
+ * Resolves once `media` has decoded the frame at its position, cannot load, or `ms` passed. Seeks wait for it:
+ * Chromium may never complete a seek made earlier (right after `loadedmetadata`) of the same files.
+ */
+export function untilFirstFrame(media: HTMLMediaElement, ms: number): Promise<void> {
+  if (!isLoadingFirstFrame(media)) return Promise.resolve();
+  media.preload = 'auto';
+  return untilEvent(media, ['loadeddata', 'error'], ms);
+}
+
+/**
  * Keeps `<video>` and `<audio>` on the composition clock: seeked exactly when paused or seeking, played and
  * drift-corrected while playing, paused outside their clip window.
  */
 export class MediaSync {
-  #media: HTMLMediaElement[] = [];
-  #muted = false;
   #starting = new WeakSet<HTMLMediaElement>();
   #steering = new WeakSet<HTMLMediaElement>();
   #warmups = new WeakMap<HTMLMediaElement, Warmup>();
@@ -54,37 +80,37 @@ export class MediaSync {
   /** Whether a start has taught the lead yet (until then a start that lands out of step is started again). */
   #calibrated = false;
 
-  constructor(private readonly timeline: Timeline) {
-    this.#findMedia();
-  }
-
-  /** The media of the composition, read once it is ready (so media its scripts added are included). */
-  #findMedia(): void {
-    this.#media = [...this.timeline.root.querySelectorAll<HTMLMediaElement>('video, audio')];
-    for (const media of this.#media) {
-      if (!this.#authoredMuted.has(media)) this.#authoredMuted.set(media, media.muted);
+  /** Takes over the composition's media, found once it is ready (so media its scripts added are included). */
+  constructor(
+    private readonly media: readonly HTMLMediaElement[],
+    private readonly timeline: Timeline,
+  ) {
+    for (const media of this.media) {
+      this.#authoredMuted.set(media, media.muted);
       media.preload = 'auto';
       media.autoplay = false;
-      media.muted = this.#muted || this.#authoredMuted.get(media)!;
     }
   }
 
   set muted(muted: boolean) {
-    this.#muted = muted;
-    for (const media of this.#media) media.muted = muted || this.#authoredMuted.get(media)!;
+    for (const media of this.media) media.muted = muted || this.#authoredMuted.get(media)!;
   }
 
+  /** `time` in the media's own clock, `undefined` outside its clip window. */
   #local(media: HTMLMediaElement, time: number): number | undefined {
-    const clip = this.timeline.clips.find((candidate) => candidate.element === media);
-    const window = clip?.window ?? { start: 0, end: this.timeline.duration };
+    // Media elements are clips: the timeline has a window for each.
+    const window = this.timeline.windowOf(media)!;
     if (time < window.start || time >= window.end) return undefined;
     return time - window.start;
   }
 
   /** Seeks every media element to `time` and resolves when all have the frame (or timed out). */
   async seek(time: number): Promise<void> {
+    // Usually nothing is loading, and the seeks below start at once.
+    const loading = this.media.filter(isLoadingFirstFrame);
+    if (loading.length > 0) await Promise.all(loading.map((media) => untilFirstFrame(media, SEEK_TIMEOUT_MS)));
     const pending: Promise<void>[] = [];
-    for (const media of this.#media) {
+    for (const media of this.media) {
       if (!media.paused) media.pause();
       const local = this.#local(media, time) ?? 0;
       const exact = local > 0 ? local + FRAME_TIME_ROUNDING : 0;
@@ -99,7 +125,7 @@ export class MediaSync {
 
   /** Called on every playback tick. */
   play(time: number): void {
-    for (const media of this.#media) {
+    for (const media of this.media) {
       const local = this.#local(media, time);
       if (local === undefined || (Number.isFinite(media.duration) && local >= media.duration)) {
         if (!media.paused) media.pause();
@@ -176,7 +202,7 @@ export class MediaSync {
   }
 
   pause(): void {
-    for (const media of this.#media) {
+    for (const media of this.media) {
       if (!media.paused) media.pause();
       this.#steering.delete(media);
       media.playbackRate = 1;

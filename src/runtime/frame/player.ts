@@ -1,13 +1,12 @@
-import { compositionRoot } from '../html.js';
 import type { FrameConfig } from '../frame-config.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
-import { MediaSync } from './media.js';
-import { untilEvent } from './until-event.js';
+import { MediaSync, untilFirstFrame } from './media.js';
+import { compositionRoot } from './roots.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
 
-const MEDIA_METADATA_TIMEOUT_MS = 5000;
+const MEDIA_LOAD_TIMEOUT_MS = 5000;
 
 export interface PlayerEvents {
   onTime(time: number, paused: boolean): void;
@@ -16,40 +15,44 @@ export interface PlayerEvents {
 
 /**
  * The one clock of a composition document. Everything that moves (clip windows, GSAP-style timelines, CSS and Web
- * Animations, media) is driven from `apply(time)`; playback only advances the time it applies.
+ * Animations, media) is driven from `#apply(time)`; playback only advances the time it applies.
  */
 export class Player {
   readonly variables: FrameVariables;
-  readonly instanceTimelines = new Map<string, Record<string, SeekableTimeline>>();
   readonly ready: Promise<void>;
   timeline: Timeline | undefined;
-  media: MediaSync | undefined;
-  time = 0;
-  paused = true;
   loop = false;
   events: PlayerEvents | undefined;
+  #config: FrameConfig;
+  #instanceTimelines = new Map<string, Record<string, SeekableTimeline>>();
+  #media: MediaSync | undefined;
+  #time = 0;
+  #paused = true;
   #muted = false;
   #anchor = { wall: 0, time: 0 };
   #frame = 0;
   #markReady!: () => void;
 
-  constructor(readonly config: FrameConfig) {
+  constructor(config: FrameConfig) {
+    this.#config = config;
     this.variables = new FrameVariables(config.overrides);
     this.ready = new Promise((resolve) => (this.#markReady = resolve));
   }
 
   get duration(): number {
-    return this.config.duration;
+    return this.#config.duration;
   }
 
   /** Called once the document loaded: composition scripts ran, so durations and media can be read. */
   async start(): Promise<void> {
     this.variables.applyAll(document);
-    const root = compositionRoot(document) ?? document.body;
-    await waitForMediaMetadata(root);
-    this.timeline = new Timeline(root, this.duration, this.instanceTimelines);
-    this.media = new MediaSync(this.timeline);
-    this.media.muted = this.#muted;
+    const root = compositionRoot() ?? document.body;
+    const media = [...root.querySelectorAll<HTMLMediaElement>('video, audio')];
+    // Clip windows read media durations, and the first seek needs a decoded frame (see `untilFirstFrame`).
+    await Promise.all(media.map((element) => untilFirstFrame(element, MEDIA_LOAD_TIMEOUT_MS)));
+    this.timeline = new Timeline(root, this.duration, this.#instanceTimelines);
+    this.#media = new MediaSync(media, this.timeline);
+    this.#media.muted = this.#muted;
     await this.seek(0);
     this.variables.markReady();
     this.#markReady();
@@ -57,63 +60,65 @@ export class Player {
 
   set muted(muted: boolean) {
     this.#muted = muted;
-    if (this.media) this.media.muted = muted;
+    if (this.#media) this.#media.muted = muted;
   }
 
-  quantize(seconds: number): number {
-    const clamped = Math.min(Math.max(Number.isFinite(seconds) ? seconds : 0, 0), this.duration);
-    return Math.round(clamped * this.config.fps) / this.config.fps;
-  }
-
-  apply(time: number): void {
-    this.time = time;
+  #apply(time: number): void {
+    this.#time = time;
     this.timeline?.apply(time);
   }
 
+  /** `seconds` clamped to the composition and rounded to its frame grid. */
+  #quantize(seconds: number): number {
+    const clamped = Math.min(Math.max(Number.isFinite(seconds) ? seconds : 0, 0), this.duration);
+    return Math.round(clamped * this.#config.fps) / this.#config.fps;
+  }
+
+  /** Moves everything to `seconds` (see `#quantize`) and resolves with that time once the frame can paint. */
   async seek(seconds: number): Promise<number> {
-    const time = this.quantize(seconds);
-    this.apply(time);
+    const time = this.#quantize(seconds);
+    this.#apply(time);
     this.#anchor = { wall: performance.now(), time };
-    if (this.paused) await this.media?.seek(time);
+    if (this.#paused) await this.#media?.seek(time);
     await frameAssetsReady(this.timeline?.root ?? document.body);
     return time;
   }
 
   play(): void {
-    if (!this.paused) return;
-    if (this.time >= this.duration) this.apply(0);
-    this.paused = false;
-    this.#anchor = { wall: performance.now(), time: this.time };
+    if (!this.#paused) return;
+    if (this.#time >= this.duration) this.#apply(0);
+    this.#paused = false;
+    this.#anchor = { wall: performance.now(), time: this.#time };
     this.#frame = requestAnimationFrame(this.#tick);
   }
 
   pause(): void {
-    if (this.paused) return;
-    this.paused = true;
+    if (this.#paused) return;
+    this.#paused = true;
     cancelAnimationFrame(this.#frame);
-    this.media?.pause();
-    void this.seek(this.time);
-    this.events?.onTime(this.time, true);
+    this.#media?.pause();
+    void this.seek(this.#time);
+    this.events?.onTime(this.#time, true);
   }
 
   #tick = (now: number) => {
-    if (this.paused) return;
+    if (this.#paused) return;
     let time = this.#anchor.time + (now - this.#anchor.wall) / 1000;
     if (time >= this.duration) {
       if (this.loop && this.duration > 0) {
         time %= this.duration;
         this.#anchor = { wall: now, time };
       } else {
-        this.apply(this.duration);
-        this.paused = true;
-        this.media?.pause();
+        this.#apply(this.duration);
+        this.#paused = true;
+        this.#media?.pause();
         this.events?.onTime(this.duration, true);
         this.events?.onEnded();
         return;
       }
     }
-    this.apply(time);
-    this.media?.play(time);
+    this.#apply(time);
+    this.#media?.play(time);
     this.events?.onTime(time, false);
     this.#frame = requestAnimationFrame(this.#tick);
   };
@@ -128,13 +133,13 @@ export class Player {
         return player.duration;
       },
       get fps() {
-        return player.config.fps;
+        return player.#config.fps;
       },
       get currentTime() {
-        return player.time;
+        return player.#time;
       },
       get paused() {
-        return player.paused;
+        return player.#paused;
       },
       ready: this.ready,
       seek: (seconds) => player.seek(seconds),
@@ -145,22 +150,12 @@ export class Player {
 
   /** Runs one wrapped sub-composition script with the instance's `window` and `__fx`. */
   runInstanceScript(instance: string, script: (window: Window, globalThis: Window, self: Window, fx: FxRuntime) => void): void {
-    let timelines = this.instanceTimelines.get(instance);
-    if (!timelines) this.instanceTimelines.set(instance, (timelines = {}));
+    let timelines = this.#instanceTimelines.get(instance);
+    if (!timelines) this.#instanceTimelines.set(instance, (timelines = {}));
     const fx = this.api(instance);
     const scoped = instanceWindow(fx, timelines);
     script.call(scoped, scoped, scoped, scoped, fx);
   }
-}
-
-async function waitForMediaMetadata(root: Element): Promise<void> {
-  const pending = [...root.querySelectorAll<HTMLMediaElement>('video, audio')]
-    .filter((media) => media.readyState < HTMLMediaElement.HAVE_METADATA && media.networkState !== HTMLMediaElement.NETWORK_NO_SOURCE && !media.error)
-    .map((media) => {
-      media.preload = 'auto';
-      return untilEvent(media, ['loadedmetadata', 'error'], MEDIA_METADATA_TIMEOUT_MS);
-    });
-  await Promise.all(pending);
 }
 
 /** Fonts loaded and visible images decoded, so the next paint shows the final frame. */

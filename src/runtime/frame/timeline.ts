@@ -3,62 +3,63 @@ import { FrameAttr } from '../frame-config.js';
 import { issue, type Issue } from '../issues.js';
 import { resolveTiming, type TimedNode, type TimeWindow } from '../timing.js';
 import type { SeekableTimeline } from './contract.js';
+import { instanceSelector } from './roots.js';
 
 const TIMED = `[${Attr.start}], [${Attr.duration}], [${Attr.compositionId}], video, audio`;
 
-export interface Clip {
-  readonly element: Element;
-  readonly window: TimeWindow;
-}
-
 /**
- * The composition's timing, read from the live DOM after its scripts ran: clip windows, which clip owns each
- * element (for animation offsets), and the GSAP-style timelines registered per composition and instance.
+ * The composition's timing, read from the live DOM after its scripts ran: the window of every clip (a timed
+ * element: `data-start` or `data-duration`, media, sub-composition), which clip owns each element (for animation
+ * offsets), and the GSAP-style timelines registered per composition and instance.
  */
 export class Timeline {
-  readonly clips: Clip[] = [];
   readonly issues: Issue[] = [];
-  #startOf = new WeakMap<Element, number>();
+  #windows = new Map<Element, TimeWindow>();
   #hidden = new WeakSet<Element>();
+  #instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>;
 
   constructor(
     readonly root: Element,
     readonly duration: number,
-    private readonly instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>,
+    instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>,
   ) {
-    const elements = [root, ...root.querySelectorAll(TIMED)];
-    const keys = new Map(elements.map((element, index) => [element, String(index)]));
-    const nodes: TimedNode[] = elements.map((element, index) => {
-      const parent = index === 0 ? undefined : element.parentElement?.closest(TIMED);
+    this.#instanceTimelines = instanceTimelines;
+    const clips = [...root.querySelectorAll(TIMED)];
+    // The root is node 0, clip i is node i + 1.
+    const keyOf = new Map(clips.map((clip, index) => [clip, String(index + 1)]));
+    const nodes: TimedNode[] = clips.map((clip, index) => {
+      // The nearest timed ancestor inside the root, else the root.
+      const parent = clip.parentElement?.closest(TIMED);
       return {
-        key: String(index),
-        id: element.id || element.getAttribute(Attr.compositionId) || undefined,
-        parent: index === 0 ? undefined : keys.get(parent && root.contains(parent) ? parent : root),
-        start: index === 0 ? undefined : element.getAttribute(Attr.start),
-        duration: index === 0 ? undefined : durationOf(element, this.issues),
+        key: String(index + 1),
+        id: clip.id || clip.getAttribute(Attr.compositionId) || undefined,
+        parent: (parent && keyOf.get(parent)) ?? '0',
+        start: clip.getAttribute(Attr.start),
+        duration: durationOf(clip, this.issues),
       };
     });
-    const { windows, issues } = resolveTiming(nodes, duration);
+    const { windows, issues } = resolveTiming([{ key: '0' }, ...nodes], duration);
     this.issues.push(...issues);
-    elements.forEach((element, index) => {
-      const window = windows.get(String(index))!;
-      this.#startOf.set(element, window.start);
-      if (index > 0) this.clips.push({ element, window });
-    });
+    clips.forEach((clip, index) => this.#windows.set(clip, windows.get(String(index + 1))!));
+  }
+
+  /** The window of a clip in composition seconds, `undefined` for an element that is none. */
+  windowOf(element: Element): TimeWindow | undefined {
+    return this.#windows.get(element);
   }
 
   /** Absolute start of the clip that owns `element` (0 outside any clip). */
   startOf(element: Element | null | undefined): number {
     for (let node = element; node; node = node.parentElement) {
-      const start = this.#startOf.get(node);
-      if (start !== undefined) return start;
+      const window = this.#windows.get(node);
+      if (window) return window.start;
     }
     return 0;
   }
 
   /** Shows clips inside their window, hides the rest, and moves every timeline and animation to `time`. */
   apply(time: number): void {
-    for (const { element, window } of this.clips) {
+    for (const [element, window] of this.#windows) {
       const hidden = time < window.start || time >= window.end;
       if (hidden === this.#hidden.has(element)) continue;
       if (hidden) {
@@ -71,9 +72,8 @@ export class Timeline {
     }
     const topId = this.root.getAttribute(Attr.compositionId) ?? '';
     seekTimeline(window.__timelines?.[topId], time);
-    for (const [instance, registry] of this.instanceTimelines) {
-      const host = this.root.querySelector(`[${FrameAttr.instance}="${CSS.escape(instance)}"]`);
-      const local = time - this.startOf(host);
+    for (const [instance, registry] of this.#instanceTimelines) {
+      const local = time - this.startOf(this.root.querySelector(instanceSelector(instance)));
       for (const timeline of Object.values(registry)) seekTimeline(timeline, local);
     }
     for (const animation of document.getAnimations()) {

@@ -1,11 +1,12 @@
 import { Attr } from '../constants.js';
 import { applyBindings } from '../bindings.js';
+import { isolateInstances } from './css-isolation.js';
 import { applyFontValues } from './fonts.js';
 import { parseVariableDeclarations, type VariableDeclaration } from '../declarations.js';
-import { declarationRoot } from '../html.js';
 import { ValueIssueCode, issue, type Issue } from '../issues.js';
 import { resolveVariables } from '../precedence.js';
 import { FrameAttr } from '../frame-config.js';
+import { instanceSelector, topDeclaringElement } from './roots.js';
 
 const TOP = '';
 
@@ -68,6 +69,8 @@ export class FrameVariables {
     const top = this.#scope(TOP);
     delete top.values;
     this.#apply(TOP, top);
+    // New override keys set new properties on the top level, which instances must not inherit either.
+    this.#isolateInstances();
   }
 
   /** Applies bindings and CSS properties of every composition in the document. */
@@ -75,6 +78,11 @@ export class FrameVariables {
     this.#scope(TOP);
     for (const host of document.querySelectorAll(`[${FrameAttr.instance}]`)) this.#scope(host.getAttribute(FrameAttr.instance)!);
     for (const [key, scope] of this.#scopes) this.#apply(key, scope);
+    this.#isolateInstances();
+  }
+
+  #isolateInstances(): void {
+    isolateInstances([...this.#scopes].map(([key, scope]) => [key, Object.keys(scope.values ?? {})] as const));
   }
 
   #apply(key: string, scope: Scope): void {
@@ -108,8 +116,8 @@ export class FrameVariables {
   #scope(key: string): Scope {
     let scope = this.#scopes.get(key);
     if (scope) return scope;
-    const root: Element | Document | null = key === TOP ? document : document.querySelector(`[${FrameAttr.instance}="${CSS.escape(key)}"]`);
-    const declaringElement = key === TOP ? declarationRoot(document) : (root as Element | null);
+    const root: Element | Document | null = key === TOP ? document : document.querySelector(instanceSelector(key));
+    const declaringElement = key === TOP ? topDeclaringElement() : (root as Element | null);
     const parsed = parseVariableDeclarations(declaringElement?.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
     scope = { root: root ?? document, declarations: parsed.declarations, issues: [...parsed.issues] };
     this.#scopes.set(key, scope);
