@@ -3,13 +3,15 @@
 import { build } from 'esbuild';
 
 /**
- * Returns the bundled code of `entry` (a path relative to `root`), minified like a production build.
+ * Returns the bundled code of `entry` (a path relative to `root`), minified like a production build. Imports
+ * matching `external` (esbuild patterns, e.g. `lit`, `lit/*`) stay imports.
  *
  * @example
  * const code = await bundleModule({ root, entry: 'src/runtime/index.ts' });
  */
-export async function bundleModule({ root, entry }) {
+export async function bundleModule({ root, entry, external = [] }) {
   const result = await build({
+    external,
     absWorkingDir: root,
     entryPoints: [entry],
     bundle: true,

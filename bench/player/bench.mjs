@@ -140,6 +140,7 @@ export async function run(context) {
         fxIife: round(size.ours.element, 2),
         fxRuntime: round(size.ours.runtime, 2),
         fxElementOnlyEs: round(size.elementOnly, 2),
+        fxElementOnlyEsParts: Object.fromEntries(Object.entries(size.parts).map(([part, kib]) => [part, round(kib, 2)])),
         peerPlayer: round(size.peer.element, 2),
         peerRuntime: round(size.peer.runtime, 2),
       },

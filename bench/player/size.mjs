@@ -6,6 +6,7 @@ import { bundleModule } from '../lib/bundle.mjs';
 import { BUNDLES } from './setup.mjs';
 
 const gzipKiB = (code) => gzipSync(code, { level: 9 }).length / 1024;
+const LIT = ['lit', 'lit/*'];
 
 /**
  * Ours as shipped (`fx.iife.js` in the page + `fx-runtime.js` in the frame), and the element alone as a minimal ES
@@ -16,6 +17,9 @@ export async function measureSize(root) {
   const read = (path) => readFile(join(root, path));
   const ours = { element: gzipKiB(await read(BUNDLES.fx.element)), runtime: gzipKiB(await read(BUNDLES.fx.runtime)) };
   const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts' }));
+  // Where the element's bytes go: without lit, and without the compiler too (what the element's own code is).
+  const withoutLit = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: LIT }));
+  const withoutLitAndCompiler = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: [...LIT, '*/runtime/compile.js'] }));
   const peer = { element: gzipKiB(await read(BUNDLES.peer.element)), runtime: gzipKiB(await read(BUNDLES.peer.runtime)) };
-  return { ours, elementOnly, peer };
+  return { ours, elementOnly, parts: { lit: elementOnly - withoutLit, compiler: withoutLit - withoutLitAndCompiler, element: withoutLitAndCompiler }, peer };
 }
