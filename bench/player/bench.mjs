@@ -90,7 +90,8 @@ export async function run(context) {
       { name: 'scrub seek→painted', unit: 'ms', samples: scrub.samples.fx, budget: scrubBudget, peer: peerOf(scrub.samples.peer) },
       { name: 'playback advancement', unit: '×', samples: playback.fx.ratios, budget: { statistic: 'mean', min: ADVANCEMENT_MIN }, peer: peerOf(playback.peer.ratios) },
       { name: 'playback media drift', unit: 'ms', samples: playback.fx.drift, budget: { statistic: 'p95', max: DRIFT_P95_MS }, peer: peerOf(playback.peer.drift) },
-      { name: 'size dist iife+runtime', unit: 'KiB', samples: [shippedKiB], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
+      // The classic-script bundle is the whole SDK (window.fx: compiler, lint, metadata, bindings …), not the element alone.
+      { name: 'size dist iife+runtime', unit: 'KiB', samples: [shippedKiB], peer: peerOf([peerKiB]) },
       { name: 'size element(ES)+runtime', unit: 'KiB', samples: [size.elementOnly + size.ours.runtime], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
     ],
     details: {
