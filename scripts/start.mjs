@@ -28,7 +28,8 @@ const server = await createServer({
   configFile: false,
   logLevel: 'warn',
   // The demo imports the SDK the way an app would: by its package name, resolved to the built bundle.
-  resolve: { alias: { 'fx-sdk': `${root}dist/fx-sdk.js` } },
+  // Production builds of its dependencies too (lit's development build warns in the console).
+  resolve: { alias: { 'fx-sdk': `${root}dist/fx-sdk.js` }, conditions: ['module', 'browser', 'production'] },
   server: {
     port,
     host: '127.0.0.1',
