@@ -70,6 +70,18 @@ export async function pixelAt(file: string, index: number, x: number, y: number,
   return [raw[offset]!, raw[offset + 1]!, raw[offset + 2]!, raw[offset + 3]!];
 }
 
+/** A solid 8×8 PNG of `color` (an FFmpeg color such as `0x00ff00`), written to `file` and returned. */
+export async function solidPng(color: string, file: string): Promise<Buffer> {
+  await ffmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=8x8`, '-frames:v', '1', file]);
+  return readFile(file);
+}
+
+/** RGB at the centre of 80 px tile `index` (tiles side by side from the left, 80 px tall) in the first frame. */
+export const tileColor = async (file: string, index: number) => (await pixelAt(file, 0, 80 * index + 40, 40)).slice(0, 3);
+
+/** True when `rgb` is within 40 of `expected` on every channel (encoding shifts colors a little). */
+export const looksLike = (rgb: number[], expected: readonly [number, number, number]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 40);
+
 /** The gray level (mean of R, G, B) of pixel (x, y) in every frame of a video. */
 export async function grayAt(file: string, x: number, y: number): Promise<number[]> {
   const raw = await ffmpeg(['-i', file, '-vf', `format=rgb24,crop=1:1:${x}:${y}`, '-f', 'rawvideo', 'pipe:1']);

@@ -3,29 +3,24 @@
 // files load as before. The same project with unsafeAllowPrivateNetwork shows the server's picture.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { render } from '../../src/render/index.js';
 import type { RenderResult } from '../../src/render/types.js';
-import { ffmpeg, pixelAt, recordingServer, tempDir } from './helpers.js';
+import { looksLike, recordingServer, solidPng, tempDir, tileColor } from './helpers.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
 let project: string;
 let target: Awaited<ReturnType<typeof recordingServer>>;
 
-/** A solid 8×8 PNG of `color`. */
-async function png(color: string, file: string): Promise<Buffer> {
-  await ffmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=8x8`, '-frames:v', '1', file]);
-  return readFile(file);
-}
 
 before(async () => {
   dir = await tempDir();
   project = join(dir.path, 'project');
   await mkdir(project);
-  const green = await png('0x00ff00', join(dir.path, 'green.png'));
-  const blue = await png('0x0000ff', join(dir.path, 'blue.png'));
-  await png('0xffff00', join(project, 'own.png'));
+  const green = await solidPng('0x00ff00', join(dir.path, 'green.png'));
+  const blue = await solidPng('0x0000ff', join(dir.path, 'blue.png'));
+  await solidPng('0xffff00', join(project, 'own.png'));
   target = await recordingServer((request, response) => {
     if (request.url === '/frame.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<body style="margin:0;background:#00ff00">');
     response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(green);
@@ -54,9 +49,7 @@ after(async () => {
 const renderProject = (name: string, unsafeAllowPrivateNetwork?: boolean) =>
   render({ projectDir: project, composition: 'index.html', fps: 5, quality: 'high', format: 'mp4', outputPath: join(dir.path, 'out', `${name}.mp4`), unsafeAllowPrivateNetwork });
 
-/** RGB at the centre of tile `index` (0–3) of the first frame. */
-const tile = async (result: RenderResult, index: number) => (await pixelAt(result.videoPath, 0, 80 * index + 40, 40)).slice(0, 3);
-const looksLike = (rgb: number[], expected: [number, number, number]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 40);
+const tile = (result: RenderResult, index: number) => tileColor(result.videoPath, index);
 
 test('requests to a 127.0.0.1 server are blocked: the server hears nothing and the fallback shows', async () => {
   const result = await renderProject('blocked');

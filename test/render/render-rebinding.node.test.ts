@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { render } from '../../src/render/index.js';
 import { unsafeReplaceAddressRules } from '../../src/render/public-address.js';
 import type { RenderResult } from '../../src/render/types.js';
-import { ffmpeg, pixelAt, tempDir } from './helpers.js';
+import { ffmpeg, looksLike, solidPng, tempDir, tileColor } from './helpers.js';
 import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from './rebinding.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
@@ -20,17 +20,12 @@ let web: Twins;
 let tls: Twins;
 let restoreRules: () => void;
 
-/** A solid 8×8 PNG of `color`. */
-async function png(color: string, file: string): Promise<Buffer> {
-  await ffmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=8x8`, '-frames:v', '1', file]);
-  return readFile(file);
-}
 
 before(async () => {
   dir = await tempDir();
   project = join(dir.path, 'project');
   await mkdir(project);
-  const pictures = { public: await png('0x00ff00', join(dir.path, 'green.png')), private: await png('0x0000ff', join(dir.path, 'blue.png')) };
+  const pictures = { public: await solidPng('0x00ff00', join(dir.path, 'green.png')), private: await solidPng('0x0000ff', join(dir.path, 'blue.png')) };
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', join(dir.path, 'tone.wav')]);
   const tone = await readFile(join(dir.path, 'tone.wav'));
   web = await httpTwins((side, request, response) => {
@@ -67,8 +62,7 @@ after(async () => {
 const renderProject = (name: string, unsafeAllowPrivateNetwork?: boolean) =>
   render({ projectDir: project, composition: 'index.html', fps: 5, quality: 'high', format: 'mp4', outputPath: join(dir.path, 'out', `${name}.mp4`), unsafeAllowPrivateNetwork });
 
-const tile = async (result: RenderResult, index: number) => (await pixelAt(result.videoPath, 0, 80 * index + 40, 40)).slice(0, 3);
-const looksLike = (rgb: number[], expected: [number, number, number]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 40);
+const tile = (result: RenderResult, index: number) => tileColor(result.videoPath, index);
 
 test('the page loads from the address that was checked; the private server hears nothing', async () => {
   const result = await renderProject('guarded');
