@@ -29,8 +29,8 @@ function boot(): void {
   window.__timelines ??= {};
   // Read by the renderer to mix audio at the runtime's own clip offsets (a copy: scripts must not move clips).
   const clipWindow: FxRendererHooks['clipWindow'] = (element) => {
-    const window = player.timeline?.windowOf(element);
-    return window && { ...window };
+    const clip = player.timeline?.windowOf(element);
+    return clip && { ...clip };
   };
   window.__fx = Object.defineProperties(player.api(), {
     // Called by the compiled document's wrapped sub-composition scripts; not for authors.
