@@ -1,5 +1,6 @@
 // Library builds, one per mode: `vite build` (ES module entry `fx-sdk`), `--mode iife` (classic-script
-// bundle exposing `window.fx`), `--mode runtime` (the in-frame runtime `fx-runtime.js`).
+// bundle exposing `window.fx`), `--mode player` (classic-script `<fx-composition>` alone), `--mode runtime` (the
+// in-frame runtime `fx-runtime.js`).
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 
@@ -8,6 +9,8 @@ const external = Object.keys(pkg.dependencies).map((name) => new RegExp(`^${name
 const targets = {
   es: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.js', external },
   iife: { entry: 'src/iife.ts', name: 'fx', format: 'iife', fileName: 'fx.iife.js', external: [] },
+  // No exports, so the name makes no global; Vite asks for one with every IIFE.
+  player: { entry: 'src/player.iife.ts', name: 'fxPlayer', format: 'iife', fileName: 'fx-player.iife.js', external: [] },
   runtime: { entry: 'src/runtime/frame/index.ts', name: '__fxRuntime', format: 'iife', fileName: 'fx-runtime.js', external: [] },
 } as const;
 

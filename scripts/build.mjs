@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Emits dist/: fx-sdk.js (ES), fx.iife.js (classic script), fx-runtime.js (in-frame runtime), types/.
+// Emits dist/: fx-sdk.js (ES), fx.iife.js (classic script, whole SDK), fx-player.iife.js (classic script, the
+// element alone), fx-runtime.js (in-frame runtime), types/.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -9,5 +10,5 @@ const step = (command, args) => {
 };
 
 rmSync('dist', { recursive: true, force: true });
-for (const mode of ['es', 'iife', 'runtime']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+for (const mode of ['es', 'iife', 'player', 'runtime']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);

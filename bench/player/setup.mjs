@@ -7,13 +7,16 @@ export const PEER_NAME = '@hyperframes/player';
 const PEER_DIR = 'node_modules/@hyperframes/player';
 const PEER_CORE_DIR = 'node_modules/@hyperframes/core';
 
-/** The bundles each player's page loads, as repo paths. Ours loads `fx-runtime.js` next to itself. */
+/**
+ * The bundles each player's page loads, as repo paths: each player's classic-script bundle. Ours is the player
+ * alone and loads `fx-runtime.js` next to itself; `sdk` (the whole SDK as `window.fx`) is only measured for size.
+ */
 export const BUNDLES = {
-  fx: { element: 'dist/fx.iife.js', runtime: 'dist/fx-runtime.js' },
+  fx: { element: 'dist/fx-player.iife.js', runtime: 'dist/fx-runtime.js', sdk: 'dist/fx.iife.js' },
   peer: { element: `${PEER_DIR}/dist/hyperframes-player.global.js`, runtime: `${PEER_CORE_DIR}/dist/hyperframe.runtime.iife.js` },
 };
 
-export const BUILD_COMMAND = 'npx vite build --mode iife --logLevel warn && npx vite build --mode runtime --logLevel warn';
+export const BUILD_COMMAND = 'npm run build';
 
 // Static files may be cached during these benchmarks, as any real host allows; versioned CDN files are immutable.
 const CACHED_PREFIXES = ['/dist/', `/${PEER_DIR}/`, '/bench/compositions/'];

@@ -9,13 +9,13 @@ const gzipKiB = (code) => gzipSync(code, { level: 9 }).length / 1024;
 const LIT = ['lit', 'lit/*'];
 
 /**
- * Ours as shipped (`fx.iife.js` in the page + `fx-runtime.js` in the frame), and the element alone as a minimal ES
- * bundle (esbuild from src/elements/define.ts, lit and the compiler included) + the same in-frame runtime. The
- * peer: its classic-script player bundle + the runtime it injects into the frame.
+ * Ours as shipped (`fx-player.iife.js` in the page + `fx-runtime.js` in the frame, and `fx.iife.js`, the whole SDK),
+ * and the element as a minimal ES bundle (esbuild from src/elements/define.ts, lit and the compiler included),
+ * split into its parts. The peer: its classic-script player bundle + the runtime it injects into the frame.
  */
 export async function measureSize(root) {
   const read = (path) => readFile(join(root, path));
-  const ours = { element: gzipKiB(await read(BUNDLES.fx.element)), runtime: gzipKiB(await read(BUNDLES.fx.runtime)) };
+  const ours = { element: gzipKiB(await read(BUNDLES.fx.element)), runtime: gzipKiB(await read(BUNDLES.fx.runtime)), sdk: gzipKiB(await read(BUNDLES.fx.sdk)) };
   const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts' }));
   // Where the element's bytes go: without lit, and without the compiler too (what the element's own code is).
   const withoutLit = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: LIT }));
