@@ -47,8 +47,18 @@ export class RenderWatch {
     if (this.#error) throw this.#error;
   }
 
-  /** Awaits `promise`, unless the render failed, was aborted or `what` took longer than `timeoutMs`. */
-  async step<T>(what: string, promise: Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  /**
+   * Awaits `promise`, unless the render failed, was aborted or `what` took longer than `timeoutMs`. The promise is
+   * owned from here on: when the step gives up on it (the render failed before or while it ran), its later
+   * rejection — a CDP command cut off when the browser is closed, FFmpeg killed — is dropped, never left unhandled
+   * (Node would end the process, and with it a service running other renders).
+   */
+  step<T>(what: string, promise: Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    promise.catch(() => undefined);
+    return this.#race(what, promise, timeoutMs);
+  }
+
+  async #race<T>(what: string, promise: Promise<T>, timeoutMs: number): Promise<T> {
     this.check();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

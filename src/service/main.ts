@@ -7,6 +7,7 @@
  * client's redirect URIs; FX_SERVICE_DEV_AUTO_LOGIN=<account> signs everyone in as that account (development).
  */
 import { render } from '../render/index.js';
+import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { createService } from './service.js';
@@ -15,6 +16,9 @@ const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
 const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
 const host = process.env.FX_SERVICE_HOST ?? '127.0.0.1';
 const log = (message: string, details?: Record<string, unknown>) => console.error(`[fx-service] ${message}`, details ?? '');
+// Set before anything starts; `stop` is filled in once the service and the OAuth server run.
+let stop = async () => {};
+installLastResort(process, { log, shutdown: () => stop() });
 // A wildcard listening address is no origin: the default issuer then names the loopback one.
 const issuerHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${issuerHost}:${port}`;
@@ -36,14 +40,12 @@ const service = await createService({
   routes: oauth.routes,
   log,
 });
+stop = () => service.close().then(() => oauth.close());
 const { url } = await service.listen(port, host);
 console.log(`fx render service listening on ${url} (OAuth issuer ${oauth.issuer})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    service
-      .close()
-      .then(() => oauth.close())
-      .then(() => process.exit(0), () => process.exit(1));
+    stop().then(() => process.exit(0), () => process.exit(1));
   });
 }
