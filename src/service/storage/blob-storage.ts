@@ -16,6 +16,7 @@ export interface BlobStorage {
   putTree(prefix: string, files: ReadonlyMap<string, Uint8Array>): Promise<void>;
   /** Moves a finished local file (e.g. the renderer's output) in under `key`. */
   putFile(key: string, sourcePath: string): Promise<void>;
+  /** The file's bytes, or undefined when there is no file under `key` (nothing, or a folder). */
   read(key: string): Promise<Uint8Array | undefined>;
   /** The stored file (nothing is opened until `stream` is called), or undefined when there is none. */
   open(key: string): Promise<StoredFile | undefined>;

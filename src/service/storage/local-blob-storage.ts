@@ -57,7 +57,8 @@ export class LocalBlobStorage implements BlobStorage {
     try {
       return await readFile(this.pathOf(key));
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      // A key naming a folder (a project's subfolder) holds no file either.
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
       throw error;
     }
   }
