@@ -16,6 +16,11 @@ export interface Limits {
   readonly jsonBodyBytes: number;
   /** `variables` serialised as JSON. */
   readonly variablesBytes: number;
+  /**
+   * Nesting of `variables`, the object itself being level 1. Above → 400 `variables_too_deep`, checked before
+   * anything walks the value recursively (`JSON.stringify` overflowed the stack at about 4 100 levels).
+   */
+  readonly variablesDepth: number;
   readonly zipEntries: number;
   /** Sum of the declared uncompressed sizes. */
   readonly zipUncompressedBytes: number;
@@ -36,6 +41,9 @@ export const DEFAULT_LIMITS: Limits = {
   uploadBytes: 100 * MiB,
   jsonBodyBytes: 1 * MiB,
   variablesBytes: 256 * KiB,
+  // Real values are scalars, media URLs and fonts `{ name, source }`: `variables` is 2 levels deep at most. 16
+  // leaves room for structured values to come and stays far below what any recursive walk chokes on.
+  variablesDepth: 16,
   zipEntries: 10_000,
   zipUncompressedBytes: 512 * MiB,
   zipRatio: 100,

@@ -10,6 +10,8 @@ export const ErrorCode = {
   parameterMissing: 'parameter_missing',
   parameterInvalid: 'parameter_invalid',
   parameterConflict: 'parameter_conflict',
+  /** `variables` nested deeper than `limits.variablesDepth`. */
+  variablesTooDeep: 'variables_too_deep',
   resolutionFormatUnsupported: 'resolution_format_unsupported',
   callbackUrlInsecure: 'callback_url_insecure',
   urlNotAllowed: 'url_not_allowed',

@@ -5,6 +5,7 @@ import { describe } from '../../runtime/issues.js';
 import { checkRelativePath } from '../assets/zip-names.js';
 import { DEFAULT_COMPOSITION, ErrorCode } from '../constants.js';
 import { ServiceError } from '../errors.js';
+import { nestsDeeperThan } from '../http/json-depth.js';
 import { isLoopbackHost } from '../network-guard.js';
 import type { RenderRequest } from './render-types.js';
 
@@ -36,6 +37,7 @@ type Parsed = { -readonly [K in Field]?: z.infer<(typeof FIELDS)[K]['schema']> }
 
 export interface RequestPolicy {
   readonly variablesBytes: number;
+  readonly variablesDepth: number;
   readonly allowInsecureCallbacks: boolean;
 }
 
@@ -64,6 +66,10 @@ export function parseRenderRequest(body: unknown, policy: RequestPolicy): Parsed
     throw new ServiceError(ErrorCode.parameterConflict, '"composition" applies to an asset; a "url" render renders the page itself', { param: 'composition' });
   }
 
+  // Before anything walks it recursively (zod's messages, JSON.stringify, the renderer).
+  if (has('variables') && nestsDeeperThan(input.variables, policy.variablesDepth)) {
+    throw new ServiceError(ErrorCode.variablesTooDeep, `"variables" must nest at most ${policy.variablesDepth} levels deep, got more`, { param: 'variables' });
+  }
   const parsed: Parsed = {};
   for (const field of Object.keys(FIELDS) as Field[]) {
     if (!has(field)) continue;

@@ -32,7 +32,7 @@ async function loadSource(context: ServiceContext, principal: Principal, renderI
  * Nothing is stored unless every check passed.
  */
 export async function submitRender(context: ServiceContext, principal: Principal, body: unknown): Promise<RenderRow> {
-  const parsed = parseRenderRequest(body, { variablesBytes: context.config.limits.variablesBytes, allowInsecureCallbacks: context.config.allowInsecureCallbacks });
+  const parsed = parseRenderRequest(body, { variablesBytes: context.config.limits.variablesBytes, variablesDepth: context.config.limits.variablesDepth, allowInsecureCallbacks: context.config.allowInsecureCallbacks });
   const id = newId(IdPrefix.render);
   const source = await loadSource(context, principal, id, parsed);
   const composition = parsed.url === null ? parsed.composition : URL_ENTRY;
