@@ -92,6 +92,8 @@ function throttledProgress(context: ServiceContext, renderId: string) {
     if (progress.stage === lastStage && now - lastWrite < context.config.progressIntervalMs) return;
     lastWrite = now;
     lastStage = progress.stage;
-    context.renders.recordProgress(renderId, progress).catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
+    // The renderer counts 0 frames until it compiled the composition; the record says "not known" then (null).
+    const framesTotal = progress.framesTotal > 0 ? progress.framesTotal : null;
+    context.renders.recordProgress(renderId, { stage: progress.stage, framesDone: progress.framesDone, framesTotal }).catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
   };
 }

@@ -1,4 +1,3 @@
-import type { RenderProgress } from '../../render/types.js';
 import { RenderStatus } from '../constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
@@ -109,14 +108,14 @@ export class SqliteRenderStore implements RenderStore {
     const changed = this.db
       .prepare(
         `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
-           stage = 'compiling', frames_done = 0
+           stage = 'compiling', frames_done = 0, frames_total = NULL
          WHERE id = ? AND status = '${RenderStatus.queued}' AND ${LIVE}`,
       )
       .run(now, id).changes;
     return changed === 1 ? this.find(id) : undefined;
   }
 
-  async recordProgress(id: string, progress: RenderProgress) {
+  async recordProgress(id: string, progress: Pick<RenderRow, 'stage' | 'framesDone' | 'framesTotal'>) {
     this.db
       .prepare(`UPDATE renders SET stage = ?, frames_done = ?, frames_total = ? WHERE id = ? AND status = '${RenderStatus.rendering}'`)
       .run(progress.stage, progress.framesDone, progress.framesTotal, id);

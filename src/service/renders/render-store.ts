@@ -1,4 +1,3 @@
-import type { RenderProgress } from '../../render/types.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow, Usage } from './render-types.js';
 
 /**
@@ -18,7 +17,7 @@ export interface RenderStore {
   softDelete(accountId: string, id: string, now: number): Promise<RenderRow | undefined>;
   /** `queued → rendering`, counting the attempt; undefined when the render is not (or no longer) queued. */
   claim(id: string, now: number): Promise<RenderRow | undefined>;
-  recordProgress(id: string, progress: RenderProgress): Promise<void>;
+  recordProgress(id: string, progress: Pick<RenderRow, 'stage' | 'framesDone' | 'framesTotal'>): Promise<void>;
   /** `rendering → completed` (and the webhook, atomically); false when the render left `rendering` meanwhile. */
   complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery): Promise<boolean>;
   /** `queued | rendering → failed` (and the webhook, atomically). */
