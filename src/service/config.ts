@@ -24,9 +24,9 @@ export interface Limits {
   readonly zipEntries: number;
   /** Sum of the declared uncompressed sizes. */
   readonly zipUncompressedBytes: number;
-  /** Largest allowed uncompressed/compressed ratio of an entry... */
+  /** Largest allowed uncompressed/compressed ratio of an entry, and of all entries together... */
   readonly zipRatio: number;
-  /** ...checked only for entries at least this large (small files of zeros compress absurdly well). */
+  /** ...checked only for an entry, or a whole archive, unpacking to at least this much (small files of zeros compress absurdly well). */
   readonly zipRatioMinBytes: number;
   /** Page fetched for a `url` render. */
   readonly urlPageBytes: number;

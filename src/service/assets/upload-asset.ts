@@ -5,12 +5,13 @@ import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { StorageKey } from '../storage/keys.js';
 import type { AssetRecord } from './asset-records.js';
-import { extractProject } from './zip-extract.js';
+import { checkProjectArchive } from './zip-extract.js';
 import { checkRelativePath } from './zip-names.js';
 
 /**
- * Validates a zipped project entirely in memory, then stores its files atomically and records the asset.
- * A refused archive writes nothing; a crash mid-write leaves only a temporary folder swept on start.
+ * Checks a zipped project from its directory, then inflates it entry by entry straight into storage (atomically:
+ * an entry failing its checks midway leaves nothing) and records the asset. A refused archive writes nothing; a
+ * crash mid-write leaves only a temporary folder swept on start.
  */
 export async function uploadAsset(context: ServiceContext, principal: Principal, archive: Uint8Array, composition: string): Promise<AssetRecord> {
   let entry: string;
@@ -19,12 +20,12 @@ export async function uploadAsset(context: ServiceContext, principal: Principal,
   } catch (error) {
     throw new ServiceError(ErrorCode.parameterInvalid, (error as Error).message, { param: 'composition' });
   }
-  const project = extractProject(archive, entry, context.config.limits);
+  const project = checkProjectArchive(archive, entry, context.config.limits);
   const asset: AssetRecord = {
     id: newId(IdPrefix.asset),
     accountId: principal.accountId,
     composition: entry,
-    fileCount: project.files.size,
+    fileCount: project.files.length,
     sizeBytes: project.sizeBytes,
     createdAt: context.config.now(),
   };

@@ -39,7 +39,7 @@ export async function submitRender(context: ServiceContext, principal: Principal
   const { metadata, warnings } = checkProject(source.html, composition, parsed.variables, parsed.strict_variables);
   checkCompositionLength(metadata.duration, composition, parsed.fps, context.config.limits);
   const request = { ...parsed, composition, aspect_ratio: parsed.aspect_ratio ?? aspectRatioOf(metadata) };
-  if (source.page !== undefined) await context.storage.putTree(source.projectKey, new Map([[URL_ENTRY, new TextEncoder().encode(source.page)]]));
+  if (source.page !== undefined) await context.storage.putTree(source.projectKey, [{ path: URL_ENTRY, content: new TextEncoder().encode(source.page) }]);
   try {
     await context.renders.create({ id, accountId: principal.accountId, credentialId: principal.credentialId, request, warnings, projectKey: source.projectKey, createdAt: context.config.now() });
   } catch (error) {

@@ -7,13 +7,23 @@ export interface StoredFile {
   stream(range?: ByteRange): Readable;
 }
 
+/** One file of a tree to store: its path under the prefix and its bytes, read once, in order, when it is written. */
+export interface TreeFile {
+  readonly path: string;
+  readonly content: Uint8Array | AsyncIterable<Uint8Array>;
+}
+
 /**
  * Where projects and outputs live, by key (`assets/<id>/…`, `renders/<id>/video.mp4`). The reference service
  * uses {@link LocalBlobStorage}; a deployment can swap in S3-compatible storage (see docs/service.md).
  */
 export interface BlobStorage {
-  /** Stores every file under `prefix` at once: readers see all of them or none, also after a crash. */
-  putTree(prefix: string, files: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /**
+   * Stores every file under `prefix` at once: readers see all of them or none, also after a crash. Files are
+   * written one after the other as their content arrives (an unpacked upload is never held in memory whole); when
+   * a content fails (a zip entry failing its checks), nothing is stored and the error is rethrown.
+   */
+  putTree(prefix: string, files: Iterable<TreeFile>): Promise<void>;
   /** Moves a finished local file (e.g. the renderer's output) in under `key`. */
   putFile(key: string, sourcePath: string): Promise<void>;
   /** The file's bytes, or undefined when there is no file under `key` (nothing, or a folder). */

@@ -1,8 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BlobStorage, StoredFile } from './blob-storage.js';
+import type { BlobStorage, StoredFile, TreeFile } from './blob-storage.js';
 
 /**
  * {@link BlobStorage} on the local disk. Atomicity comes from writing into a temporary folder on the same file
@@ -22,14 +23,15 @@ export class LocalBlobStorage implements BlobStorage {
     await rm(this.temporary, { recursive: true, force: true });
   }
 
-  async putTree(prefix: string, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  async putTree(prefix: string, files: Iterable<TreeFile>): Promise<void> {
     const target = this.pathOf(prefix);
     const staging = await this.stagingPath();
     try {
-      for (const [name, content] of files) {
+      for (const { path: name, content } of files) {
         const path = inside(staging, name);
         await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, content, { flag: 'wx' });
+        // The stream waits for the disk (backpressure): chunks are not piled up in memory.
+        await pipeline(content instanceof Uint8Array ? [content] : content, createWriteStream(path, { flags: 'wx' }));
       }
       await mkdir(staging, { recursive: true });
       await mkdir(dirname(target), { recursive: true });
