@@ -6,6 +6,8 @@ import { RenderErrorCode } from '../render/errors.js';
 /** Stable error codes with their HTTP status. */
 export const ErrorCode = {
   bodyInvalid: 'body_invalid',
+  /** The request is not HTTP/1.1 the server can parse (answered before any route runs). */
+  requestMalformed: 'request_malformed',
   parameterUnknown: 'parameter_unknown',
   parameterMissing: 'parameter_missing',
   parameterInvalid: 'parameter_invalid',
@@ -26,9 +28,13 @@ export const ErrorCode = {
   assetNotFound: 'asset_not_found',
   fileNotFound: 'file_not_found',
   idempotencyKeyInProgress: 'idempotency_key_in_progress',
+  /** The request headers took too long to arrive (Node's `headersTimeout` / `requestTimeout`). */
+  requestTimeout: 'request_timeout',
   uploadTooLarge: 'upload_too_large',
   bodyTooLarge: 'body_too_large',
   unsupportedMediaType: 'unsupported_media_type',
+  /** The request headers are larger than the server reads (Node's `maxHeaderSize`, 16 KiB by default). */
+  headersTooLarge: 'headers_too_large',
   renderProjectInvalid: 'render_project_invalid',
   compositionNotFound: 'composition_not_found',
   urlFetchFailed: 'url_fetch_failed',
@@ -66,10 +72,12 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.renderNotFound]: 404,
   [ErrorCode.assetNotFound]: 404,
   [ErrorCode.fileNotFound]: 404,
+  [ErrorCode.requestTimeout]: 408,
   [ErrorCode.idempotencyKeyInProgress]: 409,
   [ErrorCode.uploadTooLarge]: 413,
   [ErrorCode.bodyTooLarge]: 413,
   [ErrorCode.unsupportedMediaType]: 415,
+  [ErrorCode.headersTooLarge]: 431,
   [ErrorCode.renderProjectInvalid]: 422,
   [ErrorCode.compositionNotFound]: 422,
   [ErrorCode.urlFetchFailed]: 422,

@@ -41,3 +41,11 @@ export function errorBody(error: ServiceError): ErrorBody {
 export function internalError(cause: unknown): ServiceError {
   return new ServiceError(ErrorCode.internalError, 'internal error', { cause });
 }
+
+/**
+ * The client went away before its request was read (closed the connection mid-upload). Nobody is left to answer:
+ * the service logs it as a client abort, not as a failure of its own.
+ */
+export class ClientAbortedError extends Error {
+  override name = 'ClientAbortedError';
+}

@@ -14,6 +14,7 @@ import type { ServiceContext } from './context.js';
 import { settingOrCreate } from './db/settings.js';
 import { openDatabase } from './db/sqlite.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-error.js';
 import { SqliteIdempotencyStore } from './idempotency/idempotency-store.js';
 import { LocalJobQueue } from './jobs/job-queue.js';
 import { runRenderJob, webhookFor } from './jobs/render-job.js';
@@ -88,6 +89,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     context,
     async listen(port = 0, hostname = '127.0.0.1') {
       server = createAdaptorServer({ fetch: app.fetch }) as Server;
+      answerClientErrors(server);
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(port, hostname, () => resolve());

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from '../auth/bearer.js';
 import { ErrorCode, Route } from '../constants.js';
 import type { ServiceContext } from '../context.js';
-import { errorBody, internalError, ServiceError } from '../errors.js';
+import { ClientAbortedError, errorBody, internalError, ServiceError } from '../errors.js';
 import type { ServiceEnv } from './env.js';
 import { accountRoutes } from './routes/account.js';
 import { assetRoutes } from './routes/assets.js';
@@ -27,6 +27,11 @@ export function createApp(context: ServiceContext): Hono<ServiceEnv> {
     return c.json(errorBody(error), 404);
   });
   app.onError((caught, c) => {
+    if (caught instanceof ClientAbortedError || c.req.raw.signal.aborted) {
+      // Not a failure of the service, and nobody reads the answer: one line, no stack.
+      context.config.log('client aborted', { method: c.req.method, path: c.req.path, error: caught instanceof Error ? caught.message : String(caught) });
+      return c.body(null, 400);
+    }
     const error = caught instanceof ServiceError ? caught : internalError(caught);
     if (error.status >= 500) context.config.log('request failed', { path: c.req.path, error: String((caught as Error)?.stack ?? caught) });
     return c.json(errorBody(error), error.status as 400, error.headers);

@@ -1,5 +1,5 @@
 import { ErrorCode } from '../constants.js';
-import { ServiceError } from '../errors.js';
+import { ClientAbortedError, ServiceError } from '../errors.js';
 
 /**
  * Reads a request body into memory, refusing it as soon as it passes `limit` bytes (from `Content-Length` before
@@ -14,7 +14,10 @@ export async function readBodyLimited(request: Request, limit: number, code: Err
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // The body is the client's connection: it fails only when the client hangs up or breaks the framing.
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      throw new ClientAbortedError(`the client closed the connection after ${total} bytes of the ${what}`, { cause: error });
+    });
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
