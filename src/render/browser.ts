@@ -73,8 +73,7 @@ export class BrowserProcess {
     let profileDir: string | undefined;
     try {
       profileDir = await createProfileDir();
-      // Another worker may have failed the render meanwhile: start nothing then (a step would throw before it
-      // handled the command it was given, leaving that command's rejection unhandled).
+      // Another worker may have failed the render meanwhile: start no browser for nothing then.
       watch.check();
     } catch (error) {
       await proxy?.close();
