@@ -6,17 +6,17 @@
 import { Attr } from './constants.js';
 import { parseUrl } from './data.js';
 import { FrameAttr } from './frame-config.js';
+import { cssUrlTokens, fontFaceBlocks, replaceRanges } from './css-scan.js';
 
 // At-rules that cannot live inside @scope; they stay global.
 const GLOBAL_RULES = new Set(['CSSFontFaceRule', 'CSSKeyframesRule', 'CSSPropertyRule', 'CSSImportRule', 'CSSLayerStatementRule', 'CSSCounterStyleRule', 'CSSFontFeatureValuesRule', 'CSSPageRule', 'CSSNamespaceRule']);
-const URL_TOKEN = /url\(\s*(["']?)(.*?)\1\s*\)/g;
 
 /** Rewrites every relative `url()` in `css` to an absolute URL against `base`. */
 export function absolutizeCssUrls(css: string, base: string): string {
-  return css.replace(URL_TOKEN, (whole, _quote: string, raw: string) => {
-    if (raw === '' || raw.startsWith('data:') || raw.startsWith('#')) return whole;
+  return replaceRanges(css, cssUrlTokens(css), ({ url: raw }) => {
+    if (raw === '' || raw.startsWith('data:') || raw.startsWith('#')) return undefined;
     const url = parseUrl(raw, base);
-    return url ? `url(${JSON.stringify(url.href)})` : whole;
+    return url ? `url(${JSON.stringify(url.href)})` : undefined;
   });
 }
 
@@ -92,17 +92,16 @@ function rewriteRootSelectors(rule: CSSRule, pattern: RegExp): CSSRule {
  * opaque origin, so it could not load fonts served without CORS headers; the host can.
  */
 export async function inlineFontFaces(css: string, load: (url: string) => Promise<string | undefined>): Promise<string> {
-  const faces = [...css.matchAll(/@font-face\s*{[^}]*}/g)];
-  let result = css;
-  for (const [face] of faces) {
-    let inlined = face;
-    for (const match of face.matchAll(URL_TOKEN)) {
-      const url = match[2]!;
-      if (url.startsWith('data:')) continue;
-      const data = await load(url);
-      if (data !== undefined) inlined = inlined.replace(match[0], () => `url(${JSON.stringify(data)})`);
-    }
-    result = result.replace(face, () => inlined);
+  const tokens = fontFaceBlocks(css).flatMap(({ start, end }) =>
+    cssUrlTokens(css.slice(start, end)).map((token) => ({ ...token, start: token.start + start, end: token.end + start })),
+  );
+  // Each file once, however many faces name it.
+  const loaded = new Map<string, string | undefined>();
+  for (const { url } of tokens) {
+    if (!url.startsWith('data:') && !loaded.has(url)) loaded.set(url, await load(url));
   }
-  return result;
+  return replaceRanges(css, tokens, ({ url }) => {
+    const data = loaded.get(url);
+    return data === undefined ? undefined : `url(${JSON.stringify(data)})`;
+  });
 }
