@@ -20,7 +20,8 @@ export function absolutizeCssUrls(css: string, base: string): string {
   });
 }
 
-function parseSheet(css: string): CSSStyleSheet | undefined {
+/** `css` parsed by the browser, or `undefined` when it cannot be. */
+export function parseSheet(css: string): CSSStyleSheet | undefined {
   try {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
@@ -40,7 +41,20 @@ const NESTED_INSTANCE_CONTENT = `[${FrameAttr.instance}] > *`;
  */
 export function scopeCss(css: string, scopeSelector: string, root: ScopeRoot = {}): string {
   const sheet = parseSheet(css);
-  if (!sheet) return '';
+  return sheet ? scopeSheet(sheet, scopeSelector, root) : '';
+}
+
+/**
+ * {@link scopeCss} over all stylesheets of one instance. `isolate` sees every parsed sheet first (to rename their
+ * document-wide names together, compile-css-names.ts) and returns what to do to each scoped text.
+ */
+export function scopeInstanceCss(texts: readonly string[], scopeSelector: string, root: ScopeRoot, isolate?: (sheets: CSSStyleSheet[]) => (css: string) => string): string {
+  const sheets = texts.map(parseSheet).filter((sheet): sheet is CSSStyleSheet => sheet !== undefined);
+  const finish = isolate?.(sheets) ?? ((css: string) => css);
+  return sheets.map((sheet) => finish(scopeSheet(sheet, scopeSelector, root))).filter(Boolean).join('\n');
+}
+
+function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot): string {
   const rootPattern = rootSelectorPattern(root);
   const global: string[] = [];
   const scoped: string[] = [];

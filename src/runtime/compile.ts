@@ -1,5 +1,6 @@
 import { Attr } from './constants.js';
-import { absolutizeCssUrls, inlineFontFaces, scopeCss } from './compile-css.js';
+import { absolutizeCssUrls, inlineFontFaces, parseSheet, scopeInstanceCss } from './compile-css.js';
+import { CssNameRegister, renameCssText, renameInlineStyles, type CssRenames } from './compile-css-names.js';
 import { absolutizeImageValues } from './compile-image-values.js';
 import { CompileIssueCode } from './compile-codes.js';
 import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
@@ -66,6 +67,8 @@ interface Context extends Loader {
   documentBytes: number;
   /** Limit codes already reported: the hosts after the first past a limit are left empty without another issue. */
   readonly reported: Set<string>;
+  /** The document-wide CSS names defined so far (@keyframes, @property, @font-face), first come first kept. */
+  readonly cssNames: CssNameRegister;
 }
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
@@ -125,6 +128,7 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
     instances: 0,
     documentBytes: source.length,
     reported: new Set<string>(),
+    cssNames: new CssNameRegister(),
   });
   const metadata = readMetadata(doc);
   liftTemplateRoot(doc);
@@ -134,6 +138,11 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
   await inlineStylesheets(ctx, doc, documentBase);
+  // The entry's own @keyframes, @property and @font-face names are kept; an instance's clashing ones are renamed.
+  for (const style of doc.querySelectorAll('style')) {
+    const sheet = parseSheet(style.textContent ?? '');
+    if (sheet) ctx.cssNames.register(sheet);
+  }
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
 
   const config: FrameConfig = {
@@ -283,20 +292,27 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   absolutizeImageValues(host, hostDeclares ? base : href, base);
   if (duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(duration));
 
-  const styles: string[] = [];
+  const texts: string[] = [];
   const path = [...stack.slice(1), href];
   for (const element of sub.querySelectorAll(`style, ${STYLESHEET_LINKS}`)) {
-    styles.push(scopeCss(await loadStylesheet(ctx, element, href, path), scope, { compositionId, elementId: subRoot.id || undefined }));
+    texts.push(await loadStylesheet(ctx, element, href, path));
     element.remove();
   }
+  let renames: CssRenames | undefined;
+  let bridge = '';
+  const css = scopeInstanceCss(texts, scope, { compositionId, elementId: subRoot.id || undefined }, (sheets) => {
+    ({ renames, bridge } = ctx.cssNames.isolate(sheets, instance, scope, declaredIds(host)));
+    return (text) => renameCssText(text, renames!);
+  });
   // Scripts outside the root (head, after the template) run after the instance content, in order.
   const outside = [...sub.querySelectorAll('script')].filter((script) => !subRoot.contains(script)).map((script) => ctx.doc.importNode(script, true));
   const content = ctx.doc.importNode(subRoot, true);
   rewriteUrls(content, href);
+  if (renames) renameInlineStyles(content, renames);
   let added = text.length;
   for (const script of [...content.querySelectorAll('script'), ...outside]) added += await wrapInstanceScript(ctx, script, instance, href);
 
-  const styleText = inertInRawText(styles.join('\n'), 'style');
+  const styleText = inertInRawText([css, bridge].filter(Boolean).join('\n'), 'style');
   added += styleText.length;
   if (ctx.documentBytes + added > ctx.limits.documentBytes) {
     throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
@@ -304,6 +320,17 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   ctx.documentBytes += added;
   host.replaceChildren(createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, styleText), ...content.childNodes, ...outside);
   return href;
+}
+
+/** The variable ids an instance root declares (none when its declarations are malformed: the runtime reports those). */
+function declaredIds(host: Element): Set<string> {
+  try {
+    const declarations: unknown = JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]');
+    if (!Array.isArray(declarations)) return new Set();
+    return new Set(declarations.map((declaration: { id?: unknown } | null) => declaration?.id).filter((id): id is string => typeof id === 'string'));
+  } catch {
+    return new Set();
+  }
 }
 
 /** Rewrites relative asset URLs of inlined content against the sub-composition's own URL. */

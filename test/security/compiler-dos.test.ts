@@ -46,15 +46,17 @@ async function longestTask(work: () => unknown): Promise<number> {
 }
 
 describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
-  const hostile: [name: string, css: string][] = [
+  // The last is valid CSS: 150 000 @font-face rules the browser parses, serializes and scopes (about 1 s here, more
+  // under load), so its bound is wider; the scans themselves take milliseconds.
+  const hostile: [name: string, css: string, bound?: number][] = [
     ['`url(` without `)`', repeat('url(')],
     ['`url("` without a closing quote or `)`', repeat('url("')],
     ["`url('x'` with a quote but no `)`", repeat("url('x' ")],
     ['`@font-face{` without `}`', repeat('@font-face{')],
     ['`@font-face{src:url(` without `)` or `}`', repeat('@font-face{src:url(')],
-    ['`@font-face{}` blocks naming the same file', repeat('@font-face{src:url(f.ttf)}')],
+    ['`@font-face{}` blocks naming the same file', repeat('@font-face{src:url(f.ttf)}'), 4 * STALL_BOUND_MS],
   ];
-  for (const [name, css] of hostile) {
+  for (const [name, css, bound = STALL_BOUND_MS] of hostile) {
     it(`4 MB of ${name} in a sub-composition stylesheet and a top-level style: no long stall`, async () => {
       const files = {
         'index.html': entry('<div data-composition-src="s.html"></div>', '<style>@font-face{}</style><link rel="stylesheet" href="top.css">'),
@@ -64,7 +66,7 @@ describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
       };
       let compiled: CompiledComposition | undefined;
       const longest = await longestTask(async () => (compiled = await compile(files)));
-      expect(longest, `longest main-thread task ${Math.round(longest)} ms`).to.be.below(STALL_BOUND_MS);
+      expect(longest, `longest main-thread task ${Math.round(longest)} ms`).to.be.below(bound);
       expect(compiled!.issues.filter((found) => found.severity === 'error')).to.deep.equal([]);
     });
   }

@@ -75,3 +75,48 @@ describe('top-level overrides stay out of sub-composition scripts (item 9)', () 
     expect(view.document.getElementById('top')!.textContent).to.equal('OVERRIDE');
   });
 });
+
+describe('a sub-composition’s @keyframes, @property and @font-face do not replace its parent’s (item 9)', () => {
+  const parentCss = `<style>
+    @keyframes fill { from, to { background-color: rgb(0, 0, 255); } }
+    @property --accent { syntax: '<color>'; inherits: true; initial-value: rgb(9, 9, 9); }
+    @property --size { syntax: '<number>'; inherits: true; initial-value: 1; }
+    @font-face { font-family: Brand; src: url(data:font/ttf;base64,AAEAAA==); }
+    #top { animation: fill 1s paused; --accent: rgb(0, 0, 255); color: var(--accent); --size: 3; width: calc(var(--size) * 1px); font-family: Brand, serif; }
+  </style>`;
+  const SIZE = [{ id: 'size', type: 'number', label: 'Size', default: 7 }];
+  const sub =
+    `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(SIZE)}'><p class="s">s</p><p class="inline" style="animation: fill 1s paused; font-family: Brand">i</p></div><style>
+      @keyframes fill { from, to { background-color: rgb(255, 0, 0); } }
+      @property --accent { syntax: '<length>'; inherits: true; initial-value: 0px; }
+      @property --size { syntax: '<number>'; inherits: true; initial-value: 0; }
+      @font-face { font-family: Brand; src: url(data:font/ttf;base64,AAEAAB==); }
+      @keyframes own { to { opacity: 0; } }
+      .s { animation: fill 1s paused; --accent: 5px; height: var(--accent); width: calc(var(--size) * 1px); font: 12px Brand, serif; }
+    </style></template>`;
+  const files = { 'index.html': markup('<p id="top">top</p><div id="a" data-composition-src="s.html"></div><div id="b" data-composition-src="s.html"></div>', parentCss), 's.html': sub };
+
+  it('the parent keeps its keyframes, typed custom properties and font family', async () => {
+    const view = await render(await compile(files, `${BASE}index.html`));
+    const top = view.getComputedStyle(view.document.getElementById('top')!);
+    expect(top.backgroundColor).to.equal('rgb(0, 0, 255)');
+    expect(top.color).to.equal('rgb(0, 0, 255)');
+    expect(top.width).to.equal('3px');
+  });
+
+  it('the sub-composition gets its own, under names of its instance, declared variables included', async () => {
+    const compiled = await compile(files, `${BASE}index.html`);
+    const view = await render(compiled);
+    for (const id of ['a', 'b']) {
+      const s = view.getComputedStyle(view.document.querySelector(`#${id} .s`)!);
+      expect(s.backgroundColor).to.equal('rgb(255, 0, 0)');
+      expect(s.height).to.equal('5px');
+      expect(s.width, 'the declared "size" (7) reaches the renamed --size').to.equal('7px');
+      expect(s.fontFamily).to.equal(`fx-s-${id === 'a' ? 1 : 2}-Brand, serif`);
+      expect(view.getComputedStyle(view.document.querySelector(`#${id} .inline`)!).backgroundColor).to.equal('rgb(255, 0, 0)');
+    }
+    // A name only the sub-composition defines keeps it: the same source mounted twice is one definition.
+    expect(compiled.html.match(/@keyframes own/g)).to.have.length(2);
+    expect(compiled.html).not.to.include('fx-s-1-own');
+  });
+});

@@ -4,7 +4,7 @@
 // compiler's own rule (the project folder, nothing else) stands in the way. Its content, and a `file:` path's,
 // never reach the frame; an entry in a subfolder still reads `../shared/`; 4 MB of `url(` does not stall the
 // compile; a fan-out stops at the instance limit; a sub-composition reads no top-level overrides.
-// One render of one 480 × 80 frame.
+// A sub-composition's @keyframes do not replace its parent's. One render of one 560 × 80 frame.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -61,22 +61,28 @@ before(async () => {
       `<script>document.getElementById('o-paint').style.background = (typeof window.__fxVariables !== 'undefined' || typeof __fxVariables !== 'undefined') ? '#ff0000' : '#00ff00';</script></div></template>`,
   );
 
+  // Defines the parent's keyframes name again, in red.
+  await writeFile(join(project, 'shared', 'keyframes.html'), '<template><div data-composition-id="k"></div><style>@keyframes fill { from, to { background-color: #ff0000; } }</style></template>');
+
   await writeFile(
     join(project, 'scenes', 'index.html'),
     `<!doctype html><html data-composition-variables='[{"id":"title","type":"string","label":"Title","default":"t"}]'><head>
     <link rel="stylesheet" href="../shared/shared.css"><link rel="stylesheet" href="../shared/huge.css">
     <link rel="stylesheet" href="${file('secret.css')}">
-    <style>body { margin: 0; } #root { position: relative; width: 480px; height: 80px; overflow: hidden; background: #000000; }</style>
-    </head><body><div id="root" data-composition-id="leaks" data-width="480" data-height="80" data-duration="0.2">
+    <style>body { margin: 0; } #root { position: relative; width: 560px; height: 80px; overflow: hidden; background: #000000; }
+      @keyframes fill { from, to { background-color: #00ff00; } } .t6 { animation: fill 1s paused; }</style>
+    </head><body><div id="root" data-composition-id="leaks" data-width="560" data-height="80" data-duration="0.2">
       <div class="t0" style="${tile(0)}"></div>
       <div style="${tile(1)}" data-composition-src="../shared/card.html"></div>
       <div class="leak" style="${tile(2)}" data-composition-src="${network.origin}/sub.html"></div>
       <div style="${tile(3)}" data-composition-src="../shared/leaky.html"></div>
       <div class="leak" style="${tile(4)}" data-composition-src="${file('secret.html')}"></div>
       <div style="${tile(5)}" data-composition-src="../shared/overrides.html"></div>
+      <div class="t6" style="${tile(6)}"></div>
       <div style="display: none">
         <div data-composition-src="../shared/leaky-file.html"></div>
         <div data-composition-src="../../outside.html"></div>
+        <div data-composition-src="../shared/keyframes.html"></div>
         ${'<i data-composition-src="../chain/l1.html"></i>'.repeat(5)}
       </div>
     </div></body></html>`,
@@ -132,4 +138,8 @@ test('the fan-out stops at the instance limit, and 4 MB of `url(` compiled', () 
 
 test('a sub-composition’s script reads no top-level overrides', async () => {
   assert.ok(looksLike(await tileColor(result.videoPath, 5), GREEN), `tile 5 is green, got ${await tileColor(result.videoPath, 5)}`);
+});
+
+test('a sub-composition’s @keyframes do not replace the parent’s', async () => {
+  assert.ok(looksLike(await tileColor(result.videoPath, 6), GREEN), `tile 6 keeps the parent's keyframes, got ${await tileColor(result.videoPath, 6)}`);
 });
