@@ -13,7 +13,8 @@ const PLAIN_CSS = /^[\w\s#.,%+-]*$/;
 // The URL safety verdicts of recent `data-var-src` values: the same few URLs come back on every update.
 const checkedUrls = new Map<string, string | undefined>();
 const CHECKED_URLS_MAX = 256;
-const EDGE_BLANKS = /^[ \t]+|[ \t]+$/g;
+// The lookbehind starts the trailing match only where a blank run starts: linear however long inner runs are.
+const EDGE_BLANKS = /^[ \t]+|(?<![ \t])[ \t]+$/g;
 
 // What the author wrote, so that clearing a value later restores it (and re-applying stays idempotent).
 const authoredSrc = new WeakMap<Element, string | null>();

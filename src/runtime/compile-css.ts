@@ -6,21 +6,22 @@
 import { Attr } from './constants.js';
 import { parseUrl } from './data.js';
 import { FrameAttr } from './frame-config.js';
+import { cssUrlTokens, fontFaceBlocks, replaceRanges } from './css-scan.js';
 
 // At-rules that cannot live inside @scope; they stay global.
 const GLOBAL_RULES = new Set(['CSSFontFaceRule', 'CSSKeyframesRule', 'CSSPropertyRule', 'CSSImportRule', 'CSSLayerStatementRule', 'CSSCounterStyleRule', 'CSSFontFeatureValuesRule', 'CSSPageRule', 'CSSNamespaceRule']);
-const URL_TOKEN = /url\(\s*(["']?)(.*?)\1\s*\)/g;
 
 /** Rewrites every relative `url()` in `css` to an absolute URL against `base`. */
 export function absolutizeCssUrls(css: string, base: string): string {
-  return css.replace(URL_TOKEN, (whole, _quote: string, raw: string) => {
-    if (raw === '' || raw.startsWith('data:') || raw.startsWith('#')) return whole;
+  return replaceRanges(css, cssUrlTokens(css), ({ url: raw }) => {
+    if (raw === '' || raw.startsWith('data:') || raw.startsWith('#')) return undefined;
     const url = parseUrl(raw, base);
-    return url ? `url(${JSON.stringify(url.href)})` : whole;
+    return url ? `url(${JSON.stringify(url.href)})` : undefined;
   });
 }
 
-function parseSheet(css: string): CSSStyleSheet | undefined {
+/** `css` parsed by the browser, or `undefined` when it cannot be. */
+export function parseSheet(css: string): CSSStyleSheet | undefined {
   try {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
@@ -40,7 +41,20 @@ const NESTED_INSTANCE_CONTENT = `[${FrameAttr.instance}] > *`;
  */
 export function scopeCss(css: string, scopeSelector: string, root: ScopeRoot = {}): string {
   const sheet = parseSheet(css);
-  if (!sheet) return '';
+  return sheet ? scopeSheet(sheet, scopeSelector, root) : '';
+}
+
+/**
+ * {@link scopeCss} over all stylesheets of one instance. `isolate` sees every parsed sheet first (to rename their
+ * document-wide names together, compile-css-names.ts) and returns what to do to each scoped text.
+ */
+export function scopeInstanceCss(texts: readonly string[], scopeSelector: string, root: ScopeRoot, isolate?: (sheets: CSSStyleSheet[]) => (css: string) => string): string {
+  const sheets = texts.map(parseSheet).filter((sheet): sheet is CSSStyleSheet => sheet !== undefined);
+  const finish = isolate?.(sheets) ?? ((css: string) => css);
+  return sheets.map((sheet) => finish(scopeSheet(sheet, scopeSelector, root))).filter(Boolean).join('\n');
+}
+
+function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot): string {
   const rootPattern = rootSelectorPattern(root);
   const global: string[] = [];
   const scoped: string[] = [];
@@ -92,17 +106,16 @@ function rewriteRootSelectors(rule: CSSRule, pattern: RegExp): CSSRule {
  * opaque origin, so it could not load fonts served without CORS headers; the host can.
  */
 export async function inlineFontFaces(css: string, load: (url: string) => Promise<string | undefined>): Promise<string> {
-  const faces = [...css.matchAll(/@font-face\s*{[^}]*}/g)];
-  let result = css;
-  for (const [face] of faces) {
-    let inlined = face;
-    for (const match of face.matchAll(URL_TOKEN)) {
-      const url = match[2]!;
-      if (url.startsWith('data:')) continue;
-      const data = await load(url);
-      if (data !== undefined) inlined = inlined.replace(match[0], () => `url(${JSON.stringify(data)})`);
-    }
-    result = result.replace(face, () => inlined);
+  const tokens = fontFaceBlocks(css).flatMap(({ start, end }) =>
+    cssUrlTokens(css.slice(start, end)).map((token) => ({ ...token, start: token.start + start, end: token.end + start })),
+  );
+  // Each file once, however many faces name it.
+  const loaded = new Map<string, string | undefined>();
+  for (const { url } of tokens) {
+    if (!url.startsWith('data:') && !loaded.has(url)) loaded.set(url, await load(url));
   }
-  return result;
+  return replaceRanges(css, tokens, ({ url }) => {
+    const data = loaded.get(url);
+    return data === undefined ? undefined : `url(${JSON.stringify(data)})`;
+  });
 }

@@ -1,44 +1,36 @@
 import { Attr } from './constants.js';
-import { absolutizeCssUrls, inlineFontFaces, scopeCss } from './compile-css.js';
+import { absolutizeCssUrls, inlineFontFaces, parseSheet, scopeInstanceCss } from './compile-css.js';
+import { CssNameRegister, renameCssText, renameInlineStyles, type CssRenames } from './compile-css-names.js';
 import { absolutizeImageValues } from './compile-image-values.js';
-import { FxError } from './errors.js';
+import { CompileIssueCode } from './compile-codes.js';
+import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
+import { ReadScope } from './compile-reads.js';
+import { FxError, isFxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
 import { rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
-import { blobToDataUrl, parseUrl } from './data.js';
+import { parseUrl } from './data.js';
 
-/** Codes of compile problems. Broken sub-compositions are issues (the rest still plays); a broken entry throws. */
-export const CompileIssueCode = {
-  entryNotFound: 'composition_not_found',
-  entryEmpty: 'composition_empty',
-  entryInvalid: 'composition_invalid',
-  tooLarge: 'composition_too_large',
-  subNotFound: 'subcomposition_not_found',
-  subEmpty: 'subcomposition_empty',
-  subInvalid: 'subcomposition_invalid',
-  subUrlRefused: 'subcomposition_url_refused',
-  subCycle: 'subcomposition_cycle',
-  subTooDeep: 'subcomposition_too_deep',
-  subTooLarge: 'subcomposition_too_large',
-} as const;
-export type CompileIssueCode = (typeof CompileIssueCode)[keyof typeof CompileIssueCode];
-
-export interface CompileLimits {
-  /** Deepest sub-composition nesting (default 8). */
-  readonly depth?: number;
-  /** Largest single file in bytes (default 4 MiB). */
-  readonly fileBytes?: number;
-  /** All files together (default 32 MiB). */
-  readonly totalBytes?: number;
-}
+export { CompileIssueCode } from './compile-codes.js';
+export type { CompileLimits } from './compile-loader.js';
 
 export interface CompileOptions {
   /** Absolute URL of `fx-runtime.js`, referenced by the compiled document. */
   readonly runtimeUrl: string | URL;
   /** Fetches the entry, sub-compositions, stylesheets, scripts and fonts. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Folders (URL prefixes), beyond the entry's own folder, whose files the composition may have this compiler
+   * fetch and inline into its frame: sub-compositions, stylesheets, sub-composition scripts and fonts. **Whatever
+   * is served there becomes readable by the composition's scripts, fetched from this page's network position**
+   * (without cookies) — list only folders of public files meant for compositions, never an origin's root that also
+   * serves pages or APIs. Each `http(s)`/`file:` entry names a folder (`https://cdn.example/kit` and `…/kit/` both
+   * allow `https://cdn.example/kit/…`); a `blob:` entry names that one blob. Default: none, the entry's folder only.
+   * See compile-reads.ts for the rules (content types per role, redirects, `blob:`, `file:` and markup entries).
+   */
+  readonly allowCompositionReadsUnder?: readonly (string | URL)[];
   /** Top-level overrides, delivered to the runtime as `window.__fxVariables`. */
   readonly overrides?: Record<string, unknown>;
   /** Frame grid for seeking (default 30). */
@@ -66,21 +58,17 @@ export interface CompiledComposition {
   readonly issues: Issue[];
 }
 
-/** What loading files needs: the fetch, the limits and the running byte count. */
-interface Loader {
-  readonly fetch: typeof fetch;
-  readonly limits: Required<CompileLimits>;
-  readonly signal: AbortSignal | undefined;
-  readonly inlineFonts: boolean;
-  /** Files already fetched in this compile: a source mounted many times is fetched and counted once. */
-  readonly files: Map<string, Promise<string>>;
-  totalBytes: number;
-}
-
 interface Context extends Loader {
+  readonly inlineFonts: boolean;
   readonly issues: Issue[];
   readonly doc: Document;
   instances: number;
+  /** Characters the compiled document has so far (an estimate from the sources inlined). */
+  documentBytes: number;
+  /** Limit codes already reported: the hosts after the first past a limit are left empty without another issue. */
+  readonly reported: Set<string>;
+  /** The document-wide CSS names defined so far (@keyframes, @property, @font-face), first come first kept. */
+  readonly cssNames: CssNameRegister;
 }
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
@@ -89,8 +77,10 @@ const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
 /** Script types that run as classic scripts: the ones a function can wrap (modules have their own scope). */
 const CLASSIC_SCRIPT_TYPES: ReadonlySet<string> = new Set(['', 'text/javascript', 'application/javascript']);
 
-/** Why a file is fetched: it decides the credentials sent and the error codes of a failure. */
-type FileRole = 'entry' | 'sub' | 'asset';
+/** Refusals of a font or top-level stylesheet: the URL is left for the frame to load itself, with a warning. */
+const LEFT_FOR_THE_FRAME: ReadonlySet<string> = new Set([CompileIssueCode.urlOutsideScope, CompileIssueCode.typeRefused, CompileIssueCode.filesTooMany]);
+/** Limits past which every later host fails the same way: reported once. */
+const REPORTED_ONCE: ReadonlySet<string> = new Set([CompileIssueCode.subTooMany, CompileIssueCode.compiledTooLarge, CompileIssueCode.filesTooMany]);
 
 /**
  * Compiles a composition into one self-contained document: sub-composition hosts are fetched (relative to the file
@@ -116,21 +106,30 @@ export type MetadataReader = (doc: Document) => CompositionMetadata;
  * and reports them when ready, so the element's bundle needs no declaration parser of its own.
  */
 export async function compileWith(entry: string | URL | HtmlEntry, options: CompileOptions, readMetadata: MetadataReader): Promise<CompiledComposition> {
+  const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
+  const pageUrl = globalThis.location?.href ?? FALLBACK_BASE;
+  const baseUrl = new URL(isMarkup ? (entry.url ?? FALLBACK_BASE) : entry, pageUrl).href;
   const context: Loader = {
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    limits: { depth: 8, fileBytes: 4 * 1024 * 1024, totalBytes: 32 * 1024 * 1024, ...options.limits },
+    scope: new ReadScope(baseUrl, options.allowCompositionReadsUnder ?? [], pageUrl),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
     signal: options.signal,
-    inlineFonts: options.inlineFonts ?? true,
     files: new Map(),
     totalBytes: 0,
   };
-  const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
-  const baseUrl = new URL(isMarkup ? (entry.url ?? FALLBACK_BASE) : entry, globalThis.location?.href ?? FALLBACK_BASE).href;
   const source = isMarkup ? entry.html : await loadText(context, baseUrl, 'entry');
   if (source.trim() === '') throw new FxError(CompileIssueCode.entryEmpty, `composition "${baseUrl}" is empty`);
 
   const doc = parseHtml(source);
-  const ctx: Context = Object.assign(context, { doc, issues: [] as Issue[], instances: 0 });
+  const ctx: Context = Object.assign(context, {
+    doc,
+    inlineFonts: options.inlineFonts ?? true,
+    issues: [] as Issue[],
+    instances: 0,
+    documentBytes: source.length,
+    reported: new Set<string>(),
+    cssNames: new CssNameRegister(),
+  });
   const metadata = readMetadata(doc);
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
@@ -139,6 +138,11 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
   await inlineStylesheets(ctx, doc, documentBase);
+  // The entry's own @keyframes, @property and @font-face names are kept; an instance's clashing ones are renamed.
+  for (const style of doc.querySelectorAll('style')) {
+    const sheet = parseSheet(style.textContent ?? '');
+    if (sheet) ctx.cssNames.register(sheet);
+  }
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
 
   const config: FrameConfig = {
@@ -162,50 +166,6 @@ function liftTemplateRoot(doc: Document): void {
   if (template) template.replaceWith(doc.importNode(template.content, true));
 }
 
-/** A file's text, fetched once per compile however many times the composition names it. */
-function loadText(ctx: Loader, url: string, role: FileRole): Promise<string> {
-  const key = `${role} ${url}`;
-  let text = ctx.files.get(key);
-  if (!text) ctx.files.set(key, (text = fetchFile(ctx, url, role).then((file) => file.text())));
-  return text;
-}
-
-/** A font file as a `data:` URL, or `undefined` when it cannot be had (the stylesheet keeps naming its URL). */
-function loadDataUrl(ctx: Loader, url: string): Promise<string | undefined> {
-  return fetchFile(ctx, url, 'asset').then(blobToDataUrl).catch(() => undefined);
-}
-
-/** Fetches a file and counts it against the size limits; a missing or oversized file is an {@link FxError}. */
-async function fetchFile(ctx: Loader, url: string, role: FileRole): Promise<Blob> {
-  const codes = role === 'entry'
-    ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
-    : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
-  let response: Response;
-  try {
-    response = await ctx.fetch(url, { signal: ctx.signal, credentials: credentialsFor(role) });
-  } catch (error) {
-    if (ctx.signal?.aborted) throw error;
-    throw new FxError(codes.missing, `"${url}" could not be fetched: ${(error as Error).message}`, { cause: error });
-  }
-  if (!response.ok) throw new FxError(codes.missing, `"${url}" answered HTTP ${response.status}`, { status: response.status });
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > ctx.limits.fileBytes) throw new FxError(codes.large, `"${url}" is ${declared} bytes; the limit is ${ctx.limits.fileBytes}`);
-  const file = await response.blob();
-  ctx.totalBytes += file.size;
-  if (file.size > ctx.limits.fileBytes || ctx.totalBytes > ctx.limits.totalBytes) {
-    throw new FxError(codes.large, `"${url}" takes the composition past its size limit (${ctx.limits.fileBytes} bytes a file, ${ctx.limits.totalBytes} in all)`);
-  }
-  return file;
-}
-
-/**
- * The entry is the host's own choice and may need its cookies; anything the composition names is fetched without
- * them, so a composition cannot pull the host's signed-in responses into its frame.
- */
-function credentialsFor(role: FileRole): RequestCredentials {
-  return role === 'entry' ? 'same-origin' : 'omit';
-}
-
 /** Where relative URLs of `doc` resolve: its `<base href>` (against `url`), else `url`. */
 function resolveBase(doc: Document, url: string): string {
   const href = doc.querySelector('base[href]')?.getAttribute('href');
@@ -223,28 +183,47 @@ function inertInRawText(text: string, element: 'script' | 'style'): string {
 
 /**
  * The CSS of a `<style>`, or of the stylesheet a `<link>` names, with its `url()`s made absolute against the file
- * that wrote them and its fonts inlined (the frame cannot fetch those without CORS).
+ * that wrote them and its fonts inlined (the frame cannot fetch those without CORS). A font that may not be read
+ * keeps its URL, for the frame to load itself, and is reported as a warning at `path`.
  */
-async function loadStylesheet(ctx: Loader, element: Element, base: string): Promise<string> {
+async function loadStylesheet(ctx: Context, element: Element, base: string, path: readonly string[]): Promise<string> {
   const isLink = element.localName === 'link';
   const url = isLink ? new URL(element.getAttribute('href')!, base).href : base;
-  const text = isLink ? await loadText(ctx, url, 'asset') : element.textContent ?? '';
+  const text = isLink ? await loadText(ctx, url, 'stylesheet') : element.textContent ?? '';
   const css = absolutizeCssUrls(text, url);
-  return ctx.inlineFonts ? inlineFontFaces(css, (font) => loadDataUrl(ctx, font)) : css;
+  if (!ctx.inlineFonts) return css;
+  return inlineFontFaces(css, (font) =>
+    loadFont(ctx, font).catch((error: unknown) => {
+      if (isFxError(error) && LEFT_FOR_THE_FRAME.has(error.code)) reportLeftForTheFrame(ctx, error, [...path, font]);
+      return undefined;
+    }),
+  );
+}
+
+function reportLeftForTheFrame(ctx: Context, error: FxError, path: readonly string[]): void {
+  if (REPORTED_ONCE.has(error.code) && ctx.reported.has(error.code)) return;
+  ctx.reported.add(error.code);
+  ctx.issues.push(issue(error.code, path, `${error.message}; left for the frame to load itself`, 'warning'));
 }
 
 /** The top-level stylesheets: linked ones are inlined, and every font is (the frame cannot fetch them). */
 async function inlineStylesheets(ctx: Context, doc: Document, base: string): Promise<void> {
   for (const link of doc.querySelectorAll(STYLESHEET_LINKS)) {
+    const href = link.getAttribute('href') ?? '';
     try {
-      const css = await loadStylesheet(ctx, link, base);
+      const css = await loadStylesheet(ctx, link, base, [href]);
+      ctx.documentBytes += css.length;
       link.replaceWith(createElement(doc, 'style', {}, inertInRawText(css, 'style')));
-    } catch {
-      // Left as a link: the frame loads it itself (without fonts served without CORS).
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      // Left as a link: the frame loads it itself, under the browser's rules (without fonts served without CORS).
+      if (isFxError(error) && LEFT_FOR_THE_FRAME.has(error.code)) reportLeftForTheFrame(ctx, error, [href]);
     }
   }
   for (const style of doc.querySelectorAll('style')) {
-    if (style.textContent?.includes('@font-face')) style.textContent = await loadStylesheet(ctx, style, base);
+    if (!style.textContent?.includes('@font-face')) continue;
+    style.textContent = await loadStylesheet(ctx, style, base, []);
+    ctx.documentBytes += style.textContent.length;
   }
 }
 
@@ -263,7 +242,10 @@ async function inlineHosts(ctx: Context, container: Element, base: string, stack
       const path = [...stack.slice(1), host.getAttribute(Attr.compositionSrc) ?? ''];
       host.setAttribute(FrameAttr.error, code);
       host.replaceChildren();
-      ctx.issues.push(issue(code, path, `sub-composition ${path.map((part) => `"${part}"`).join(' > ')}: ${message}`));
+      if (REPORTED_ONCE.has(code) && ctx.reported.has(code)) continue;
+      ctx.reported.add(code);
+      const more = REPORTED_ONCE.has(code) ? '; later hosts past the limit are left empty too' : '';
+      ctx.issues.push(issue(code, path, `sub-composition ${path.map((part) => `"${part}"`).join(' > ')}: ${message}${more}`));
     }
   }
 }
@@ -284,6 +266,7 @@ function subCompositionUrl(ctx: Context, raw: string, base: string, stack: strin
 /** Inlines one host's sub-composition as a scoped instance; returns the sub-composition's URL. */
 async function inlineHost(ctx: Context, host: Element, base: string, stack: string[]): Promise<string> {
   const raw = host.getAttribute(Attr.compositionSrc) ?? '';
+  if (ctx.instances >= ctx.limits.instances) throw new FxError(CompileIssueCode.subTooMany, `more than ${ctx.limits.instances} sub-composition instances`);
   const href = subCompositionUrl(ctx, raw, base, stack);
   const text = await loadText(ctx, href, 'sub');
   if (text.trim() === '') throw new FxError(CompileIssueCode.subEmpty, `"${raw}" is empty`);
@@ -309,20 +292,45 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   absolutizeImageValues(host, hostDeclares ? base : href, base);
   if (duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(duration));
 
-  const styles: string[] = [];
+  const texts: string[] = [];
+  const path = [...stack.slice(1), href];
   for (const element of sub.querySelectorAll(`style, ${STYLESHEET_LINKS}`)) {
-    styles.push(scopeCss(await loadStylesheet(ctx, element, href), scope, { compositionId, elementId: subRoot.id || undefined }));
+    texts.push(await loadStylesheet(ctx, element, href, path));
     element.remove();
   }
+  let renames: CssRenames | undefined;
+  let bridge = '';
+  const css = scopeInstanceCss(texts, scope, { compositionId, elementId: subRoot.id || undefined }, (sheets) => {
+    ({ renames, bridge } = ctx.cssNames.isolate(sheets, instance, scope, declaredIds(host)));
+    return (text) => renameCssText(text, renames!);
+  });
   // Scripts outside the root (head, after the template) run after the instance content, in order.
   const outside = [...sub.querySelectorAll('script')].filter((script) => !subRoot.contains(script)).map((script) => ctx.doc.importNode(script, true));
   const content = ctx.doc.importNode(subRoot, true);
   rewriteUrls(content, href);
-  for (const script of [...content.querySelectorAll('script'), ...outside]) await wrapInstanceScript(ctx, script, instance, href);
+  if (renames) renameInlineStyles(content, renames);
+  let added = text.length;
+  for (const script of [...content.querySelectorAll('script'), ...outside]) added += await wrapInstanceScript(ctx, script, instance, href);
 
-  const style = createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, inertInRawText(styles.join('\n'), 'style'));
-  host.replaceChildren(style, ...content.childNodes, ...outside);
+  const styleText = inertInRawText([css, bridge].filter(Boolean).join('\n'), 'style');
+  added += styleText.length;
+  if (ctx.documentBytes + added > ctx.limits.documentBytes) {
+    throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
+  }
+  ctx.documentBytes += added;
+  host.replaceChildren(createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, styleText), ...content.childNodes, ...outside);
   return href;
+}
+
+/** The variable ids an instance root declares (none when its declarations are malformed: the runtime reports those). */
+function declaredIds(host: Element): Set<string> {
+  try {
+    const declarations: unknown = JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]');
+    if (!Array.isArray(declarations)) return new Set();
+    return new Set(declarations.map((declaration: { id?: unknown } | null) => declaration?.id).filter((id): id is string => typeof id === 'string'));
+  } catch {
+    return new Set();
+  }
 }
 
 /** Rewrites relative asset URLs of inlined content against the sub-composition's own URL. */
@@ -349,37 +357,53 @@ function rewriteUrls(content: Element, base: string): void {
 
 /**
  * Wraps a sub-composition script so that `window`, `globalThis`, `self` and `__fx` inside it are the instance's
- * scoped views: `__fx.getVariables()` answers with the instance's values and `window.__timelines` registers the
- * instance's timelines. External scripts are fetched and inlined so they can be wrapped too.
+ * scoped views: `__fx.getVariables()` answers with the instance's values, `window.__timelines` registers the
+ * instance's timelines, and `__fxVariables` (the top level's overrides, which never reach an instance) is
+ * undefined. External scripts are fetched and inlined so they can be wrapped too. Returns the characters of code
+ * fetched. This scoping keeps well-behaved scripts apart; it is **not a security boundary**: all instances share
+ * one realm, and a script reaches the real globals through `document.defaultView`, `Function('return this')()`,
+ * the config element, or the DOM of the rest of the composition.
  */
-async function wrapInstanceScript(ctx: Context, script: Element, instance: string, base: string): Promise<void> {
+async function wrapInstanceScript(ctx: Context, script: Element, instance: string, base: string): Promise<number> {
   // Modules cannot be wrapped; they see the top-level __fx.
-  if (!CLASSIC_SCRIPT_TYPES.has(script.getAttribute('type')?.trim().toLowerCase() ?? '')) return;
+  if (!CLASSIC_SCRIPT_TYPES.has(script.getAttribute('type')?.trim().toLowerCase() ?? '')) return 0;
   let code = script.textContent ?? '';
   const src = script.getAttribute('src');
   if (src) {
-    code = await loadText(ctx, new URL(src, base).href, 'asset');
+    code = await loadText(ctx, new URL(src, base).href, 'script');
     script.removeAttribute('src');
   }
   script.setAttribute(FrameAttr.instanceScript, instance);
-  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx) {\n${inertInRawText(code, 'script')}\n});`;
+  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx, __fxVariables) {\n${inertInRawText(code, 'script')}\n});`;
+  return src ? code.length : 0;
 }
 
 /**
  * Prepends what the frame needs: a charset, the `<base>` this compile resolved against (the frame's own URL is
- * about:srcdoc), the runtime's configuration and the runtime.
+ * about:srcdoc), the runtime's configuration and the runtime. The `<base>` loses its query and fragment: the
+ * composition's scripts read it, and for a `srcdoc` entry it is the host page's URL, whose query may hold tokens.
  */
 function injectHead(doc: Document, base: string, runtimeUrl: string, config: FrameConfig): void {
   const head = doc.head;
   const added: Element[] = [];
+  const href = withoutQuery(base);
   if (!head.querySelector('meta[charset]')) added.push(createElement(doc, 'meta', { charset: 'utf-8' }));
   const existingBase = head.querySelector('base[href]');
-  if (existingBase) existingBase.setAttribute('href', base);
-  else added.push(createElement(doc, 'base', { href: base }));
+  if (existingBase) existingBase.setAttribute('href', href);
+  else added.push(createElement(doc, 'base', { href }));
   // `<` escaped so no value can close the element.
   const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
   added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, configJson), createElement(doc, 'script', { src: runtimeUrl }));
   head.prepend(...added);
+}
+
+/** `url` without its query and fragment. */
+function withoutQuery(url: string): string {
+  const parsed = parseUrl(url);
+  if (!parsed) return url;
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.href;
 }
 
 /** `<name attributes…>text</name>`, made in `doc`. */

@@ -71,7 +71,8 @@ export function sanitizeCssValue(value: string): string {
 }
 
 const BASE64_SUFFIX = /;\x20*base64$/i;
-const ASCII_WHITESPACE_EDGES = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+// The lookbehind starts the trailing match only at the start of a run: without it every inner run is rescanned (quadratic).
+const ASCII_WHITESPACE_EDGES = /^[\t\n\f\r ]+|(?<![\t\n\f\r ])[\t\n\f\r ]+$/g;
 // `type/subtype` of a MIME type; parameters after `;` never make parsing fail.
 const MIME_ESSENCE = /^[\t\n\r ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\/([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t\n\r ]*(?:;|$)/;
 

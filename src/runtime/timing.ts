@@ -30,8 +30,9 @@ export const TimingIssueCode = {
 
 const MAX_CHAIN = 1000;
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-const REFERENCE = /^([A-Za-z_][\w.:-]*)\s*(?:([+-])\s*(\d+\.?\d*|\.\d+))?$/;
+// `\d+(?:\.\d*)?`, not `\d+\.?\d*`: the latter splits a long digit run every way before failing (quadratic).
+const NUMBER = /^[+-]?(\d+(?:\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+const REFERENCE = /^([A-Za-z_][\w.:-]*)\s*(?:([+-])\s*(\d+(?:\.\d*)?|\.\d+))?$/;
 
 type Start = { kind: 'offset'; seconds: number } | { kind: 'after'; id: string; offset: number };
 

@@ -8,6 +8,10 @@ const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 // A folder of the test server nobody serves: every file comes from the injected fetch.
 const BASE = new URL('/virtual/', location.href).href;
 const at = (path: string) => new URL(path, BASE).href;
+/** The content type a static server gives a path: the compiler checks it per role. */
+const typeOf = (url: string) => ({ css: 'text/css', js: 'text/javascript' })[url.split('?')[0]!.split('.').pop()!] ?? 'text/html';
+/** A 200 response typed for `url`. */
+const typed = (url: string, body: string) => new Response(body, { headers: { 'content-type': typeOf(url) } });
 
 /** A fetch over a map of path → body (or Response); anything else answers 404. Records what was asked. */
 function filesFetch(files: Record<string, string | (() => Response | Promise<Response>)>, asked: string[] = []): typeof fetch {
@@ -17,7 +21,7 @@ function filesFetch(files: Record<string, string | (() => Response | Promise<Res
     const path = url.startsWith(BASE) ? url.slice(BASE.length) : url;
     const file = files[path];
     if (file === undefined) return new Response('not here', { status: 404 });
-    return typeof file === 'string' ? new Response(file, { headers: { 'content-type': 'text/html' } }) : file();
+    return typeof file === 'string' ? typed(url, file) : file();
   };
 }
 
@@ -455,7 +459,7 @@ describe('compileComposition: guards', () => {
     const { codes } = await codeOfIssue(
       {
         'index.html': entry('<div data-composition-src="big.html"></div>'),
-        'big.html': () => new WatchedResponse('small', { headers: { 'content-length': '999999999' } }),
+        'big.html': () => new WatchedResponse('small', { headers: { 'content-length': '999999999', 'content-type': 'text/html' } }),
       },
       { limits: { fileBytes: 1000 } },
     );
@@ -577,7 +581,7 @@ describe('compileComposition fetches each file once', () => {
     const fetch = (async (input: RequestInfo | URL) => {
       const url = String(input);
       requests.push(url);
-      return new Response(files[url] ?? '', { status: files[url] ? 200 : 404 });
+      return files[url] ? typed(url, files[url]) : new Response('', { status: 404 });
     }) as typeof globalThis.fetch;
     const { html, issues } = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch });
     expect(issues).to.deep.equal([]);
@@ -587,14 +591,14 @@ describe('compileComposition fetches each file once', () => {
 });
 
 describe('compileComposition keeps what it writes inert', () => {
-  const compileFiles = async (files: Record<string, string>) => {
+  const compileFiles = async (files: Record<string, string>, options: Partial<CompileOptions> = {}) => {
     const calls: { url: string; credentials: RequestCredentials | undefined }[] = [];
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       calls.push({ url, credentials: init?.credentials });
-      return new Response(files[url] ?? '', { status: files[url] === undefined ? 404 : 200 });
+      return files[url] === undefined ? new Response('', { status: 404 }) : typed(url, files[url]);
     }) as typeof globalThis.fetch;
-    const compiled = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch });
+    const compiled = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch, ...options });
     return { compiled, calls, reparsed: new DOMParser().parseFromString(compiled.html, 'text/html') };
   };
 
@@ -621,11 +625,14 @@ describe('compileComposition keeps what it writes inert', () => {
     expect(instance).to.match(/^[\w-]+$/);
   });
 
-  it('resolves sub-compositions against the document’s <base href>', async () => {
-    const { compiled, calls } = await compileFiles({
-      'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
-      'https://cdn.fx.test/kit/card.html': '<template><div data-composition-id="card"><p>from the base</p></div></template>',
-    });
+  it('resolves sub-compositions against the document’s <base href> (a folder the host allows)', async () => {
+    const { compiled, calls } = await compileFiles(
+      {
+        'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+        'https://cdn.fx.test/kit/card.html': '<template><div data-composition-id="card"><p>from the base</p></div></template>',
+      },
+      { allowCompositionReadsUnder: ['https://cdn.fx.test/kit/'] },
+    );
     expect(compiled.issues).to.deep.equal([]);
     expect(calls.map((call) => call.url)).to.include('https://cdn.fx.test/kit/card.html');
     expect(compiled.html).to.include('from the base');

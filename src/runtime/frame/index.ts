@@ -12,8 +12,11 @@ import { Player } from './player.js';
 
 function readConfig(): FrameConfig {
   const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {} };
+  const element = document.getElementById(CONFIG_ELEMENT_ID);
+  // Read once and gone: instance scripts should not find the top level's overrides in the DOM either.
+  element?.remove();
   try {
-    const parsed = JSON.parse(document.getElementById(CONFIG_ELEMENT_ID)?.textContent ?? 'null');
+    const parsed = JSON.parse(element?.textContent ?? 'null');
     return parsed && typeof parsed === 'object' ? { ...fallback, ...parsed } : fallback;
   } catch {
     return fallback;
