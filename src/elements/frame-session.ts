@@ -21,6 +21,8 @@ export class FrameSession {
   /** Who waits for which answer of the frame: `ready`, or the `seeked` of one seek. */
   #replies = new Map<string, (message?: FrameMessage) => void>();
   #nextSeek = 0;
+  /** `set-variables` posted and not answered yet: a `variables` message is taken only as one of those answers. */
+  #variablesAsked = 0;
 
   constructor(html: string, title: string, private readonly events: FrameSessionEvents) {
     this.ready = this.#reply(Message.ready, READY_TIMEOUT_MS) as Promise<ReadyMessage | undefined>;
@@ -47,6 +49,11 @@ export class FrameSession {
   }
 
   #receive(message: FrameMessage): void {
+    // Unasked `variables` messages (a composition can forge them) would otherwise start reloads at will.
+    if (message.type === Message.variables) {
+      if (this.#variablesAsked === 0) return;
+      this.#variablesAsked--;
+    }
     this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
     this.events.onMessage(message);
   }
@@ -69,16 +76,20 @@ export class FrameSession {
   }
 
   post(message: HostMessage): void {
-    this.#port?.postMessage(message);
+    if (!this.#port) return;
+    this.#port.postMessage(message);
+    if (message.type === Message.setVariables) this.#variablesAsked++;
   }
 
-  /** Seeks and resolves with the frame-exact time once that frame was painted (`NaN` when no answer came). */
-  async seek(time: number): Promise<number> {
+  /**
+   * Seeks and resolves once the frame says it painted that frame (`false` when no answer came). Where the seek
+   * lands the host works out itself (frame-reports.ts `landingTime`): the frame's own figure may be forged.
+   */
+  async seek(time: number): Promise<boolean> {
     const id = ++this.#nextSeek;
     const seeked = this.#reply(seekKey(id), SEEK_TIMEOUT_MS);
     this.post({ type: Message.seek, id, time });
-    const answer = await seeked;
-    return answer?.type === Message.seeked ? answer.time : Number.NaN;
+    return (await seeked)?.type === Message.seeked;
   }
 
   dispose(): void {

@@ -1,9 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { rootMetadata } from '../runtime/root-metadata.js';
-import { compileWith } from '../runtime/compile.js';
-import { Attr } from '../runtime/constants.js';
-import { isRecord, parseUrl } from '../runtime/data.js';
+import { parseUrl } from '../runtime/data.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
@@ -12,33 +9,23 @@ import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protoc
 import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit } from './events.js';
+import { FocusGuard } from './focus-guard.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
+import { compilePreview } from './compile-preview.js';
+import { clampTime, landingTime, aspectRatio, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
+import { OncePerFrame } from './once-per-frame.js';
 import { defaultRuntimeUrl } from './runtime-url.js';
+import { variablesConverter, variablesProblem } from './variables-input.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
-/** The frame's size when the composition names none (the runtime's default too). */
-const DEFAULT_SIZE = { width: 1920, height: 1080 };
 
 /** Where a reload picks up: the playhead, and whether it was playing. */
 interface Playhead {
   readonly time: number;
   readonly playing: boolean;
 }
-
-/** Turns the `variables` attribute (JSON) into an object, or `undefined` when it is not a JSON object. */
-const variablesConverter = {
-  fromAttribute(value: string | null): Record<string, unknown> | undefined {
-    if (value === null || value.trim() === '') return {};
-    try {
-      const parsed: unknown = JSON.parse(value);
-      return isRecord(parsed) ? parsed : undefined;
-    } catch {
-      return undefined;
-    }
-  },
-};
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
 
@@ -130,9 +117,17 @@ export class FxComposition extends LitElement {
   #abort: AbortController | undefined;
   /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
   #base = document.baseURI;
-  #fps = 30;
-  #size = DEFAULT_SIZE;
+  /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
+  #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
+  /** `variables` when they may go to the frame (a JSON object within the value bounds), else `undefined`. */
+  #accepted: Record<string, unknown> | undefined = {};
+  /** The frame's latest playhead report, applied once per animation frame. */
+  #timeReports = new OncePerFrame<{ time: number; paused: boolean }>((reported) => {
+    this.time = reported.time;
+    if (reported.paused) this.isPaused = true;
+    emit(this, FxEvent.timeUpdate);
+  });
   #wantsPlay = false;
   #intersecting = false;
   #reloadTimer = 0;
@@ -140,6 +135,11 @@ export class FxComposition extends LitElement {
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #resize = new ResizeObserver(() => this.#layout());
   #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
+
+  constructor() {
+    super();
+    new FocusGuard(this);
+  }
 
   get declarations(): VariableDeclaration[] {
     return this.#metadata?.variables ?? [];
@@ -151,7 +151,7 @@ export class FxComposition extends LitElement {
     return this.time;
   }
   set currentTime(seconds: number) {
-    void this.seek(seconds);
+    this.#seekQuietly(seconds);
   }
   get duration(): number {
     return this.length;
@@ -193,6 +193,7 @@ export class FxComposition extends LitElement {
     this.#resize.disconnect();
     this.#abandonLoad();
     clearTimeout(this.#reloadTimer);
+    this.#timeReports.cancel();
     this.#session?.dispose();
     this.#session = undefined;
     this.isReady = false;
@@ -201,11 +202,10 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('src') || changed.has('srcdoc')) {
-      // The first load carries the variables; a malformed attribute must still be reported.
-      if (changed.has('variables') && this.variables === undefined) this.#rejectVariables();
-      void this.#load();
-    } else if (changed.has('variables')) this.#sendVariables();
+    if (changed.has('variables')) this.#acceptVariables();
+    // The first load carries the variables; later changes go to the frame live.
+    if (changed.has('src') || changed.has('srcdoc')) void this.#load();
+    else if (changed.has('variables') && this.#accepted) this.#sendVariables(this.#accepted);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -247,12 +247,20 @@ export class FxComposition extends LitElement {
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
   async seek(seconds: number): Promise<number> {
     const session = await this.#readySession();
-    const time = await session.seek(Math.max(0, Number.isFinite(seconds) ? seconds : 0));
-    if (session !== this.#session || Number.isNaN(time)) return this.time;
+    const time = landingTime(seconds, this.#stage);
+    const painted = await session.seek(time);
+    if (session !== this.#session || !painted) return this.time;
+    // A time report from before the seek must not move the playhead back.
+    this.#timeReports.cancel();
     this.time = time;
     emit(this, FxEvent.timeUpdate);
     emit(this, FxEvent.seeked);
     return time;
+  }
+
+  /** {@link seek} for callers that do not wait (the `currentTime` setter, the scrubber): a failed load is reported as an `error` event already. */
+  #seekQuietly(seconds: number): void {
+    this.seek(seconds).catch(() => undefined);
   }
 
   /** The session on stage once ready; rejects (instead of waiting forever) when loading fails or the element leaves. */
@@ -294,12 +302,10 @@ export class FxComposition extends LitElement {
       this.status = { kind: 'loading' };
     }
     try {
-      const variables = await inlineFontSources(this.variables ?? {}, base);
+      const options = { runtimeUrl: FxComposition.runtimeUrl, nonce: this.nonce || undefined, signal: abort.signal };
+      const { compiled, fontIssues } = await compilePreview(entry, this.#accepted ?? {}, base, options);
       if (abort.signal.aborted) return;
-      // The frame parses the declarations (and reports them when ready), so they are not parsed here too.
-      const options = { runtimeUrl: FxComposition.runtimeUrl, overrides: variables, nonce: this.nonce || undefined, signal: abort.signal };
-      const compiled = await compileWith(entry, options, rootMetadata);
-      if (abort.signal.aborted) return;
+      this.#reportIssues(fontIssues);
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
@@ -315,7 +321,7 @@ export class FxComposition extends LitElement {
       await this.updateComplete;
       if (abort.signal.aborted) return;
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
-      this.#place(session.iframe, { width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height });
+      this.#place(session.iframe, stageOf(metadata));
       this.stage.append(session.iframe);
       const ready = await session.ready;
       if (abort.signal.aborted) return;
@@ -337,21 +343,20 @@ export class FxComposition extends LitElement {
     }
   }
 
+  /** The frame's `ready`, read for what only the frame knows (values and their issues); the rest comes from `known`. */
   #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
-    const durationChanged = ready.duration !== this.length;
-    this.#fps = ready.fps;
-    this.#size = { width: ready.width, height: ready.height };
-    // Completed with what the frame parsed: the declarations, and the problems it found in them.
-    const declarationIssues = ready.issues.filter((found) => found.path[0] === Attr.compositionVariables);
-    const variables = ready.declarations as unknown as VariableDeclaration[];
-    this.#metadata = { ...known, variables, issues: [...declarationIssues, ...known.issues] };
-    this.valueIssues = ready.issues;
-    this.length = ready.duration;
-    this.time = keep?.time ?? 0;
+    const stage = stageOf(known);
+    const durationChanged = stage.duration !== this.length;
+    this.#stage = stage;
+    this.#metadata = known;
+    this.valueIssues = trustedIssues(ready.issues);
+    this.length = stage.duration;
+    this.#timeReports.cancel();
+    this.time = keep ? clampTime(keep.time, stage) : 0;
     this.isPaused = true;
     this.isReady = true;
     this.status = { kind: 'idle' };
-    this.style.setProperty('--fx-aspect-ratio', `${ready.width} / ${ready.height}`);
+    this.style.setProperty('--fx-aspect-ratio', aspectRatio(stage));
     this.#layout();
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
@@ -359,7 +364,7 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: ready.values, issues: ready.issues });
+    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#accepted ?? {}), issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
@@ -367,40 +372,57 @@ export class FxComposition extends LitElement {
     }
   }
 
+  /** Everything here may be forged by the composition: times are clamped, texts and lists bounded (frame-reports.ts). */
   #onFrameMessage(session: FrameSession, message: FrameMessage): void {
     // Script errors count while the frame still loads (most happen then); everything else once it is on stage.
     // (A session is on stage or incoming: the others are disposed and hear nothing.)
-    if (message.type === Message.error) return void emit(this, FxEvent.error, { code: message.code, message: message.message });
+    if (message.type === Message.error) return void emit(this, FxEvent.error, trustedError(message));
     if (session !== this.#session) return;
     switch (message.type) {
-      case Message.time:
-        this.time = message.time;
-        if (message.paused) this.isPaused = true;
-        emit(this, FxEvent.timeUpdate);
+      case Message.time: {
+        const time = clampTime(message.time, this.#stage);
+        // A pause reported within the frame's burst still counts.
+        this.#timeReports.push((waiting) => ({ time, paused: message.paused || (waiting?.paused ?? false) }));
         return;
+      }
       case Message.ended:
+        this.#timeReports.flush();
         this.isPaused = true;
         this.#wantsPlay = false;
         emit(this, FxEvent.pause);
         emit(this, FxEvent.ended);
         return;
+      // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
-        this.valueIssues = message.issues;
-        emit(this, FxEvent.variablesChange, { values: message.values, issues: message.issues });
+        this.valueIssues = trustedIssues(message.issues);
+        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#accepted ?? {}), issues: this.valueIssues });
         if (message.readsVariablesAtLoad) this.#scheduleReload();
         return;
     }
   }
 
-  #sendVariables(): void {
-    const variables = this.variables;
-    if (variables === undefined) return this.#rejectVariables();
+  /** Takes `variables` if they may go to the frame; else reports why and keeps none (a load then uses none). */
+  #acceptVariables(): void {
+    const problem = variablesProblem(this.variables, this.getAttribute(FxAttribute.variables));
+    this.#accepted = problem ? undefined : this.variables;
+    if (problem) emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
+  }
+
+  #sendVariables(variables: Record<string, unknown>): void {
     if (!this.isReady) return;
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
-    if (!hasFontSources(variables)) return this.#postVariables(variables);
-    void inlineFontSources(variables, this.#base).then((values) => {
-      if (this.variables === variables) this.#postVariables(values);
+    if (!hasFontSources(variables, this.declarations)) return this.#postVariables(variables);
+    void inlineFontSources(variables, this.declarations, this.#base).then(({ values, issues }) => {
+      if (this.#accepted !== variables) return;
+      this.#reportIssues(issues);
+      this.#postVariables(values);
     });
+  }
+
+  /** Problems the host found with values (refused font sources) as one `error` event. */
+  #reportIssues(issues: readonly Issue[]): void {
+    const first = issues[0];
+    if (first) emit(this, FxEvent.error, { code: first.code, message: first.message, issues });
   }
 
   #postVariables(values: Record<string, unknown>): void {
@@ -410,11 +432,6 @@ export class FxComposition extends LitElement {
       // Functions, symbols and DOM nodes cannot cross into the frame.
       emit(this, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
     }
-  }
-
-  #rejectVariables(): void {
-    const got = JSON.stringify((this.getAttribute(FxAttribute.variables) ?? '').slice(0, 60));
-    emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: `"variables" must be a JSON object, got ${got}` });
   }
 
   /** Scripts read values at load: after bindings updated in place, reload behind the scenes keeping the playhead. */
@@ -440,7 +457,7 @@ export class FxComposition extends LitElement {
 
   #layout(): void {
     const iframe = this.#session?.iframe;
-    if (iframe) this.#place(iframe, this.#size);
+    if (iframe) this.#place(iframe, this.#stage);
   }
 
   /** Sizes `iframe` to the composition and scales it into the element's box, centred. */
@@ -470,11 +487,11 @@ export class FxComposition extends LitElement {
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
       ${this.controls
         ? renderControls(
-            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#fps, issues: this.valueIssues },
+            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#stage.fps, issues: this.valueIssues },
             {
               togglePlay: () => (this.isPaused ? void this.play() : this.pause()),
               toggleMute: () => (this.muted = !this.muted),
-              seek: (seconds) => void this.seek(seconds),
+              seek: (seconds) => this.#seekQuietly(seconds),
             },
           )
         : nothing}

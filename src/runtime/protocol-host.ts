@@ -2,11 +2,21 @@
 import { isRecord } from './data.js';
 import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, type Shape } from './protocol-messages.js';
 
+/**
+ * Lists from the frame are read up to this many items. A frame can send a sparse array of length 2^28 (cheap to
+ * clone, seconds to walk), so no list is walked past it; longer lists are cut by the reader (the element keeps the
+ * first items), not refused, so a composition with many problems still plays.
+ */
+export const MAX_LIST_ITEMS = 1000;
+
+/** An array whose first {@link MAX_LIST_ITEMS} items pass `check` (holes are skipped). */
+const isListOf = (check: (item: unknown) => boolean) => (value: unknown) => Array.isArray(value) && value.slice(0, MAX_LIST_ITEMS).every(check);
+
 // Sizes and frame rates divide: zero or absurd values would scale the frame to nothing.
 const isDimension = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 16384;
 const isIssue = (value: unknown) =>
   isRecord(value) && isString(value.code) && isString(value.message) && (value.severity === 'error' || value.severity === 'warning') && Array.isArray(value.path);
-const isIssues = (value: unknown) => Array.isArray(value) && value.every(isIssue);
+const isIssues = isListOf(isIssue);
 
 const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
   [Message.ready]: {
@@ -14,7 +24,7 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
     fps: (value) => isDimension(value) && (value as number) <= 240,
     width: isDimension,
     height: isDimension,
-    declarations: (value) => Array.isArray(value) && value.every(isRecord),
+    declarations: isListOf(isRecord),
     values: isRecord,
     issues: isIssues,
     readsVariablesAtLoad: isBoolean,
@@ -26,4 +36,9 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
   [Message.error]: { code: isString, message: isString },
 };
 
+/**
+ * True when `data` has the shape of a frame message. A shape is not the truth: a composition can forge any
+ * message, so the element still bounds what it reads (src/elements/frame-reports.ts); arrays are checked only up
+ * to {@link MAX_LIST_ITEMS} items, and must be read no further.
+ */
 export const isFrameMessage = (data: unknown): data is FrameMessage => matchesShape(FRAME_SHAPES, data);

@@ -1,0 +1,71 @@
+/**
+ * What the element takes from its frame's reports. The frame runs the composition's scripts, which can rewrite
+ * any message it sends (by patching `MessagePort.prototype.postMessage`), so the host believes nothing it already
+ * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else.
+ */
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import type { Issue } from '../runtime/issues.js';
+import type { CompositionMetadata } from '../runtime/metadata.js';
+import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
+import { valueBoundsProblem } from './value-bounds.js';
+
+/** The frame grid the element compiles with (the compiler's default, said here so both ends agree). */
+export const PREVIEW_FPS = 30;
+/** The frame's size when the composition names none (the compiler's default too). */
+const DEFAULT_SIZE = { width: 1920, height: 1080 };
+/** The element's box follows the composition's aspect ratio within this (a 1 × 16384 root must not make it huge). */
+const MAX_ASPECT = 16;
+const MAX_TEXT = 1000;
+const MAX_PATH = 16;
+
+/** Timing and size of a compiled composition: the frame gets them from the same compile. */
+export interface Stage {
+  readonly duration: number;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+}
+
+export function stageOf(metadata: Partial<Pick<CompositionMetadata, 'duration' | 'width' | 'height'>>): Stage {
+  return { duration: metadata.duration ?? 0, width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height, fps: PREVIEW_FPS };
+}
+
+/** A reported time inside the composition. */
+export const clampTime = (seconds: number, stage: Stage) => Math.min(Math.max(seconds, 0), stage.duration);
+
+/** Where a seek to `seconds` lands: clamped and rounded to the frame grid, as the frame does it. */
+export const landingTime = (seconds: number, stage: Stage) => Math.round(clampTime(Number.isFinite(seconds) ? seconds : 0, stage) * stage.fps) / stage.fps;
+
+/** The CSS `aspect-ratio` of the element's box. */
+export function aspectRatio({ width, height }: Stage): string {
+  const ratio = Math.min(Math.max(width / height, 1 / MAX_ASPECT), MAX_ASPECT);
+  return `${ratio}`;
+}
+
+const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text);
+
+/** Reported issues, at most {@link MAX_LIST_ITEMS}, with bounded texts and paths of strings and numbers. */
+export function trustedIssues(issues: readonly Issue[]): Issue[] {
+  // `slice` first: a sparse list is never walked past the items the host reads.
+  return issues.slice(0, MAX_LIST_ITEMS).filter(Boolean).map(({ code, severity, message, path }) => ({
+    code: clip(code),
+    severity,
+    message: clip(message),
+    path: path.slice(0, MAX_PATH).filter((part) => typeof part === 'string' || typeof part === 'number').map((part) => (typeof part === 'string' ? clip(part) : part)),
+  }));
+}
+
+/**
+ * The reported values of variables the host knows of (declared, or given by the host: undeclared overrides reach
+ * top-level scripts too), each within the value bounds; nothing else.
+ */
+export function trustedValues(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const trusted: Record<string, unknown> = {};
+  for (const id of [...declarations.map((declaration) => declaration.id), ...Object.keys(given)]) {
+    if (Object.hasOwn(values, id) && valueBoundsProblem(values[id]) === undefined) trusted[id] = values[id];
+  }
+  return trusted;
+}
+
+/** An `error` message's texts, bounded. */
+export const trustedError = ({ code, message }: { code: string; message: string }) => ({ code: clip(code), message: clip(message) });

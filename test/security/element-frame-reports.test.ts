@@ -1,0 +1,66 @@
+import { expect } from '@open-wc/testing';
+import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import { mount, nextEvent, recordEvents, sleep, waitFor, whenReady } from '../elements/helpers.js';
+import { hostileComposition, watchLongTasks } from './hostile.js';
+
+/**
+ * The frame runs the composition's scripts, so everything on its port may be forged (the fixture patches
+ * `MessagePort.prototype.postMessage`). The host takes size, duration and frame rate from its own compile.
+ */
+describe('security: <fx-composition> reports from the frame', () => {
+  const declarations = [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }];
+
+  it('forged duration, size, declarations, times and seek results are not believed', async () => {
+    const el = mount({}, { srcdoc: hostileComposition(['forge'], { width: 320, height: 180, duration: 2, variables: declarations }), style: 'display:block;width:640px' });
+    const changed = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
+    await whenReady(el);
+    expect(el.duration).to.equal(2);
+    const box = el.getBoundingClientRect();
+    expect(box.width).to.equal(640);
+    expect(box.height).to.be.closeTo(360, 1);
+    expect(el.declarations).to.deep.equal(declarations);
+    expect(el.metadata?.variables).to.deep.equal(declarations);
+    expect(Object.keys((await changed).detail.values)).to.deep.equal(['title']);
+    expect(await el.seek(1)).to.equal(1);
+    expect(el.currentTime).to.equal(1);
+    await el.play();
+    await nextEvent(el, 'timeupdate');
+    expect(el.currentTime).to.be.within(0, 2);
+  });
+
+  it('a 2^28-long sparse array in a ready message does not stall the host', async () => {
+    const longTasks = watchLongTasks();
+    await whenReady(mount({}, { srcdoc: hostileComposition(['sparse-ready']) }));
+    await sleep(100);
+    longTasks.stop();
+    // Walking it takes seconds; a page load on a busy machine takes well under one.
+    expect(Math.max(0, ...longTasks.durations)).to.be.below(1000);
+  });
+
+  it('a 2^28-long sparse array in an unsolicited variables message does not stall the host', async () => {
+    const longTasks = watchLongTasks();
+    await whenReady(mount({}, { srcdoc: hostileComposition(['sparse-variables']) }));
+    await sleep(500);
+    longTasks.stop();
+    expect(Math.max(0, ...longTasks.durations)).to.be.below(1000);
+  });
+
+  it('unsolicited "scripts read values at load" messages do not reload the frame', async () => {
+    const el = mount({}, { srcdoc: hostileComposition(['reload-loop']) });
+    const seen = recordEvents(el, ['ready']);
+    await whenReady(el);
+    await sleep(1500);
+    expect(seen).to.deep.equal(['ready']);
+  });
+
+  it('20 000 time messages give at most one timeupdate per animation frame', async () => {
+    const el = mount({}, { srcdoc: hostileComposition(['flood-time']) });
+    const seen = recordEvents(el, ['timeupdate']);
+    await whenReady(el);
+    await sleep(500);
+    expect(seen.length).to.be.above(0);
+    // 500 ms are about 30 animation frames.
+    expect(seen.length).to.be.below(100);
+    await waitFor(() => el.currentTime >= 0 && el.currentTime <= 2, 'a time within the composition');
+  });
+});
