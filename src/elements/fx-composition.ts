@@ -50,6 +50,9 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
  * @prop {Record<string, unknown>} variables - Overrides; setting it updates the preview live, keeping the playhead.
  * @prop {VariableDeclaration[]} declarations - The composition's declared variables (after load).
  * @prop {CompositionMetadata | undefined} metadata - Id, size, duration, declarations and compile issues.
+ * @prop {string[]} allowCompositionReadsUnder - Folders (URL prefixes) beyond the entry's own folder whose files
+ *   the composition may have the host fetch and inline (sub-compositions, stylesheets, scripts, fonts). What is
+ *   served there becomes readable by the composition: list only folders of public composition files. Default: none.
  * @prop {number} currentTime - Playhead in seconds; setting it seeks.
  * @prop {number} duration - Length in seconds (`NaN` until loaded).
  * @prop {boolean} paused
@@ -101,6 +104,7 @@ export class FxComposition extends LitElement {
   @property({ type: Boolean, reflect: true }) muted = false;
   @property() loading: 'eager' | 'lazy' = 'eager';
   @property() poster = '';
+  @property({ attribute: false }) allowCompositionReadsUnder: readonly string[] = [];
 
   @state() private time = 0;
   @state() private isPaused = true;
@@ -204,7 +208,7 @@ export class FxComposition extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('variables')) this.#acceptVariables();
     // The first load carries the variables; later changes go to the frame live.
-    if (changed.has('src') || changed.has('srcdoc')) void this.#load();
+    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
     else if (changed.has('variables') && this.#accepted) this.#sendVariables(this.#accepted);
   }
 
@@ -302,7 +306,12 @@ export class FxComposition extends LitElement {
       this.status = { kind: 'loading' };
     }
     try {
-      const options = { runtimeUrl: FxComposition.runtimeUrl, nonce: this.nonce || undefined, signal: abort.signal };
+      const options = {
+        runtimeUrl: FxComposition.runtimeUrl,
+        nonce: this.nonce || undefined,
+        allowCompositionReadsUnder: this.allowCompositionReadsUnder,
+        signal: abort.signal,
+      };
       const { compiled, fontIssues } = await compilePreview(entry, this.#accepted ?? {}, base, options);
       if (abort.signal.aborted) return;
       this.#reportIssues(fontIssues);
@@ -310,7 +319,8 @@ export class FxComposition extends LitElement {
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
       if (!keep) this.#metadata = known;
-      const broken = compiled.issues[0];
+      // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
+      const broken = compiled.issues.find((found) => found.severity === 'error');
       if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
 
       const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {

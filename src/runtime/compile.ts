@@ -31,8 +31,12 @@ export interface CompileOptions {
    * See compile-reads.ts for the rules (content types per role, redirects, `blob:`, `file:` and markup entries).
    */
   readonly allowCompositionReadsUnder?: readonly (string | URL)[];
-  /** Top-level overrides, delivered to the runtime as `window.__fxVariables`. */
-  readonly overrides?: Record<string, unknown>;
+  /**
+   * Top-level overrides, delivered to the runtime as `window.__fxVariables`. A function is called once with the
+   * entry's metadata, before anything else is fetched, for overrides that depend on the declarations (the element
+   * inlines the files of declared font variables this way).
+   */
+  readonly overrides?: Record<string, unknown> | ((metadata: CompositionMetadata) => Promise<Record<string, unknown>>);
   /** Frame grid for seeking (default 30). */
   readonly fps?: number;
   /** A CSP nonce stamped on every script and style of the document, so they run under a nonce-based policy. */
@@ -93,19 +97,7 @@ const REPORTED_ONCE: ReadonlySet<string> = new Set([CompileIssueCode.subTooMany,
  * const { html } = await compileComposition(new URL('comp/index.html', location.href), { runtimeUrl });
  * iframe.srcdoc = html;
  */
-export function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
-  return compileWith(entry, options, metadataOf);
-}
-
-/** Reads a composition's metadata from its parsed document, before any script ran. */
-export type MetadataReader = (doc: Document) => CompositionMetadata;
-
-/**
- * {@link compileComposition} with the entry's metadata read by `readMetadata`. `<fx-composition>` passes
- * `rootMetadata` (root-metadata.ts), which leaves `metadata.variables` empty: its frame parses the declarations
- * and reports them when ready, so the element's bundle needs no declaration parser of its own.
- */
-export async function compileWith(entry: string | URL | HtmlEntry, options: CompileOptions, readMetadata: MetadataReader): Promise<CompiledComposition> {
+export async function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
   const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
   const pageUrl = globalThis.location?.href ?? FALLBACK_BASE;
   const baseUrl = new URL(isMarkup ? (entry.url ?? FALLBACK_BASE) : entry, pageUrl).href;
@@ -130,7 +122,10 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
     reported: new Set<string>(),
     cssNames: new CssNameRegister(),
   });
-  const metadata = readMetadata(doc);
+  const metadata = metadataOf(doc);
+  // Started now so its fetches overlap the sub-compositions'; awaited at the end (a compile that fails first drops it).
+  const overrides = typeof options.overrides === 'function' ? options.overrides(metadata) : Promise.resolve(options.overrides ?? {});
+  overrides.catch(() => undefined);
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
   if (!root) throw new FxError(CompileIssueCode.entryInvalid, `composition "${baseUrl}" has no element with "${Attr.compositionId}"`);
@@ -152,7 +147,7 @@ export async function compileWith(entry: string | URL | HtmlEntry, options: Comp
     width: metadata.width ?? 1920,
     height: metadata.height ?? 1080,
     fps: options.fps ?? 30,
-    overrides: options.overrides ?? {},
+    overrides: await overrides,
   };
   injectHead(doc, documentBase, String(options.runtimeUrl), config);
   if (options.nonce) stampNonce(doc, options.nonce);
