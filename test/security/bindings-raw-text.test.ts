@@ -230,7 +230,8 @@ describe('<fx-composition>: data-var-text on script and style in the preview', (
   const refusedIssues = (issues: readonly Issue[]) =>
     issues.filter((found) => found.code === BindingIssueCode.tagNotAllowed).map((found) => found.path.join('/'));
 
-  it('refuses them at load and on a live update: no script_error, no posted marker, no @import', async () => {
+  it('refuses them at load and on a live update: no script_error, no posted marker, no @import', async function () {
+    this.timeout(30_000); // a frame load and a live update on a busy machine
     const srcdoc = compositionHtml({ variables: declarations, body });
     const el = mount({ variables: JSON.stringify({ t: payload('load'), css: css('load') }) }, { srcdoc });
     const errors: string[] = [];
