@@ -5,14 +5,14 @@ import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { summaryReporter, defaultReporter } from '@web/test-runner';
 import { closingLineReporter } from './scripts/wtr-closing-line.mjs';
 import { chromiumPath, chromiumFlags } from './scripts/chromium.mjs';
-import { fixtureMiddleware, screenshotPlugin } from './test/fixtures/server.mjs';
+import { fixtureMiddleware, requestLogPlugin, screenshotPlugin } from './test/fixtures/server.mjs';
 
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
   nodeResolve: true,
   concurrency: 2,
   middleware: fixtureMiddleware,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), screenshotPlugin, a11ySnapshotPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), screenshotPlugin, requestLogPlugin, a11ySnapshotPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), args: chromiumFlags },

@@ -1,7 +1,7 @@
 import { Attr } from './constants.js';
 import { colorGradingFilter, resolveColorGrading } from './color-grading.js';
 import { BindingIssueCode as Code, issue, describe, type Issue } from './issues.js';
-import { isBindableSrcTag, safeMediaUrl, sanitizeCssValue } from './safety.js';
+import { isBindableSrcTag, isBindableTextTag, safeMediaUrl, sanitizeCssValue } from './safety.js';
 import { compositionOwner, scopeElement } from './scope.js';
 import type { VariableValues } from './values.js';
 
@@ -21,6 +21,22 @@ const authoredSrc = new WeakMap<Element, string | null>();
 const authoredFilter = new WeakMap<Element, string>();
 const appliedProperties = new WeakMap<Element, ReadonlyMap<string, string>>();
 const resolvedGradings = new WeakMap<Element, Record<string, unknown>>();
+
+/** The attributes that bind a value into an element. */
+type BindingAttr = typeof Attr.varSrc | typeof Attr.varText;
+
+/** A binding on a tag that may not carry it (one text for the runtime and lint). */
+export function bindingTagNotAllowed(attribute: BindingAttr, id: string, tag: string): Issue<typeof Code.tagNotAllowed> {
+  const instead = attribute === Attr.varSrc
+    ? 'only img, video, audio and source may carry it'
+    : 'its text would run as code or become markup; bind an element that shows text, such as <span>';
+  return issue(Code.tagNotAllowed, [attribute, id], `"${attribute}" is not honoured on <${tag}>: ${instead}`);
+}
+
+/** A binding naming a variable its composition does not declare (one text for the runtime and lint). */
+export function bindingUndeclared(attribute: BindingAttr, id: string): Issue<typeof Code.undeclared> {
+  return issue(Code.undeclared, [attribute, id], `"${attribute}" names "${id}", which this composition does not declare`);
+}
 
 /** The text a scalar value shows, or `undefined` for a value that is not scalar. */
 export function scalarText(value: unknown): string | undefined {
@@ -70,14 +86,14 @@ function bindSrc(element: Element, values: VariableValues, issues: Issue[]): voi
   const id = element.getAttribute(Attr.varSrc) ?? '';
   const tag = element.localName;
   if (!isBindableSrcTag(tag)) {
-    issues.push(issue(Code.tagNotAllowed, [Attr.varSrc, id], `"data-var-src" is not honoured on <${tag}>; use img, video, audio or source`));
+    issues.push(bindingTagNotAllowed(Attr.varSrc, id, tag));
     return;
   }
   if (!authoredSrc.has(element)) authoredSrc.set(element, element.getAttribute('src'));
   const value = values[id];
   let next = authoredSrc.get(element) ?? null;
   if (!Object.hasOwn(values, id)) {
-    issues.push(issue(Code.undeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which is not a declared variable`));
+    issues.push(bindingUndeclared(Attr.varSrc, id));
   } else if (value !== null && value !== '') {
     const url = checkedMediaUrl(mediaUrl(value));
     if (url === undefined) {
@@ -106,8 +122,13 @@ function checkedMediaUrl(value: unknown): string | undefined {
 
 function bindText(element: Element, values: VariableValues, issues: Issue[]): void {
   const id = element.getAttribute(Attr.varText) ?? '';
+  // Checked on every apply, so an element moved since, or created later, is refused too.
+  if (!isBindableTextTag(element.localName)) {
+    issues.push(bindingTagNotAllowed(Attr.varText, id, element.localName));
+    return;
+  }
   if (!Object.hasOwn(values, id)) {
-    issues.push(issue(Code.undeclared, [Attr.varText, id], `"data-var-text" names "${id}", which is not a declared variable`));
+    issues.push(bindingUndeclared(Attr.varText, id));
     return;
   }
   const text = scalarText(values[id]);

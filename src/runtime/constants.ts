@@ -33,6 +33,13 @@ export type VariableType = (typeof VariableType)[keyof typeof VariableType];
 /** Tags on which `data-var-src` is honoured: media that cannot execute script. */
 export const BINDABLE_SRC_TAGS: ReadonlySet<string> = new Set(['img', 'video', 'audio', 'source']);
 
+/**
+ * Tags on which `data-var-text` is refused, in any namespace: their text is code (`script`, `style`), or is written
+ * back unescaped when the document is serialized (`xmp`, `iframe`, `noembed`, `noframes`, `noscript`), so a value
+ * saved with `outerHTML` and parsed again becomes markup. Every other element shows, escapes or ignores its text.
+ */
+export const TEXT_REFUSED_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript']);
+
 /** Characters removed from values applied as CSS custom properties (and newlines, and `\` so escapes cannot rebuild them). */
 export const CSS_REFUSED_CHARACTERS = /[;{}<>\\\r\n\f]/g;
 

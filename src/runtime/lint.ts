@@ -1,18 +1,19 @@
 import { Attr } from './constants.js';
+import { bindingTagNotAllowed, bindingUndeclared } from './bindings.js';
 import { colorGradingReference } from './color-grading.js';
 import { parseVariableDeclarations, type VariableDeclaration } from './declarations.js';
 import { parseHtml, queryAllDeep } from './html.js';
-import { DeclarationIssueCode, ValueIssueCode, issue, describe, type Issue } from './issues.js';
+import { BindingIssueCode, DeclarationIssueCode, ValueIssueCode, issue, describe, type Issue } from './issues.js';
 import { metadataOf } from './metadata.js';
-import { isBindableSrcTag, isSafeMediaUrl } from './safety.js';
+import { isBindableSrcTag, isBindableTextTag, isSafeMediaUrl } from './safety.js';
 import { compositionOwner } from './scope.js';
 import { validateVariables } from './values.js';
 
 /** Codes lint adds to those of declarations and metadata. */
 export const LintCode = {
   ...DeclarationIssueCode,
-  bindingUndeclared: 'binding_undeclared',
-  bindingTagNotAllowed: 'binding_tag_not_allowed',
+  bindingUndeclared: BindingIssueCode.undeclared,
+  bindingTagNotAllowed: BindingIssueCode.tagNotAllowed,
   unsafeMediaDefault: 'unsafe_media_default',
   variableValuesJsonInvalid: 'variable_values_json_invalid',
   variableValuesUndeclared: 'variable_values_undeclared',
@@ -48,7 +49,8 @@ interface Scope {
 
 /**
  * Statically checks a composition: declaration JSON and fields, defaults against their type and ranges, duplicate
- * ids, bindings to undeclared ids or on disallowed tags, unsafe media defaults, host `data-variable-values`, and
+ * ids, bindings to undeclared ids or on disallowed tags (`data-var-src` off media, `data-var-text` on script, style
+ * and raw-text elements), unsafe media defaults, host `data-variable-values`, and
  * declared-but-unused variables (a warning). Findings carry a stable `code`; errors must be fixed before rendering.
  *
  * @example
@@ -82,20 +84,15 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
     const id = element.getAttribute(Attr.varSrc) ?? '';
     scope.used.add(id);
     scope.media.add(id);
-    if (!isBindableSrcTag(element.localName)) {
-      findings.push(issue(LintCode.bindingTagNotAllowed, [Attr.varSrc, id], `"data-var-src" on <${element.localName}> is ignored; only img, video, audio and source may carry it`));
-    }
-    if (!declared(scope, id)) {
-      findings.push(issue(LintCode.bindingUndeclared, [Attr.varSrc, id], `"data-var-src" names "${id}", which this composition does not declare`));
-    }
+    if (!isBindableSrcTag(element.localName)) findings.push(bindingTagNotAllowed(Attr.varSrc, id, element.localName));
+    if (!declared(scope, id)) findings.push(bindingUndeclared(Attr.varSrc, id));
   }
   for (const element of queryAllDeep(doc, `[${Attr.varText}]`)) {
     const scope = scopeOf(element);
     const id = element.getAttribute(Attr.varText) ?? '';
     scope.used.add(id);
-    if (!declared(scope, id)) {
-      findings.push(issue(LintCode.bindingUndeclared, [Attr.varText, id], `"data-var-text" names "${id}", which this composition does not declare`));
-    }
+    if (!isBindableTextTag(element.localName)) findings.push(bindingTagNotAllowed(Attr.varText, id, element.localName));
+    if (!declared(scope, id)) findings.push(bindingUndeclared(Attr.varText, id));
   }
   for (const element of queryAllDeep(doc, `[${Attr.colorGrading}]`)) {
     lintColorGrading(element, scopeOf(element), findings);

@@ -1,8 +1,9 @@
 /**
- * The one safety module: which URLs may become a media `src`, which tags may carry `data-var-src`, and how
+ * The one safety module: which URLs may become a media `src`, which tags may carry `data-var-src` and
+ * `data-var-text`, and how
  * values are made inert before they become CSS. Lint, bindings, the element and the service all call this.
  */
-import { BINDABLE_SRC_TAGS, CSS_REFUSED_CHARACTERS } from './constants.js';
+import { BINDABLE_SRC_TAGS, CSS_REFUSED_CHARACTERS, TEXT_REFUSED_TAGS } from './constants.js';
 
 /** Protocols a media URL may use once parsed; `data:` is allowed only for `image/…` (checked separately). */
 const SAFE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'blob:']);
@@ -60,6 +61,14 @@ export function isSafeMediaUrl(value: unknown, base?: string | URL): boolean {
 /** True for the tags `data-var-src` is honoured on (`img`, `video`, `audio`, `source`), any case. */
 export function isBindableSrcTag(tagName: string): boolean {
   return BINDABLE_SRC_TAGS.has(tagName.toLowerCase());
+}
+
+/**
+ * True for the tags `data-var-text` is honoured on: all but `script`, `style` and the raw-text elements of
+ * `TEXT_REFUSED_TAGS`, any case and any namespace (a name rule no namespace trick gets around).
+ */
+export function isBindableTextTag(tagName: string): boolean {
+  return !TEXT_REFUSED_TAGS.has(tagName.toLowerCase());
 }
 
 /**

@@ -105,6 +105,53 @@ describe('applyBindings: data-var-text', () => {
     expect($(root, 'span').textContent).to.equal('authored');
   });
 
+  // Their text is code, or is serialized unescaped (a saved and re-parsed document would turn a value into markup).
+  const refusedText: [string, string, string][] = [
+    ['<script>', '<script data-var-text="v">authored</script>', 'script'],
+    ['<script type="module">', '<script type="module" data-var-text="v">authored</script>', 'script'],
+    ['<style>', '<style data-var-text="v">authored</style>', 'style'],
+    ['an upper-case <SCRIPT>', '<SCRIPT data-var-text="v">authored</SCRIPT>', 'script'],
+    ['an SVG <script>', '<svg><script data-var-text="v">authored</script></svg>', 'script'],
+    ['an SVG <style>', '<svg><style data-var-text="v">authored</style></svg>', 'style'],
+    ['a MathML <style>', '<math><style data-var-text="v">authored</style></math>', 'style'],
+    ['<xmp>', '<xmp data-var-text="v">authored</xmp>', 'xmp'],
+    ['<iframe>', '<iframe data-var-text="v" title="t">authored</iframe>', 'iframe'],
+    ['<noembed>', '<noembed data-var-text="v">authored</noembed>', 'noembed'],
+    ['<noframes>', '<noframes data-var-text="v">authored</noframes>', 'noframes'],
+    ['<noscript>', '<noscript data-var-text="v">authored</noscript>', 'noscript'],
+  ];
+  for (const [name, markup, selector] of refusedText) {
+    it(`refuses ${name} with binding_tag_not_allowed and keeps the authored text`, () => {
+      const root = mount(`<div data-composition-id="c">${markup}</div>`);
+      const issues = applyBindings(root, { v: '@import url(https://example.com/x.css); alert(1)' });
+      expect(codes(issues)).to.deep.equal(['binding_tag_not_allowed']);
+      expect(issues[0]!.path).to.deep.equal(['data-var-text', 'v']);
+      expect($(root, selector).textContent).to.equal('authored');
+    });
+  }
+
+  it('refuses the tag before looking the id up', () => {
+    const root = mount('<div data-composition-id="c"><style data-var-text="missing">authored</style></div>');
+    expect(codes(applyBindings(root, {}))).to.deep.equal(['binding_tag_not_allowed']);
+  });
+
+  // Their text is shown, escaped when serialized, or ignored.
+  const allowedText: [string, string, string][] = [
+    ['<textarea>', '<textarea data-var-text="v" aria-label="t">authored</textarea>', 'textarea'],
+    ['<title>', '<title data-var-text="v">authored</title>', 'title'],
+    ['<option>', '<select aria-label="t"><option data-var-text="v">authored</option></select>', 'option'],
+    ['an SVG <text>', '<svg><text data-var-text="v">authored</text></svg>', 'text'],
+    ['an SVG <set>', '<svg><rect><set data-var-text="v" attributeName="x" to="1"/></rect></svg>', 'set'],
+  ];
+  for (const [name, markup, selector] of allowedText) {
+    it(`binds ${name} as text`, () => {
+      const root = mount(`<div data-composition-id="c">${markup}</div>`);
+      expect(applyBindings(root, { v: '</x><script>x</script>' })).to.deep.equal([]);
+      expect($(root, selector).textContent).to.equal('</x><script>x</script>');
+      expect($(root, selector).children).to.have.length(0);
+    });
+  }
+
   it('binds the root element itself', () => {
     const root = mount('<h1 data-composition-id="c" data-var-text="title">old</h1>');
     applyBindings(root, { title: 'new' });
@@ -264,6 +311,22 @@ describe('applyBindings: data-var-src', () => {
       const root = mount(`<div data-composition-id="c"><${tag} data-var-src="pic"></${tag}></div>`);
       expect(codes(applyBindings(root, { pic: 'https://example.com/x' }))).to.deep.equal(['binding_tag_not_allowed']);
       expect($(root, tag).hasAttribute('src')).to.equal(false);
+    });
+  }
+
+  // Elements that load a URL from `src` too, but are not media: the allow-list keeps them out.
+  const refusedSrc: [string, string, string][] = [
+    ['<input type="image">', '<input type="image" data-var-src="pic" alt="x">', 'input'],
+    ['<track>', '<video><track data-var-src="pic"></video>', 'track'],
+    ['an SVG <script>', '<svg><script data-var-src="pic"></script></svg>', 'script'],
+    ['an SVG <image>', '<svg><image data-var-src="pic"></image></svg>', 'image'],
+    ['<object>', '<object data-var-src="pic"></object>', 'object'],
+  ];
+  for (const [name, markup, selector] of refusedSrc) {
+    it(`ignores data-var-src on ${name} with binding_tag_not_allowed`, () => {
+      const root = mount(`<div data-composition-id="c">${markup}</div>`);
+      expect(codes(applyBindings(root, { pic: 'https://example.com/x' }))).to.deep.equal(['binding_tag_not_allowed']);
+      expect($(root, selector).hasAttribute('src')).to.equal(false);
     });
   }
 

@@ -137,6 +137,15 @@ export const lintCases: readonly LintCase[] = [
   reported(C.bindingTagNotAllowed, 'data-var-src on an upper-case <IFRAME>', templateFragment([image('m')], '<IFRAME data-var-src="m"></IFRAME>'), [error(C.bindingTagNotAllowed, 'data-var-src', 'm')]),
   absent(C.bindingTagNotAllowed, 'data-var-src on img, video, audio and source', fullDocument([image('m')], '<img data-var-src="m"><video data-var-src="m"></video><audio data-var-src="m"></audio><video><source data-var-src="m"></video>')),
   absent(C.bindingTagNotAllowed, 'data-var-text on a div', fullDocument([text('m')], '<div data-var-text="m"></div>')),
+  ...['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript'].map((tag) =>
+    reported(C.bindingTagNotAllowed, `data-var-text on <${tag}>`, fullDocument([text('m')], `<${tag} data-var-text="m"></${tag}>`), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')])),
+  reported(C.bindingTagNotAllowed, 'data-var-text on <script type="module"> in <head>', `<!doctype html><html ${D}='${attr([text('m')])}'><head><script type="module" data-var-text="m"></script></head><body><div data-composition-id="main"></div></body></html>`, [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
+  reported(C.bindingTagNotAllowed, 'data-var-text on an upper-case <SCRIPT> in a template', templateFragment([text('m')], '<SCRIPT data-var-text="m"></SCRIPT>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
+  reported(C.bindingTagNotAllowed, 'data-var-text on SVG <script> and <style>', fullDocument([text('m')], '<svg><script data-var-text="m"></script><style data-var-text="m"></style></svg>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm'), error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
+  reported(C.bindingTagNotAllowed, 'data-var-text on a MathML-namespace <style>', fullDocument([text('m')], '<math><style data-var-text="m"></style></math>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
+  reported(C.bindingTagNotAllowed, 'data-var-text on <style> naming an undeclared id', fullDocument([], '<style data-var-text="ghost"></style>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'ghost'), error(C.bindingUndeclared, 'data-var-text', 'ghost')]),
+  absent(C.bindingTagNotAllowed, 'data-var-text on textarea, title, option, SVG text and set, whose text is inert', fullDocument([text('m')], '<textarea data-var-text="m"></textarea><title data-var-text="m"></title><select><option data-var-text="m"></option></select><svg><text data-var-text="m"></text><set data-var-text="m"/></svg>')),
+  absent(C.bindingTagNotAllowed, 'data-var-text on <plaintext>: no tag ends it, so its text stays text', fullDocument([text('m')], '<plaintext data-var-text="m">')),
 
   // media defaults
   reported(C.unsafeMediaDefault, 'a javascript: default bound by data-var-src', fullDocument([text('u', { default: 'javascript:alert(1)' })], '<img data-var-src="u">'), [error(C.unsafeMediaDefault, D, 'u', 'default')]),

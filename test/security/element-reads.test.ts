@@ -13,7 +13,7 @@ function mountWith(allowed?: readonly string[], src = ENTRY): { element: FxCompo
   element.setAttribute('style', 'display:block;width:320px;height:180px');
   if (allowed) element.allowCompositionReadsUnder = allowed;
   const errors: CustomEvent[] = [];
-  element.addEventListener('error', (event) => errors.push(event as CustomEvent));
+  element.addEventListener('error', (event) => errors.push(event as unknown as CustomEvent));
   element.src = src;
   return { element: track(document.body, element), errors };
 }
