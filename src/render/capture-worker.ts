@@ -1,4 +1,5 @@
 import { FxError, isFxError } from '../runtime/errors.js';
+import type { Issue } from '../runtime/issues.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
 import type { RenderNetworkPolicy } from './network-policy.js';
@@ -20,6 +21,8 @@ export interface WorkerSettings {
 export interface LoadedComposition {
   readonly duration: number;
   readonly fps: number;
+  /** Bindings the runtime refused (a value that was not applied must not pass silently). */
+  readonly bindingIssues: Issue[];
 }
 
 /**
@@ -53,7 +56,7 @@ export class CaptureWorker {
         `(async () => {
           if (!window.__fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
           await window.__fx.ready;
-          return { duration: window.__fx.duration, fps: window.__fx.fps };
+          return { duration: window.__fx.duration, fps: window.__fx.fps, bindingIssues: window.__fx.bindingIssues?.() ?? [] };
         })()`,
       );
     } catch (error) {

@@ -3,6 +3,7 @@ import type { CaptureWorker, WorkerSettings } from './capture-worker.js';
 import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';
+import type { Issue } from '../runtime/issues.js';
 import type { ProjectServer } from './project-server.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -15,6 +16,8 @@ export interface Prepared {
   readonly frames: number;
   /** Workers with the compiled document loaded and `__fx.ready` settled. */
   readonly workers: CaptureWorker[];
+  /** Bindings the runtime refused, as the first worker loaded them (every worker loads the same document). */
+  readonly bindingIssues: Issue[];
 }
 
 /**
@@ -52,8 +55,8 @@ export async function prepareWorkers(
     workers = await Promise.all(workers.map(() => pool.launch({ ...base, viewport: geometry.viewport, scale: geometry.scale })));
   }
   const documentUrl = server.addDocument(randomUUID(), compiled.html);
-  await Promise.all(workers.map((worker) => worker.load(documentUrl)));
-  return { compiled: { ...compiled, duration }, geometry, frames, workers };
+  const [loaded] = await Promise.all(workers.map((worker) => worker.load(documentUrl)));
+  return { compiled: { ...compiled, duration }, geometry, frames, workers, bindingIssues: loaded?.bindingIssues ?? [] };
 }
 
 /** round(duration × fps), once the duration and the frame count are within the render's limits. */

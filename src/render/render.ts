@@ -83,7 +83,7 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
 
   const mode = resolveCaptureMode(checked.capture);
   const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch, network };
-  const { compiled, geometry, frames, workers } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
+  const { compiled, geometry, frames, workers, bindingIssues } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
   const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: audioProxy?.origin });
 
   const outputPath = resolve(options.outputPath);
@@ -135,7 +135,7 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
     fps: checked.fps,
     frames,
     duration: frames / checked.fps,
-    issues: [...compiled.issues, ...network.issues(), ...audioIssues],
+    issues: [...compiled.issues, ...bindingIssues, ...network.issues(), ...audioIssues],
     hasAudio: inputs.length > 0,
     capture: mode,
   };

@@ -73,7 +73,7 @@ export interface RenderResult {
   readonly fps: number;
   readonly frames: number;
   readonly duration: number;
-  /** Compile problems that did not stop the render (e.g. a missing sub-composition, left empty). */
+  /** Problems that did not stop the render: compile (a missing sub-composition, left empty), refused bindings, network, audio. */
   readonly issues?: readonly Issue[];
   /** Whether audio from `<audio>` / `<video data-has-audio>` was mixed in. */
   readonly hasAudio?: boolean;

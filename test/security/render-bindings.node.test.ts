@@ -86,4 +86,7 @@ test('values bound into <script> and <style> run nothing in the render: picture 
   // One comparison, so a failure shows every effect at once.
   const seen = { scriptTile: looksLike(a!, BLUE), styleTile: looksLike(b!, BLUE), valueTile: looksLike(c!, GREEN), requests: target.requests.map((request) => request.url) };
   assert.deepEqual(seen, { scriptTile: true, styleTile: true, valueTile: true, requests: [] }, `tiles ${a} | ${b} | ${c}`);
+  // Refused, and said so: the render result carries each refusal as the preview's variableschange does.
+  const refused = (result.issues ?? []).filter((found) => found.code === 'binding_tag_not_allowed');
+  assert.equal(refused.length, 5, JSON.stringify(result.issues));
 });

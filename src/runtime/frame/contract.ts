@@ -1,3 +1,5 @@
+import type { Issue } from '../issues.js';
+
 /**
  * The contract of the in-frame runtime: what `window.__fx` offers composition scripts, the element and the
  * renderer. The element and the renderer drive time through the same `seek`, so preview and render agree.
@@ -37,6 +39,11 @@ export interface FxRendererHooks {
    * audio at the same offsets the runtime plays media at.
    */
   clipWindow(element: Element): { start: number; end: number } | undefined;
+  /**
+   * The bindings the runtime refused or could not apply (`binding_*`, `css_property_rejected`, font issues), each
+   * path prefixed with its sub-composition instance: a render reports them, as the preview does.
+   */
+  bindingIssues(): Issue[];
 }
 
 declare global {

@@ -39,6 +39,7 @@ function boot(): void {
     // Called by the compiled document's wrapped sub-composition scripts; not for authors.
     runInstanceScript: { value: player.runInstanceScript.bind(player) },
     clipWindow: { value: clipWindow },
+    bindingIssues: { value: (() => player.variables.bindingIssues) satisfies FxRendererHooks['bindingIssues'] },
   });
   // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
   adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);

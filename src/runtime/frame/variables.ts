@@ -55,10 +55,19 @@ export class FrameVariables {
 
   /** Declaration and resolution issues of every scope, each path prefixed with its instance. */
   get issues(): Issue[] {
+    return this.#collect((scope) => [...scope.issues, ...(scope.resolveIssues ?? []), ...(scope.bindingIssues ?? [])]);
+  }
+
+  /** The issues of the last apply of bindings alone, prefixed like {@link issues}. */
+  get bindingIssues(): Issue[] {
+    return this.#collect((scope) => scope.bindingIssues ?? []);
+  }
+
+  #collect(of: (scope: Scope) => readonly Issue[]): Issue[] {
     const all: Issue[] = [];
     for (const [key, scope] of this.#scopes) {
       const prefix = key === TOP ? [] : [key];
-      for (const found of [...scope.issues, ...(scope.resolveIssues ?? []), ...(scope.bindingIssues ?? [])]) all.push({ ...found, path: [...prefix, ...found.path] });
+      for (const found of of(scope)) all.push({ ...found, path: [...prefix, ...found.path] });
     }
     return all;
   }
