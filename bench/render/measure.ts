@@ -29,7 +29,7 @@ export async function measureCapture(input: { projectDir: string; viewport: { wi
   const watch = new RenderWatch(undefined, 60_000);
   const worker = await CaptureWorker.start({ mode: input.mode, viewport: input.viewport, scale: 1, transparent: false, watch, network: new RenderNetworkPolicy(server.origin, false) });
   try {
-    const compiled = await compileInBrowser(worker.page, server, 'index.html', { fps: input.fps, variables: {} });
+    const compiled = await compileInBrowser(worker.page, server, 'index.html', { fps: input.fps, variables: {}, allowCompositionReadsUnder: [] });
     await worker.load(server.addDocument('bench', compiled.html));
     await worker.frame(0, input.fps, PRESET); // warm-up
     const frames: Buffer[] = [];

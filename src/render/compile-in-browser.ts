@@ -28,23 +28,24 @@ export function compositionUrlPath(composition: string): string {
  * Compiles the entry with the real compiler inside the render browser, exactly as `<fx-composition>` does in a
  * page: the compile page loads `fx.iife.js` and calls `fx.compileComposition(url, { runtimeUrl, overrides, fps,
  * allowCompositionReadsUnder })`. The composition may have the compiler read the whole project (an entry in a
- * subfolder may name `../shared/x.css`) and nothing else: not the service's network, not `file:`. Compiler errors
+ * subfolder may name `../shared/x.css`) and the folders the caller lists, nothing else: not the service's network,
+ * not `file:`. Compiler errors
  * keep their codes (`composition_not_found`, …).
  */
 export async function compileInBrowser(
   page: BrowserPage,
   server: ProjectServer,
   composition: string,
-  options: { readonly fps: number; readonly variables: Record<string, unknown> },
+  options: { readonly fps: number; readonly variables: Record<string, unknown>; readonly allowCompositionReadsUnder: readonly string[] },
 ): Promise<BrowserCompiled> {
   const entryUrl = server.url(`/${compositionUrlPath(composition)}`);
   await page.goto(server.url(ServerPath.compilePage));
-  const input = JSON.stringify({ entryUrl, runtimeUrl: server.url(ServerPath.runtime), overrides: options.variables, fps: options.fps, project: server.baseUrl });
+  const input = JSON.stringify({ entryUrl, runtimeUrl: server.url(ServerPath.runtime), overrides: options.variables, fps: options.fps, readable: [server.baseUrl, ...options.allowCompositionReadsUnder] });
   const answer = await page.evaluate<CompileAnswer>(
     'compiling the composition',
     `(async (input) => {
       try {
-        const { html, metadata, issues } = await window.fx.compileComposition(new URL(input.entryUrl), { runtimeUrl: input.runtimeUrl, overrides: input.overrides, fps: input.fps, allowCompositionReadsUnder: [input.project] });
+        const { html, metadata, issues } = await window.fx.compileComposition(new URL(input.entryUrl), { runtimeUrl: input.runtimeUrl, overrides: input.overrides, fps: input.fps, allowCompositionReadsUnder: input.readable });
         return { ok: true, compiled: { html, width: metadata.width, height: metadata.height, duration: metadata.duration, issues: [...metadata.issues, ...issues] } };
       } catch (error) {
         return { ok: false, code: String(error && error.code || 'composition_invalid'), message: String(error && error.message || error) };

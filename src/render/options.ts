@@ -45,9 +45,11 @@ export interface CheckedOptions {
   readonly maxDurationSeconds: number;
   readonly maxFrames: number;
   readonly unsafeAllowPrivateNetwork: boolean;
+  readonly allowCompositionReadsUnder: readonly string[];
 }
 
 const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
+const isHttpUrl = (value: unknown) => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 const quoted = (value: unknown) => {
   try {
     return JSON.stringify(value) ?? String(value);
@@ -107,7 +109,11 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
     );
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw invalid(`"onProgress" must be a function, got ${quoted(options.onProgress)}`);
-  return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs, maxDurationSeconds, maxFrames, unsafeAllowPrivateNetwork };
+  const allowCompositionReadsUnder = options.allowCompositionReadsUnder ?? [];
+  if (!Array.isArray(allowCompositionReadsUnder) || !allowCompositionReadsUnder.every(isHttpUrl)) {
+    throw invalid(`"allowCompositionReadsUnder" must be a list of http(s) folder URLs, got ${quoted(allowCompositionReadsUnder)}`);
+  }
+  return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs, maxDurationSeconds, maxFrames, unsafeAllowPrivateNetwork, allowCompositionReadsUnder };
 }
 
 /** The preset shape closest to a composition's own width and height. */

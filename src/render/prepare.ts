@@ -36,7 +36,7 @@ export async function prepareWorkers(
   const launches = Array.from({ length: checked.concurrency }, () => pool.launch({ ...base, viewport: COMPILE_VIEWPORT, scale: 1 }));
   for (const launch of launches) launch.catch(() => undefined); // awaited below, or closed by the pool
   const first = await launches[0]!;
-  const compiled = await compileInBrowser(first.page, server, composition, { fps: checked.fps, variables: checked.variables });
+  const compiled = await compileInBrowser(first.page, server, composition, { fps: checked.fps, variables: checked.variables, allowCompositionReadsUnder: checked.allowCompositionReadsUnder });
   const duration = compiled.duration;
   if (duration === undefined || !(duration > 0)) {
     throw renderError(RenderErrorCode.durationMissing, `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`);

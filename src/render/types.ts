@@ -32,6 +32,11 @@ export interface RenderOptions {
   readonly aspectRatio?: AspectRatio;
   /** Top-level overrides, injected exactly as the preview injects `window.__fxVariables`. */
   readonly variables?: Record<string, unknown>;
+  /**
+   * Folders (http(s) URLs) beyond the project whose files the composition may have the compiler read and inline,
+   * as `<fx-composition allowCompositionReadsUnder>` does in a page. Default: none, the project only.
+   */
+  readonly allowCompositionReadsUnder?: readonly string[];
   /** Where to write the video; the thumbnail goes next to it. */
   readonly outputPath: string;
   readonly signal?: AbortSignal;

@@ -49,6 +49,10 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
   ['maxFrames Infinity', { maxFrames: Number.POSITIVE_INFINITY }, /"maxFrames"/],
   ['unsafeAllowPrivateNetwork as a string', { unsafeAllowPrivateNetwork: 'yes' }, /"unsafeAllowPrivateNetwork" must be true or false, got "yes"/],
   ['unsafeAllowPrivateNetwork 1', { unsafeAllowPrivateNetwork: 1 }, /"unsafeAllowPrivateNetwork"/],
+  ['allowCompositionReadsUnder a string', { allowCompositionReadsUnder: 'https://cdn.example/kit/' }, /"allowCompositionReadsUnder" must be a list of http\(s\) folder URLs/],
+  ['allowCompositionReadsUnder a file: folder', { allowCompositionReadsUnder: ['file:///etc/'] }, /"allowCompositionReadsUnder"/],
+  ['allowCompositionReadsUnder a relative path', { allowCompositionReadsUnder: ['../shared/'] }, /"allowCompositionReadsUnder"/],
+  ['allowCompositionReadsUnder holding a number', { allowCompositionReadsUnder: [42] }, /"allowCompositionReadsUnder"/],
 ];
 
 for (const [name, change, message] of badOptions) {
@@ -65,7 +69,7 @@ for (const format of ['webm', 'mov'] as const) {
 
 test('accepts 4k with mp4 and fills defaults', () => {
   const checked = checkOptions({ ...base, resolution: '4k' });
-  assert.deepEqual({ ...checked }, { fps: 30, quality: 'standard', format: 'mp4', resolution: '4k', aspectRatio: undefined, variables: {}, concurrency: DEFAULT_CONCURRENCY, capture: 'auto', timeoutMs: 30_000, maxDurationSeconds: 600, maxFrames: 36_000, unsafeAllowPrivateNetwork: false });
+  assert.deepEqual({ ...checked }, { fps: 30, quality: 'standard', format: 'mp4', resolution: '4k', aspectRatio: undefined, variables: {}, concurrency: DEFAULT_CONCURRENCY, capture: 'auto', timeoutMs: 30_000, maxDurationSeconds: 600, maxFrames: 36_000, unsafeAllowPrivateNetwork: false, allowCompositionReadsUnder: [] });
   assert.equal(DEFAULT_CONCURRENCY, Math.min(2, availableParallelism()));
 });
 

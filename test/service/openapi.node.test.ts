@@ -56,7 +56,7 @@ test('the render record has exactly the documented required fields', () => {
       seq: 1, id: 'rnd_x', accountId: 'acct_x', credentialId: 'key_x', status: 'queued', warnings: [], projectKey: 'assets/x', stage: 'queued',
       framesDone: 0, framesTotal: null, attempts: 0, createdAt: 0, startedAt: null, finishedAt: null, failure: null, videoKey: null,
       thumbnailKey: null, output: null, credits: null, deletedAt: null,
-      request: { asset_id: 'ast_x', url: null, composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', resolution: '1080p', aspect_ratio: '16:9', variables: {}, strict_variables: false, callback_url: null, callback_id: null },
+      request: { asset_id: 'ast_x', url: null, page_url: null, composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', resolution: '1080p', aspect_ratio: '16:9', variables: {}, strict_variables: false, callback_url: null, callback_id: null },
     },
     { video_url: null, thumbnail_url: null, expires_at: null },
   );

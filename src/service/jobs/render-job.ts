@@ -42,6 +42,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
       resolution: render.request.resolution,
       aspectRatio: render.request.aspect_ratio,
       variables: render.request.variables,
+      allowCompositionReadsUnder: pageFolders(render.request),
       maxDurationSeconds: config.limits.maxDurationSeconds,
       maxFrames: config.limits.maxFrames,
       unsafeAllowPrivateNetwork: config.allowPrivateNetworkUrls,
@@ -96,4 +97,13 @@ function throttledProgress(context: ServiceContext, renderId: string) {
     const framesTotal = progress.framesTotal > 0 ? progress.framesTotal : null;
     context.renders.recordProgress(renderId, { stage: progress.stage, framesDone: progress.framesDone, framesTotal }).catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
   };
+}
+
+/**
+ * A `url` render's page may have the compiler read its own folder on the origin (where its `<base href>` points),
+ * as it would in `<fx-composition src>`; records from before `page_url` existed fall back to the submitted URL.
+ */
+function pageFolders(request: RenderRow['request']): string[] {
+  const page = request.page_url ?? request.url;
+  return page ? [new URL('./', page).href] : [];
 }

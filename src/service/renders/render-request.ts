@@ -42,7 +42,8 @@ export interface RequestPolicy {
 }
 
 /** The submit body before the source is known: `aspect_ratio` is resolved later from the composition. */
-export type ParsedRenderRequest = Omit<RenderRequest, 'aspect_ratio'> & { readonly aspect_ratio: AspectRatio | null };
+/** What the body says: the aspect ratio may be left to detection, and the page URL is known only after fetching. */
+export type ParsedRenderRequest = Omit<RenderRequest, 'aspect_ratio' | 'page_url'> & { readonly aspect_ratio: AspectRatio | null };
 
 const invalid = (param: string, message: string) => new ServiceError(ErrorCode.parameterInvalid, message, { param });
 

@@ -6,6 +6,8 @@ import type { RenderStatus, WebhookEventType } from '../constants.js';
 export interface RenderRequest {
   readonly asset_id: string | null;
   readonly url: string | null;
+  /** A `url` render's page after redirects: its folder is what the composition may have the compiler read. */
+  readonly page_url: string | null;
   readonly composition: string;
   readonly fps: number;
   readonly quality: RenderQuality;

@@ -16,7 +16,7 @@ async function loadSource(context: ServiceContext, principal: Principal, renderI
   if (request.url !== null) {
     const { limits, fetch, allowPrivateNetworkUrls } = context.config;
     const page = await fetchPage(request.url, { fetch, maxBytes: limits.urlPageBytes, timeoutMs: limits.urlFetchTimeoutMs, allowPrivateNetwork: allowPrivateNetworkUrls });
-    return { html: page.html, projectKey: StorageKey.urlProject(renderId), page: withBaseHref(page.html, page.finalUrl) };
+    return { html: page.html, projectKey: StorageKey.urlProject(renderId), page: withBaseHref(page.html, page.finalUrl), pageUrl: page.finalUrl };
   }
   const asset = await context.assets.get(principal.accountId, request.asset_id!);
   if (!asset) throw new ServiceError(ErrorCode.assetNotFound, `no asset ${JSON.stringify(request.asset_id)}`, { param: 'asset_id' });
@@ -24,7 +24,7 @@ async function loadSource(context: ServiceContext, principal: Principal, renderI
   if (!bytes) {
     throw new ServiceError(ErrorCode.compositionNotFound, `asset ${JSON.stringify(asset.id)} has no file ${JSON.stringify(request.composition)}`, { param: 'composition' });
   }
-  return { html: new TextDecoder().decode(bytes), projectKey: StorageKey.asset(asset.id), page: undefined };
+  return { html: new TextDecoder().decode(bytes), projectKey: StorageKey.asset(asset.id), page: undefined, pageUrl: null };
 }
 
 /**
@@ -38,7 +38,7 @@ export async function submitRender(context: ServiceContext, principal: Principal
   const composition = parsed.url === null ? parsed.composition : URL_ENTRY;
   const { metadata, warnings } = checkProject(source.html, composition, parsed.variables, parsed.strict_variables);
   checkCompositionLength(metadata.duration, composition, parsed.fps, context.config.limits);
-  const request = { ...parsed, composition, aspect_ratio: parsed.aspect_ratio ?? aspectRatioOf(metadata) };
+  const request = { ...parsed, page_url: source.pageUrl, composition, aspect_ratio: parsed.aspect_ratio ?? aspectRatioOf(metadata) };
   if (source.page !== undefined) await context.storage.putTree(source.projectKey, [{ path: URL_ENTRY, content: new TextEncoder().encode(source.page) }]);
   try {
     await context.renders.create({ id, accountId: principal.accountId, credentialId: principal.credentialId, request, warnings, projectKey: source.projectKey, createdAt: context.config.now() });
