@@ -337,3 +337,56 @@ export function vectorValue(vector: UrlVector): unknown {
 export function vectorLabel(vector: UrlVector): string {
   return `${vector.name}${vector.via ? ` (via ${vector.via})` : ''}`;
 }
+
+/**
+ * URLs a composition may name for the compiler to read (sub-compositions, stylesheets, scripts, fonts), with the
+ * verdict of the read scope (src/runtime/compile-reads.ts) for an entry at {@link READ_SCOPE_ENTRY}: `inside` its
+ * folder or `outside`. The tricks are those that make a string look inside while the URL parser (or a server that
+ * decodes before resolving `..`) puts it elsewhere.
+ */
+export const READ_SCOPE_ENTRY = 'https://host.example/comps/intro/index.html';
+
+export interface ReadScopeVector {
+  readonly name: string;
+  readonly input: string;
+  readonly verdict: 'inside' | 'outside';
+}
+
+const inside = (name: string, input: string): ReadScopeVector => ({ name, input, verdict: 'inside' });
+const outside = (name: string, input: string): ReadScopeVector => ({ name, input, verdict: 'outside' });
+
+export const READ_SCOPE_URLS: readonly ReadScopeVector[] = [
+  inside('a sibling file', 'card.html'),
+  inside('a file in a subfolder', 'parts/card.html'),
+  inside('a dot segment that stays inside', 'parts/../card.html'),
+  inside('an encoded letter', '%63ard.html'),
+  inside('query and fragment', 'card.html?v=2#top'),
+  inside('the absolute URL of a sibling', 'https://host.example/comps/intro/card.css'),
+  inside('the default port spelled out', 'https://host.example:443/comps/intro/card.css'),
+  inside('an upper-case host', 'https://HOST.example/comps/intro/card.css'),
+  inside('a trailing newline the parser strips', 'card.css\n'),
+  inside('a data: stylesheet (reads nothing of the host)', 'data:text/css,p{color:red}'),
+  outside('the parent folder', '../shared/card.css'),
+  outside('an origin-relative path', '/comps/shared/card.css'),
+  outside('the folder itself without its slash', '/comps/intro'),
+  outside('a sibling folder sharing the prefix', '/comps/intro-private/secret.css'),
+  outside('%2e%2e (the parser makes it ..)', '%2e%2e/shared/card.css'),
+  outside('.%2E (mixed dot segment)', '.%2E/shared/card.css'),
+  outside('a backslash (a separator in http URLs)', '..\\shared\\card.css'),
+  outside('an encoded slash a server might decode', '..%2fshared/card.css'),
+  outside('an encoded slash inside the folder', 'parts%2F..%2F..%2Fsecret.css'),
+  outside('an encoded backslash', '..%5cshared/card.css'),
+  outside('leading blanks before ..', '  ../shared/card.css'),
+  outside('credentials in the URL', 'https://user:pass@host.example/comps/intro/card.css'),
+  outside('a user name alone', 'https://user@host.example/comps/intro/card.css'),
+  outside('the same path over http', 'http://host.example/comps/intro/card.css'),
+  outside('another port', 'https://host.example:8443/comps/intro/card.css'),
+  outside('a trailing dot on the host', 'https://host.example./comps/intro/card.css'),
+  outside('a subdomain', 'https://api.host.example/comps/intro/card.css'),
+  outside('a scheme-relative URL to another host', '//evil.example/comps/intro/card.css'),
+  outside('loopback', 'http://127.0.0.1/comps/intro/card.css'),
+  outside('cloud metadata', 'http://169.254.169.254/latest/meta-data/'),
+  outside('a file: URL', 'file:///etc/passwd'),
+  outside('a blob: URL of the host origin', 'blob:https://host.example/6f1c2c1e-7c1b-4b8e-9d55-0c1f6f0d2a11'),
+  outside('javascript:', 'javascript:alert(1)'),
+];
