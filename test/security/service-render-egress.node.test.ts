@@ -1,6 +1,6 @@
 // Issue 8 item 12 (service share): a composition in an uploaded project must not read the render machine's
 // network, files or cloud metadata — the service's own API on 127.0.0.1, 169.254.169.254, file:///etc/passwd —
-// as an image, a fetch, a stylesheet or a sub-composition. Rendered end to end through the service with the
+// as an image, a fetch, a stylesheet, a sub-composition or a font variable's source. Rendered end to end through the service with the
 // real renderer and its production network rule (`allowPrivateNetworkUrls: false`). The service carries a canary
 // route under /v3 that counts every request reaching it and answers each kind with something that would load
 // (CORS allowed), so a leak shows as a hit, a red tile in the video and a missing warning.
@@ -72,16 +72,19 @@ function composition(targets: readonly string[]): string {
       if (tile.dataset.kind === 'css') { const link = document.createElement('link'); link.rel = 'stylesheet'; link.onload = () => paint(tile, true); link.onerror = () => paint(tile, false); link.href = url; document.head.append(link); }
     }
   </script>`;
-  return `<!doctype html><html><head><style>html, body { margin: 0; } #root { position: relative; width: 960px; height: 540px; background: #000; }</style></head><body>
+  // Font variables whose values name each target (item 2 in the render): the runtime loads their faces in the page.
+  const fonts = targets.map((_, row) => ({ id: `face${row}`, type: 'font', label: `Face ${row}`, default: 'sans-serif' }));
+  return `<!doctype html><html data-composition-variables='${JSON.stringify(fonts)}'><head><style>html, body { margin: 0; } #root { position: relative; width: 960px; height: 540px; background: #000; }</style></head><body>
     <div id="root" data-composition-id="main" data-width="960" data-height="540" data-duration="1">${tiles.join('')}</div>${script}</body></html>`;
 }
 
 const near = (rgb: number[], expected: readonly number[]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 60);
 
-test('a composition reaches neither the service, nor cloud metadata, nor local files, as image, fetch, stylesheet or sub-composition', { timeout: 180_000 }, async () => {
+test('a composition reaches neither the service, nor cloud metadata, nor local files, as image, fetch, stylesheet, sub-composition or font value', { timeout: 180_000 }, async () => {
   const targets = [`${service.url}${CANARY}?from=service`, 'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd'];
   const assetId = await uploadProject(service, { 'index.html': composition(targets) });
-  const submitted = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5, quality: 'draft' }));
+  const variables = Object.fromEntries(targets.map((target, row) => [`face${row}`, { name: `Leak${row}`, source: target.startsWith('http') ? `${target}&kind=font` : target }]));
+  const submitted = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5, quality: 'draft', variables }));
   assert.equal(submitted.status, 202, await submitted.clone().text());
   const finished = await waitForFinished(service, ((await submitted.json()) as { render_id: string }).render_id, 150_000);
   assert.equal(finished.status, 'completed', JSON.stringify(finished));
