@@ -3,6 +3,7 @@ import { compileComposition, CompileIssueCode, type CompileOptions, type Compile
 import { isFxError } from '../../src/runtime/errors.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
 import { scopeCss } from '../../src/runtime/compile-css.js';
+import { openCompiled } from './compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 // A folder of the test server nobody serves: every file comes from the injected fetch.
@@ -48,21 +49,6 @@ const card = (extra = '') =>
   `<template><div data-composition-id="card" data-duration="1" data-composition-variables='${JSON.stringify(NAME)}'>` +
   `<p class="name" data-var-text="name">x</p>${extra}</div></template>`;
 
-/** Loads compiled HTML into a same-origin (unsandboxed) frame so the test can look inside; resolves once the runtime is ready. */
-async function render(compiled: CompiledComposition): Promise<Window & typeof globalThis> {
-  const iframe = document.createElement('iframe');
-  iframe.style.cssText = 'width:320px;height:180px;border:0';
-  frames.push(iframe);
-  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
-  iframe.srcdoc = compiled.html;
-  document.body.append(iframe);
-  await loaded;
-  const view = iframe.contentWindow as Window & typeof globalThis;
-  await view.__fx.ready;
-  return view;
-}
-const frames: HTMLIFrameElement[] = [];
-afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
 
 describe('compileComposition: inlining', () => {
   it('inlines a sub-composition into its host and injects the runtime and config first in <head>', async () => {
@@ -96,7 +82,7 @@ describe('compileComposition: inlining', () => {
     const compiled = await compile({ 'index.html': entry(body), 'card.html': card() });
     const hosts = [...parse(compiled.html).querySelectorAll('.c')];
     expect(hosts.map((host) => host.getAttribute(FrameAttr.instance))).to.deep.equal(['card-1', 'card-2', 'card-3']);
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     expect([...view.document.querySelectorAll('.c .name')].map((p) => p.textContent)).to.deep.equal(['Ada', 'Grace', 'Nobody']);
   });
 
@@ -108,7 +94,7 @@ describe('compileComposition: inlining', () => {
     const compiled = await compile({ 'index.html': entry(body), 'card.html': card(script) });
     const wrapped = parse(compiled.html).querySelectorAll(`script[${FrameAttr.instanceScript}]`);
     expect([...wrapped].map((element) => element.getAttribute(FrameAttr.instanceScript))).to.deep.equal(['card-1', 'card-2']);
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     const seen = [...view.document.querySelectorAll('.c')].map((host) => JSON.parse(host.getAttribute('data-seen')!));
     expect(seen).to.deep.equal([{ name: 'Ada' }, { name: 'Grace' }]);
   });
@@ -121,7 +107,7 @@ describe('compileComposition: inlining', () => {
     });
     const script = parse(compiled.html).querySelector(`script[${FrameAttr.instanceScript}]`)!;
     expect(script.hasAttribute('src')).to.equal(false);
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     expect(view.document.querySelector('.c')!.getAttribute('data-seen')).to.equal('Ada');
   });
 
@@ -136,7 +122,7 @@ describe('compileComposition: inlining', () => {
     expect(host.getAttribute(FrameAttr.instance)).to.equal('doc-1');
     expect(host.getAttribute('data-duration')).to.equal('1.5');
     expect(JSON.parse(host.getAttribute('data-composition-variables')!)[0].id).to.equal('name');
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     const inside = view.document.getElementById('h')!;
     expect(inside.querySelector('.n')!.textContent).to.equal('Doc');
     expect(view.getComputedStyle(inside.querySelector('.n')!).color).to.equal('rgb(255, 0, 0)');
@@ -208,7 +194,7 @@ describe('compileComposition: style scoping', () => {
   const colorOf = (view: Window, selector: string) => view.getComputedStyle(view.document.querySelector(selector)!).color;
 
   it('styles only the instance that owns the rule', async () => {
-    const view = await render(await compile(files));
+    const view = await openCompiled(await compile(files));
     expect(colorOf(view, '#top')).to.equal('rgb(0, 0, 0)');
     expect(colorOf(view, '#a > .label')).to.equal('rgb(0, 128, 0)');
     expect(colorOf(view, '#a2 > .label')).to.equal('rgb(0, 128, 0)');
@@ -216,13 +202,13 @@ describe('compileComposition: style scoping', () => {
   });
 
   it('does not style the content of a sub-composition nested inside the instance, but may place its host', async () => {
-    const view = await render(await compile({ ...files, 'a.html': files['a.html'].replace('</style>', ' #nested { margin-left: 7px; }</style>') }));
+    const view = await openCompiled(await compile({ ...files, 'a.html': files['a.html'].replace('</style>', ' #nested { margin-left: 7px; }</style>') }));
     expect(colorOf(view, '#nested .label')).to.equal('rgb(0, 0, 0)');
     expect(view.getComputedStyle(view.document.getElementById('nested')!).marginLeft).to.equal('7px');
   });
 
   it('reads :root, html and body of a sub-composition as its instance root', async () => {
-    const view = await render(await compile(files));
+    const view = await openCompiled(await compile(files));
     const a = view.getComputedStyle(view.document.getElementById('a')!);
     expect(a.backgroundColor).to.equal('rgb(1, 2, 3)');
     expect(a.borderTopColor).to.equal('rgb(4, 5, 6)');
@@ -339,7 +325,7 @@ describe('compileComposition: image variable values', () => {
 describe('compileComposition: root duration', () => {
   it('is fixed at compile time: a script rewriting data-duration changes nothing', async () => {
     const script = `<script>document.getElementById('root').setAttribute('data-duration', '10'); document.documentElement.setAttribute('data-duration', '10');</script>`;
-    const view = await render(await compile({ 'index.html': entry(script) }));
+    const view = await openCompiled(await compile({ 'index.html': entry(script) }));
     expect(view.document.getElementById('root')!.getAttribute('data-duration')).to.equal('10');
     expect(view.__fx.duration).to.equal(2);
     expect(await view.__fx.seek(5)).to.equal(2);

@@ -3,6 +3,7 @@
 // overrides; a sub-composition's global CSS names must not replace its parent's.
 import { expect } from '@open-wc/testing';
 import { compileComposition, type CompiledComposition } from '../../src/runtime/compile.js';
+import { openCompiled } from '../runtime/compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = new URL('/virtual/', location.href).href;
@@ -21,29 +22,14 @@ function compile(files: Record<string, string>, entry: string | { html: string; 
 const markup = (body: string, head = '') =>
   `<!doctype html><html><head>${head}</head><body><div id="root" data-composition-id="main" data-width="320" data-height="180" data-duration="1">${body}</div></body></html>`;
 
-const frames: HTMLIFrameElement[] = [];
-afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
 
-/** Loads compiled HTML into a same-origin frame so the test can look inside; resolves once the runtime is ready. */
-async function render(compiled: CompiledComposition): Promise<Window & typeof globalThis> {
-  const iframe = document.createElement('iframe');
-  iframe.style.cssText = 'width:320px;height:180px;border:0';
-  frames.push(iframe);
-  const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
-  iframe.srcdoc = compiled.html;
-  document.body.append(iframe);
-  await loaded;
-  const view = iframe.contentWindow as Window & typeof globalThis;
-  await view.__fx.ready;
-  return view;
-}
 
 describe('compiled <base> (item 7)', () => {
   it('a markup entry standing at a host URL with a query and fragment: the <base> has neither', async () => {
     const url = `${BASE}page.html?token=s3cret&session=abc#access_token=s3cret`;
     const compiled = await compile({}, { html: markup(''), url });
     expect(compiled.html).not.to.include('s3cret');
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     expect(view.document.baseURI).to.equal(`${BASE}page.html`);
   });
 
@@ -67,7 +53,7 @@ describe('top-level overrides stay out of sub-composition scripts (item 9)', () 
   it('window.__fxVariables, a bare __fxVariables, its aliases and the config element are gone inside an instance', async () => {
     const files = { 'index.html': markup(`<div id="s" data-composition-src="s.html"></div><p id="top"></p><script>document.getElementById('top').textContent = window.__fxVariables.secret;</script>`), 's.html': `<template><div data-composition-id="s">${probe}</div></template>` };
     const compiled = await compile(files, `${BASE}index.html`, { secret: 'OVERRIDE' });
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     expect(JSON.parse(view.document.getElementById('s')!.getAttribute('data-seen')!)).to.deep.equal([
       'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', false, true,
     ]);
@@ -97,7 +83,7 @@ describe('a sub-composition’s @keyframes, @property and @font-face do not repl
   const files = { 'index.html': markup('<p id="top">top</p><div id="a" data-composition-src="s.html"></div><div id="b" data-composition-src="s.html"></div>', parentCss), 's.html': sub };
 
   it('the parent keeps its keyframes, typed custom properties and font family', async () => {
-    const view = await render(await compile(files, `${BASE}index.html`));
+    const view = await openCompiled(await compile(files, `${BASE}index.html`));
     const top = view.getComputedStyle(view.document.getElementById('top')!);
     expect(top.backgroundColor).to.equal('rgb(0, 0, 255)');
     expect(top.color).to.equal('rgb(0, 0, 255)');
@@ -106,7 +92,7 @@ describe('a sub-composition’s @keyframes, @property and @font-face do not repl
 
   it('the sub-composition gets its own, under names of its instance, declared variables included', async () => {
     const compiled = await compile(files, `${BASE}index.html`);
-    const view = await render(compiled);
+    const view = await openCompiled(compiled);
     for (const id of ['a', 'b']) {
       const s = view.getComputedStyle(view.document.querySelector(`#${id} .s`)!);
       expect(s.backgroundColor).to.equal('rgb(255, 0, 0)');
