@@ -1,6 +1,7 @@
 // Library builds, one per mode: `vite build` (ES module entry `fx-sdk`), `--mode iife` (classic-script
 // bundle exposing `window.fx`), `--mode player` (classic-script `<fx-composition>` alone), `--mode runtime` (the
 // in-frame runtime `fx-runtime.js`).
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 
@@ -14,11 +15,15 @@ const targets = {
   runtime: { entry: 'src/runtime/frame/index.ts', name: '__fxRuntime', format: 'iife', fileName: 'fx-runtime.js', external: [] },
 } as const;
 
+/** dist/fx-runtime.js without its source-map comment (the map is not next to the frames it runs in). */
+const runtimeScript = () => readFileSync('dist/fx-runtime.js', 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n');
+
 export default defineConfig(({ mode }) => {
   const target = targets[mode as keyof typeof targets] ?? targets.es;
   return {
-    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it.
-    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
+    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it. The ES build carries the
+    // runtime's code (built first, see scripts/build.mjs): every bundler then resolves it with no configuration.
+    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) },
     build: {
       target: 'es2022',
       emptyOutDir: false,

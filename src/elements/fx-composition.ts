@@ -15,7 +15,8 @@ import { emit } from './events.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
-import { defaultRuntimeUrl } from './runtime-url.js';
+import { runtimeLoadFailure } from './runtime-failure.js';
+import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
 /** The frame's size when the composition names none (the runtime's default too). */
@@ -97,9 +98,13 @@ export class FxComposition extends LitElement {
   static override styles = styles;
 
   static #runtimeUrl: string | undefined;
-  /** Absolute URL of `fx-runtime.js`, loaded into every composition frame. Defaults to the file next to this one. */
-  static get runtimeUrl(): string {
-    return (FxComposition.#runtimeUrl ??= defaultRuntimeUrl());
+  /**
+   * Absolute URL of `fx-runtime.js` for every composition frame; `undefined` while the runtime's code comes with
+   * this bundle (the ES build) and is written into each frame. Set it to self-host the runtime, e.g. under a CSP
+   * without inline scripts. The classic-script bundles set it to the file next to themselves.
+   */
+  static get runtimeUrl(): string | undefined {
+    return FxComposition.#runtimeUrl ?? (embeddedRuntimeScript === undefined ? defaultRuntimeUrl() : undefined);
   }
   static set runtimeUrl(url: string) {
     FxComposition.#runtimeUrl = new URL(url, document.baseURI).href;
@@ -297,7 +302,9 @@ export class FxComposition extends LitElement {
       const variables = await inlineFontSources(this.variables ?? {}, base);
       if (abort.signal.aborted) return;
       // The frame parses the declarations (and reports them when ready), so they are not parsed here too.
-      const options = { runtimeUrl: FxComposition.runtimeUrl, overrides: variables, nonce: this.nonce || undefined, signal: abort.signal };
+      const runtimeUrl = FxComposition.runtimeUrl;
+      const runtime = runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript };
+      const options = { ...runtime, overrides: variables, nonce: this.nonce || undefined, signal: abort.signal };
       const compiled = await compileWith(entry, options, rootMetadata);
       if (abort.signal.aborted) return;
       const { metadata } = compiled;
@@ -317,8 +324,12 @@ export class FxComposition extends LitElement {
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
       this.#place(session.iframe, { width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height });
       this.stage.append(session.iframe);
-      const ready = await session.ready;
+      const ready = await Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]);
       if (abort.signal.aborted) return;
+      if (ready === true) {
+        session.dispose();
+        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
+      }
       if (!ready) {
         session.dispose();
         throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
