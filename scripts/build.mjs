@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx.iife.js (classic script, whole SDK), fx-player.iife.js (classic script, the
-// element alone), fx-runtime.js (in-frame runtime), types/.
+// Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
+// script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-runtime.js (in-frame runtime),
+// types/ (of the published entries only).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -11,5 +12,5 @@ const step = (command, args) => {
 
 rmSync('dist', { recursive: true, force: true });
 // The runtime first: the ES build embeds it.
-for (const mode of ['runtime', 'es', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+for (const mode of ['runtime', 'es', 'node', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);
