@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Emits dist/: fx-sdk.js (ES), fx.iife.js (classic script, whole SDK), fx-player.iife.js (classic script, the
-// element alone), fx-runtime.js (in-frame runtime), types/.
+// Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
+// script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-runtime.js (in-frame runtime),
+// types/ (of the published entries only).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -10,5 +11,6 @@ const step = (command, args) => {
 };
 
 rmSync('dist', { recursive: true, force: true });
-for (const mode of ['es', 'iife', 'player', 'runtime']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+// The runtime first: the ES build embeds it.
+for (const mode of ['runtime', 'es', 'node', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);

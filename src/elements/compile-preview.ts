@@ -6,7 +6,9 @@ import { PREVIEW_FPS } from './frame-reports.js';
 
 /** The compile options the element sets. */
 export interface PreviewCompileOptions {
-  readonly runtimeUrl: string;
+  /** Where the frame loads `fx-runtime.js` from, or its code written into the frame (one of the two). */
+  readonly runtimeUrl?: string;
+  readonly runtimeScript?: string;
   readonly nonce?: string;
   readonly allowCompositionReadsUnder: readonly string[];
   readonly signal: AbortSignal;

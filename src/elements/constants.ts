@@ -31,6 +31,8 @@ export const FxAttribute = {
 export const FxErrorCode = {
   variablesJsonInvalid: 'variables_json_invalid',
   frameTimeout: 'frame_timeout',
+  /** The frame's `fx-runtime.js` failed to load (its URL is in the message). */
+  runtimeLoadFailed: 'runtime_load_failed',
   loadFailed: 'load_failed',
   srcInvalid: 'src_invalid',
   variablesNotCloneable: 'variables_not_cloneable',

@@ -16,7 +16,8 @@ import { clampTime, landingTime, aspectRatio, stageOf, trustedError, trustedIssu
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
 import { OncePerFrame } from './once-per-frame.js';
-import { defaultRuntimeUrl } from './runtime-url.js';
+import { runtimeLoadFailure } from './runtime-failure.js';
+import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { variablesConverter, variablesProblem } from './variables-input.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
@@ -87,9 +88,13 @@ export class FxComposition extends LitElement {
   static override styles = styles;
 
   static #runtimeUrl: string | undefined;
-  /** Absolute URL of `fx-runtime.js`, loaded into every composition frame. Defaults to the file next to this one. */
-  static get runtimeUrl(): string {
-    return (FxComposition.#runtimeUrl ??= defaultRuntimeUrl());
+  /**
+   * Absolute URL of `fx-runtime.js` for every composition frame; `undefined` while the runtime's code comes with
+   * this bundle (the ES build) and is written into each frame. Set it to self-host the runtime, e.g. under a CSP
+   * without inline scripts. The classic-script bundles set it to the file next to themselves.
+   */
+  static get runtimeUrl(): string | undefined {
+    return FxComposition.#runtimeUrl ?? (embeddedRuntimeScript === undefined ? defaultRuntimeUrl() : undefined);
   }
   static set runtimeUrl(url: string) {
     FxComposition.#runtimeUrl = new URL(url, document.baseURI).href;
@@ -306,8 +311,9 @@ export class FxComposition extends LitElement {
       this.status = { kind: 'loading' };
     }
     try {
+      const runtimeUrl = FxComposition.runtimeUrl;
       const options = {
-        runtimeUrl: FxComposition.runtimeUrl,
+        ...(runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript }),
         nonce: this.nonce || undefined,
         allowCompositionReadsUnder: this.allowCompositionReadsUnder,
         signal: abort.signal,
@@ -333,8 +339,12 @@ export class FxComposition extends LitElement {
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
       this.#place(session.iframe, stageOf(metadata));
       this.stage.append(session.iframe);
-      const ready = await session.ready;
+      const ready = await Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]);
       if (abort.signal.aborted) return;
+      if (ready === true) {
+        session.dispose();
+        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
+      }
       if (!ready) {
         session.dispose();
         throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);

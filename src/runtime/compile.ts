@@ -12,13 +12,19 @@ import { rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
 import { parseUrl } from './data.js';
+import { RUNTIME_FAILED_HANDLER } from './runtime-script.js';
 
 export { CompileIssueCode } from './compile-codes.js';
 export type { CompileLimits } from './compile-loader.js';
 
 export interface CompileOptions {
-  /** Absolute URL of `fx-runtime.js`, referenced by the compiled document. */
-  readonly runtimeUrl: string | URL;
+  /** Absolute URL of `fx-runtime.js`, referenced by the compiled document. Give this or `runtimeScript`. */
+  readonly runtimeUrl?: string | URL;
+  /**
+   * The code of `fx-runtime.js`, written into the compiled document instead of a `runtimeUrl` reference: no
+   * request, nothing for a bundler to copy, but a CSP must allow it as an inline script (or pass `nonce`).
+   */
+  readonly runtimeScript?: string;
   /** Fetches the entry, sub-compositions, stylesheets, scripts and fonts. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /**
@@ -98,6 +104,9 @@ const REPORTED_ONCE: ReadonlySet<string> = new Set([CompileIssueCode.subTooMany,
  * iframe.srcdoc = html;
  */
 export async function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
+  if (options.runtimeUrl === undefined && options.runtimeScript === undefined) {
+    throw new FxError(CompileIssueCode.optionsInvalid, 'one of "runtimeUrl" and "runtimeScript" must be given, got neither');
+  }
   const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
   const pageUrl = globalThis.location?.href ?? FALLBACK_BASE;
   const baseUrl = new URL(isMarkup ? (entry.url ?? FALLBACK_BASE) : entry, pageUrl).href;
@@ -149,7 +158,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     fps: options.fps ?? 30,
     overrides: await overrides,
   };
-  injectHead(doc, documentBase, String(options.runtimeUrl), config);
+  injectHead(doc, documentBase, runtimeElement(doc, options), config);
   if (options.nonce) stampNonce(doc, options.nonce);
   return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues };
 }
@@ -378,7 +387,7 @@ async function wrapInstanceScript(ctx: Context, script: Element, instance: strin
  * about:srcdoc), the runtime's configuration and the runtime. The `<base>` loses its query and fragment: the
  * composition's scripts read it, and for a `srcdoc` entry it is the host page's URL, whose query may hold tokens.
  */
-function injectHead(doc: Document, base: string, runtimeUrl: string, config: FrameConfig): void {
+function injectHead(doc: Document, base: string, runtime: Element, config: FrameConfig): void {
   const head = doc.head;
   const added: Element[] = [];
   const href = withoutQuery(base);
@@ -388,8 +397,14 @@ function injectHead(doc: Document, base: string, runtimeUrl: string, config: Fra
   else added.push(createElement(doc, 'base', { href }));
   // `<` escaped so no value can close the element.
   const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
-  added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, configJson), createElement(doc, 'script', { src: runtimeUrl }));
+  added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, configJson), runtime);
   head.prepend(...added);
+}
+
+/** The runtime's `<script>`: its code inline, else a reference that tells the host when it fails to load. */
+function runtimeElement(doc: Document, options: CompileOptions): Element {
+  if (options.runtimeScript !== undefined) return createElement(doc, 'script', {}, inertInRawText(options.runtimeScript, 'script'));
+  return createElement(doc, 'script', { src: String(options.runtimeUrl), onerror: RUNTIME_FAILED_HANDLER });
 }
 
 /** `url` without its query and fragment. */

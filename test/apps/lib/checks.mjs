@@ -1,0 +1,65 @@
+// The checks each app passes in Chromium: ready, a live variable change visible in the frame, no failed request,
+// no console error, and no event loop once idle.
+const READY_MS = 20_000;
+const IDLE_MS = 3000;
+/** At most this many `variableschange` events while nobody changes anything (the change itself may still land). */
+export const MAX_IDLE_EVENTS = 2;
+
+/** Runs the checks on `url`; `failures` is the server's record of 4xx/5xx answers. Returns `{ name: true | string }`. */
+export async function checkApp(browser, url, failures) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  page.on('pageerror', (error) => consoleErrors.push(String(error)));
+  const results = {};
+  const check = async (name, run) => {
+    try {
+      const outcome = await run();
+      results[name] = outcome === undefined ? true : outcome;
+    } catch (error) {
+      results[name] = String(error?.message ?? error).split('\n')[0];
+    }
+  };
+  try {
+    await page.goto(url);
+    await check('ready', () => page.waitForFunction(() => document.querySelector('fx-composition')?.ready === true, null, { timeout: READY_MS }).then(() => undefined));
+    const headline = () => compositionFrame(page)?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
+    await check('live variable change', async () => {
+      await page.click('#change');
+      const deadline = Date.now() + 5000;
+      let seen;
+      while (Date.now() < deadline) {
+        seen = await headline().catch(() => undefined);
+        if (seen === 'Changed live') return;
+        await page.waitForTimeout(100);
+      }
+      throw new Error(`the frame shows ${JSON.stringify(seen)}, not "Changed live"`);
+    });
+    await check('no event loop', async () => {
+      await page.waitForTimeout(500);
+      const count = await page.evaluate((ms) => new Promise((resolve) => {
+        const element = document.querySelector('fx-composition');
+        let events = 0;
+        const count = () => events++;
+        element.addEventListener('variableschange', count);
+        setTimeout(() => (element.removeEventListener('variableschange', count), resolve(events)), ms);
+      }), IDLE_MS);
+      if (count > MAX_IDLE_EVENTS) throw new Error(`${count} "variableschange" events in ${IDLE_MS / 1000} s idle`);
+    });
+    await check('no failed requests', () => {
+      if (failures.length > 0) throw new Error(failures.join(', '));
+    });
+    await check('no console errors', () => {
+      if (consoleErrors.length > 0) throw new Error(consoleErrors.join(' | '));
+    });
+  } finally {
+    await context.close();
+  }
+  return results;
+}
+
+/** The composition's frame: the one inside `<fx-composition>`'s shadow root. */
+function compositionFrame(page) {
+  return page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
+}

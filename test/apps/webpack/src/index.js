@@ -1,0 +1,10 @@
+// @ts-check
+import 'fx-sdk';
+import { FxComposition } from 'fx-sdk';
+
+const preview = document.querySelector('fx-composition');
+if (!(preview instanceof FxComposition)) throw new Error('<fx-composition> is not defined');
+preview.addEventListener('error', (/** @type {Event} */ event) => console.error('fx error', /** @type {CustomEvent<{ code: string }>} */ (event).detail.code));
+document.querySelector('#change')?.addEventListener('click', () => {
+  preview.variables = { headline: 'Changed live' };
+});
