@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, build, Node tests, browser tests; ends with one closing line per runner and a total.
+// `npm test`: type-check, build, Node tests, browser tests (Chromium, then Firefox ESR); ends with one closing line per runner and a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,7 @@ await step('node tests', 'node', [
   ...nodeTests,
 ]);
 await step('browser tests', 'npx', ['wtr']);
+await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
 
 console.log('');
 for (const { name, code, seconds } of results) console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s)`);
