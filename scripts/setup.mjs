@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Brings a fresh clone to a runnable state using only Node built-ins: npm packages, then the system
-// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding).
+// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding) and Firefox ESR,
+// the second browser the browser suite runs in.
 // Idempotent and quick when everything is present.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { firefoxPath } from './firefox.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const log = (message) => console.log(`[setup] ${message}`);
@@ -32,6 +34,7 @@ function has(command) {
 // Debian package that provides each program we need.
 const systemPrograms = [
   { program: 'chromium', found: () => existsSync(chromium()), debian: 'chromium', why: 'browser tests, preview and rendering' },
+  { program: 'firefox-esr', found: () => existsSync(firefoxPath()), debian: 'firefox-esr', why: 'browser tests in Firefox (npm run test:firefox)' },
   { program: 'ffmpeg', found: () => has('ffmpeg'), debian: 'ffmpeg', why: 'video encoding' },
   { program: 'ffprobe', found: () => has('ffprobe'), debian: 'ffmpeg', why: 'checking rendered videos' },
   {
@@ -68,11 +71,11 @@ if (missing.length > 0) {
       log(`missing ${entry.program} (${entry.why}); install it with: sudo apt-get install ${entry.debian}`);
     }
     if (required.length > 0) {
-      log('set FX_CHROMIUM to use a Chromium installed elsewhere');
+      log('set FX_CHROMIUM or FX_FIREFOX to use a browser installed elsewhere');
       process.exit(1);
     }
   }
 }
 
-const version = execFileSync(chromium(), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-log(`ready (${version})`);
+const versionOf = (program) => execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+log(`ready (${versionOf(chromium())}; ${versionOf(firefoxPath())})`);

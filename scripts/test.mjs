@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type-check, build, Node tests, browser tests, real apps; ends with one closing line per runner and a total.
+// `npm test`: type-check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps; ends with one
+// closing line per runner and a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ await step('node tests', 'node', [
   ...nodeTests,
 ]);
 await step('browser tests', 'npx', ['wtr']);
+await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
 // The packed browser package in real apps (Vite vanilla/React/Vue, webpack): test/apps/run.mjs.
 await step('apps', 'node', ['test/apps/run.mjs']);
 

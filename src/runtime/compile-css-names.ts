@@ -60,7 +60,7 @@ export class CssNameRegister {
         renames.keyframes.set(name, renamed);
       } else if (kind === 'font') {
         const renamed = `fx-${instance}-${name}`;
-        (rule as CSSFontFaceRule).style.setProperty('font-family', JSON.stringify(renamed));
+        renameFontFace(rule as CSSFontFaceRule, renamed);
         renames.font.set(name.toLowerCase(), renamed);
       } else {
         renames.property.set(name, `--fx-${instance}-${name.slice(2)}`);
@@ -87,6 +87,18 @@ function* definitions(rules: CSSRuleList): Generator<Definition> {
       if (family) yield { kind: 'font', name: family, rule };
     } else if ('cssRules' in rule && !(rule instanceof CSSKeyframesRule)) yield* definitions((rule as CSSGroupingRule).cssRules);
   }
+}
+
+/**
+ * Gives a @font-face another family by replacing the rule: Firefox's @font-face declarations are read-only
+ * (`setProperty` throws), so the rule is rebuilt from its descriptors at the same place.
+ */
+function renameFontFace(rule: CSSFontFaceRule, family: string): void {
+  const descriptors = [...rule.style].filter((name) => name !== 'font-family').map((name) => `${name}: ${rule.style.getPropertyValue(name)};`);
+  const parent = (rule.parentRule as CSSGroupingRule | null) ?? rule.parentStyleSheet!;
+  const index = [...parent.cssRules].indexOf(rule);
+  parent.deleteRule(index);
+  parent.insertRule(`@font-face { font-family: ${JSON.stringify(family)}; ${descriptors.join(' ')} }`, index);
 }
 
 /** The declarations of every style rule in `rules`, nested ones too. */

@@ -62,9 +62,16 @@ function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot
     if (GLOBAL_RULES.has(rule.constructor.name)) global.push(rule.cssText);
     else scoped.push(rewriteRootSelectors(rule, rootPattern).cssText);
   }
-  const body = scoped.length > 0 ? `@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}` : '';
+  const body = scoped.length > 0 ? `${shareGuard(scopeSelector)}\n@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}` : '';
   return [...global, body].filter(Boolean).join('\n');
 }
+
+/**
+ * An empty rule on the scope root. Firefox (ESR 153) lets elements share one computed style when their parents
+ * differ only in attributes named by an `@scope` root, so instance B's content took instance A's scoped rules; a
+ * plain rule naming the root makes Firefox compare that attribute before sharing (test/runtime/compile.test.ts).
+ */
+const shareGuard = (scopeSelector: string) => `:where(${scopeSelector}) {}`;
 
 /** How a sub-composition's own styles may name its root element. */
 export interface ScopeRoot {

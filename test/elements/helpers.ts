@@ -136,6 +136,20 @@ export function probe<T = unknown>(element: Element, question: Record<string, un
   return ask<T>(frameOf(element).contentWindow!, question);
 }
 
+/**
+ * {@link probe} again until `accept` holds, and the last answer. The probe's window messages and the element's
+ * channel (a MessagePort) are not ordered with each other: Firefox may answer the probe before it handles a
+ * message the element posted first.
+ */
+export async function probeUntil<T>(element: Element, question: Record<string, unknown> & { ask: string }, accept: (value: T) => boolean, ms = 2000): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = await probe<T>(element, question);
+    if (accept(value) || performance.now() > deadline) return value;
+    await sleep(20);
+  }
+}
+
 export type Rgba = readonly [number, number, number, number];
 
 /** A screenshot of a page area (CSS pixels, device pixel ratio 1) with a pixel reader. */

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { compositionHtml, frameOf, mount, nextEvent, probe, sleep, track, waitFor, whenReady } from './helpers.js';
+import { compositionHtml, frameOf, mount, nextEvent, probe, probeUntil, sleep, track, waitFor, whenReady } from './helpers.js';
 
 const TITLE = [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }];
 const titled = (duration = 2, size = { width: 320, height: 180 }) =>
@@ -58,7 +58,7 @@ describe('<fx-composition> off screen', () => {
     el.style.cssText += ';position:fixed;left:0;top:-2000px';
     await paused;
     expect(el.paused).to.equal(true);
-    expect((await probe<{ paused: boolean }>(el, { ask: 'runtime' })).paused).to.equal(true);
+    expect((await probeUntil<{ paused: boolean }>(el, { ask: 'runtime' }, (runtime) => runtime.paused)).paused).to.equal(true);
     const played = nextEvent(el, 'play');
     el.style.top = '0px';
     await played;

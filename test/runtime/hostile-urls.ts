@@ -4,7 +4,11 @@
  * anywhere, everything else kept) and our rule: after `new URL(value, base)`, only `http:`, `https:`, `blob:` and
  * `data:` whose Fetch-processed MIME type is `image/…` pass; blank strings and non-strings never do.
  * A vector with `via` is the text before a decoder ran: the HTML parser (an attribute value) or `JSON.parse`.
+ * A vector with `firefox` gets another verdict in Firefox, whose own URL parser decides otherwise: `safeMediaUrl`
+ * follows the parser of the browser it runs in (use {@link verdictHere}).
  */
+import { isFirefox } from '../browsers.js';
+
 export type Verdict = 'safe' | 'refused';
 export type Decoder = 'html-attribute' | 'json';
 
@@ -13,7 +17,11 @@ export interface UrlVector {
   readonly input: unknown;
   readonly verdict: Verdict;
   readonly via?: Decoder;
+  readonly firefox?: Verdict;
 }
+
+/** The verdict in the browser running the test. */
+export const verdictHere = (vector: UrlVector): Verdict => (isFirefox && vector.firefox) || vector.verdict;
 
 /** What a payload posts to the page that hosts it, so a test can tell that script ran. */
 export const PWNED_MESSAGE = 'fx-pwned';
@@ -161,7 +169,8 @@ const dataUrls: UrlVector[] = [
   safe('image/png with a text/html parameter', `data:image/png;text/html,${scriptHtml}`),
   safe('script text inside an image body', `data:image/png,${scriptHtml}`),
   safe('a leading tab before data:', '\tdata:image/png,x'),
-  safe('a newline inside the data scheme', 'da\nta:image/png,x'),
+  // Firefox (ESR 153) does not remove a tab or newline inside a scheme: `new URL` throws, and Firefox cannot load it.
+  { ...safe('a newline inside the data scheme', 'da\nta:image/png,x'), firefox: 'refused' },
   safe('a tab before the comma', 'data:image/png\t,x'),
   safe('a fragment after the body', 'data:image/png,x#<script>'),
   safe('a percent-encoded subtype is still type image', 'data:image/p%6Eg,x'),
