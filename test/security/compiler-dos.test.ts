@@ -8,6 +8,7 @@ import { applyBindings } from '../../src/runtime/bindings.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
 import { isSafeMediaUrl } from '../../src/runtime/safety.js';
 import { parseStart } from '../../src/runtime/timing.js';
+import { longestTask } from './stalls.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = 'https://fx.test/comp/';
@@ -31,44 +32,6 @@ function compile(files: Record<string, string>, options: Partial<CompileOptions>
 
 const entry = (body: string, head = '') =>
   `<!doctype html><html><head>${head}</head><body><div data-composition-id="main" data-width="320" data-height="180" data-duration="1">${body}</div></body></html>`;
-
-/** The longest main-thread task (ms) while `work` runs; 0 when none passed 50 ms. */
-async function longestTask(work: () => unknown): Promise<number> {
-  if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) return longestTimerGap(work);
-  const durations: number[] = [];
-  const observer = new PerformanceObserver((list) => durations.push(...list.getEntries().map((entry) => entry.duration)));
-  observer.observe({ type: 'longtask' });
-  await work();
-  // Long tasks are reported after they end: give the report a moment.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  durations.push(...observer.takeRecords().map((entry) => entry.duration));
-  observer.disconnect();
-  return Math.max(0, ...durations);
-}
-
-/**
- * Where there are no long-task entries (Firefox): the longest wait (ms) between ticks of a 10 ms timer while `work`
- * runs, which a task blocking the main thread stretches by its own length.
- */
-async function longestTimerGap(work: () => unknown): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  let timer = 0;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    timer = window.setTimeout(tick, 10);
-  };
-  timer = window.setTimeout(tick, 10);
-  try {
-    await work();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  } finally {
-    clearTimeout(timer);
-  }
-  return longest;
-}
 
 describe('a stall is seen where it happens (the measure below)', () => {
   it('a 600 ms busy loop is a task of at least 550 ms', async () => {

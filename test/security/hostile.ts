@@ -23,16 +23,3 @@ export function requestLog() {
   };
 }
 
-/** Long tasks of the main thread from now on (the durations in ms). */
-export function watchLongTasks(): { readonly durations: number[]; stop(): void } {
-  const durations: number[] = [];
-  const observer = new PerformanceObserver((list) => durations.push(...list.getEntries().map((entry) => entry.duration)));
-  observer.observe({ type: 'longtask' });
-  return {
-    durations,
-    stop: () => {
-      durations.push(...observer.takeRecords().map((entry) => entry.duration));
-      observer.disconnect();
-    },
-  };
-}
