@@ -24,7 +24,11 @@ const epochNow = () => performance.timeOrigin + performance.now();
 const ADAPTERS = {
   fx: {
     tag: 'fx-composition',
-    load: (element, src) => (element.src = src),
+    load: (element, src) => {
+      // Compositions share sub-compositions across their folders (../12-subcomp-cards/card.html): allow the tree.
+      element.allowCompositionReadsUnder = [new URL('../compositions/', import.meta.url).href];
+      element.src = src;
+    },
     iframe: (element) => element.shadowRoot?.querySelector('iframe') ?? null,
     seek: (element, time) => element.seek(time),
   },
