@@ -1,4 +1,5 @@
 import { FxError } from '../runtime/errors.js';
+import { MetadataIssueCode } from '../runtime/root-metadata.js';
 
 /**
  * Codes of render failures, said once. Compile failures keep the compiler's own codes (`composition_not_found`,
@@ -13,8 +14,8 @@ export const RenderErrorCode = {
   projectNotFound: 'project_not_found',
   /** `composition` names a path outside the project. */
   compositionPathRefused: 'composition_path_refused',
-  /** The entry has no positive root `data-duration`. */
-  durationMissing: 'composition_duration_missing',
+  /** The entry has no positive root `data-duration`: the code the compiler, lint and the preview report. */
+  durationMissing: MetadataIssueCode.durationMissing,
   /** The composition is longer than `maxDurationSeconds`, or has more frames than `maxFrames`. */
   durationTooLong: 'composition_duration_too_long',
   /** `dist/fx.iife.js` or `dist/fx-runtime.js` is missing: the bundles were not built. */
