@@ -39,11 +39,11 @@ export const RenderErrorCode = {
 } as const;
 export type RenderErrorCode = (typeof RenderErrorCode)[keyof typeof RenderErrorCode];
 
-export function renderError(code: RenderErrorCode, message: string, cause?: unknown): FxError {
+export function renderError(code: RenderErrorCode, message: string, cause?: unknown): FxError<RenderErrorCode> {
   return new FxError(code, message, cause === undefined ? {} : { cause });
 }
 
 /** The error a render rejects with once `signal` aborted, whatever failed on the way down. */
-export function abortedError(signal: AbortSignal): FxError {
+export function abortedError(signal: AbortSignal): FxError<RenderErrorCode> {
   return renderError(RenderErrorCode.aborted, 'the render was aborted', signal.reason);
 }

@@ -1,6 +1,6 @@
 /** The variables core: pure, browser-safe, shared by the element, the frame runtime, the renderer and the service. */
 export { Attr, VariableType, BINDABLE_SRC_TAGS, COLOR_PATTERN } from './constants.js';
-export { FxError, isFxError } from './errors.js';
+export { FxError, isFxError, RuntimeErrorCode } from './errors.js';
 export { DeclarationIssueCode, ValueIssueCode, BindingIssueCode } from './issues.js';
 export type { Issue, IssuePath, IssueSeverity } from './issues.js';
 export { parseVariableDeclarations, DECLARATION_SCHEMA } from './declarations.js';

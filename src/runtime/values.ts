@@ -1,6 +1,6 @@
 import { COLOR_PATTERN, type VariableType } from './constants.js';
 import type { VariableDeclaration } from './declarations.js';
-import { FxError } from './errors.js';
+import { FxError, RuntimeErrorCode } from './errors.js';
 import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
 import { isRecord } from './data.js';
 
@@ -99,7 +99,7 @@ export function validateVariables(values: unknown, declarations: readonly Variab
     }
   }
   if (options.strict && issues.length > 0) {
-    throw new FxError('variables_invalid', `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
+    throw new FxError(RuntimeErrorCode.variablesInvalid, `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
   }
   return issues;
 }
