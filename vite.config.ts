@@ -1,6 +1,7 @@
-// Library builds, one per mode: `vite build` (ES module entry `fx-sdk`), `--mode node` (`fx-sdk/node`), `--mode iife` (classic-script
-// bundle exposing `window.fx`), `--mode player` (classic-script `<fx-composition>` alone), `--mode runtime` (the
-// in-frame runtime `fx-runtime.js`).
+// Library builds, one per mode: `vite build` (ES module entry `fx-sdk`), `--mode standalone` (the same module with
+// lit and zod inside, for a plain `<script type="module">` from a CDN or static folder), `--mode node`
+// (`fx-sdk/node`), `--mode iife` (classic-script bundle exposing `window.fx`), `--mode player` (classic-script
+// `<fx-composition>` alone), `--mode runtime` (the in-frame runtime `fx-runtime.js`).
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
@@ -9,6 +10,8 @@ const external = Object.keys(pkg.dependencies).map((name) => new RegExp(`^${name
 
 const targets = {
   es: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.js', external },
+  // No bare specifiers left: a browser imports it by URL with no import map.
+  standalone: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.standalone.js', external: [] },
   // fx-sdk/node: analysis in Node, with the DOMParser of dom-parser.node.ts (its parse5 and linkedom stay imports).
   node: { entry: 'src/node.ts', name: undefined, format: 'es', fileName: 'fx-node.js', external: [...external, /^(parse5|linkedom)(\/|$)/] },
   iife: { entry: 'src/iife.ts', name: 'fx', format: 'iife', fileName: 'fx.iife.js', external: [] },
@@ -22,10 +25,11 @@ const runtimeScript = () => readFileSync('dist/fx-runtime.js', 'utf8').replace(/
 
 export default defineConfig(({ mode }) => {
   const target = targets[mode as keyof typeof targets] ?? targets.es;
+  const embedsRuntime = target === targets.es || target === targets.standalone;
   return {
-    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it. The ES build carries the
-    // runtime's code (built first, see scripts/build.mjs): every bundler then resolves it with no configuration.
-    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : target === targets.es ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) } : {},
+    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it. The ES builds carry the
+    // runtime's code (built first, see scripts/build.mjs): every bundler, and a CDN page, then needs no second file.
+    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : embedsRuntime ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) } : {},
     build: {
       target: 'es2022',
       emptyOutDir: false,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
+// Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx-sdk.standalone.js (the same with lit and zod
+// inside, for a plain `<script type="module">`), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
 // script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-runtime.js (in-frame runtime),
 // types/ (of the published entries only).
 import { spawnSync } from 'node:child_process';
@@ -12,5 +13,5 @@ const step = (command, args) => {
 
 rmSync('dist', { recursive: true, force: true });
 // The runtime first: the ES build embeds it.
-for (const mode of ['runtime', 'es', 'node', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+for (const mode of ['runtime', 'es', 'standalone', 'node', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);

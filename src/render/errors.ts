@@ -1,4 +1,5 @@
 import { FxError } from '../runtime/errors.js';
+import { MetadataIssueCode } from '../runtime/root-metadata.js';
 
 /**
  * Codes of render failures, said once. Compile failures keep the compiler's own codes (`composition_not_found`,
@@ -13,8 +14,8 @@ export const RenderErrorCode = {
   projectNotFound: 'project_not_found',
   /** `composition` names a path outside the project. */
   compositionPathRefused: 'composition_path_refused',
-  /** The entry has no positive root `data-duration`. */
-  durationMissing: 'composition_duration_missing',
+  /** The entry has no positive root `data-duration`: the code the compiler, lint and the preview report. */
+  durationMissing: MetadataIssueCode.durationMissing,
   /** The composition is longer than `maxDurationSeconds`, or has more frames than `maxFrames`. */
   durationTooLong: 'composition_duration_too_long',
   /** `dist/fx.iife.js` or `dist/fx-runtime.js` is missing: the bundles were not built. */
@@ -38,11 +39,11 @@ export const RenderErrorCode = {
 } as const;
 export type RenderErrorCode = (typeof RenderErrorCode)[keyof typeof RenderErrorCode];
 
-export function renderError(code: RenderErrorCode, message: string, cause?: unknown): FxError {
+export function renderError(code: RenderErrorCode, message: string, cause?: unknown): FxError<RenderErrorCode> {
   return new FxError(code, message, cause === undefined ? {} : { cause });
 }
 
 /** The error a render rejects with once `signal` aborted, whatever failed on the way down. */
-export function abortedError(signal: AbortSignal): FxError {
+export function abortedError(signal: AbortSignal): FxError<RenderErrorCode> {
   return renderError(RenderErrorCode.aborted, 'the render was aborted', signal.reason);
 }

@@ -4,7 +4,7 @@
  */
 import { CompileIssueCode } from './compile-codes.js';
 import { checkFontBytes, checkType, type ReadRole, type ReadScope } from './compile-reads.js';
-import { blobToDataUrl } from './data.js';
+import { blobToDataUrl, parseUrl } from './data.js';
 import { FxError } from './errors.js';
 
 export interface CompileLimits {
@@ -81,7 +81,7 @@ async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<B
     response = await loader.fetch(url, { signal: loader.signal, credentials: credentialsFor(role) });
   } catch (error) {
     if (loader.signal?.aborted) throw error;
-    throw new FxError(codes.missing, `"${url}" could not be fetched: ${(error as Error).message}`, { cause: error });
+    throw new FxError(codes.missing, fetchFailure(url, error), { cause: error });
   }
   try {
     // A redirect may lead out of the folders the composition may read.
@@ -101,6 +101,19 @@ async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<B
     throw new FxError(codes.large, `"${url}" takes the composition past its size limit (${loader.limits.fileBytes} bytes a file, ${loader.limits.totalBytes} in all)`);
   }
   return file;
+}
+
+/**
+ * Why a fetch rejected, said so that a user can act on it. A browser hides the cause of a failed request; on another
+ * origin it is most often a server that sends no CORS headers, so the message names the header to add.
+ */
+function fetchFailure(url: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const page = globalThis.location?.origin;
+  const origin = parseUrl(url)?.origin;
+  if (!page || page === 'null' || !origin || origin === 'null' || origin === page || !(error instanceof TypeError)) return `"${url}" could not be fetched: ${reason}`;
+  return `"${url}" could not be fetched (${reason}). It is on another origin than this page (${page}), so its server must allow this page with CORS: ` +
+    `answer with the header "Access-Control-Allow-Origin: ${page}" (or "*"), or serve the file from this page's origin`;
 }
 
 /**

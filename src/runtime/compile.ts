@@ -8,7 +8,7 @@ import { ReadScope } from './compile-reads.js';
 import { FxError, isFxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
-import { rootMetadata } from './root-metadata.js';
+import { durationMissingIssue, MetadataIssueCode, rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
 import { parseUrl } from './data.js';
@@ -131,7 +131,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     reported: new Set<string>(),
     cssNames: new CssNameRegister(),
   });
-  const metadata = metadataOf(doc);
+  const metadata = entryMetadata(doc, ctx.issues);
   // Started now so its fetches overlap the sub-compositions'; awaited at the end (a compile that fails first drops it).
   const overrides = typeof options.overrides === 'function' ? options.overrides(metadata) : Promise.resolve(options.overrides ?? {});
   overrides.catch(() => undefined);
@@ -161,6 +161,19 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
   injectHead(doc, documentBase, runtimeElement(doc, options), config);
   if (options.nonce) stampNonce(doc, options.nonce);
   return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues };
+}
+
+/**
+ * The entry's metadata. An entry without a positive duration would play for 0 s and cannot render: that is a
+ * compile issue (`composition_duration_missing`, an `error` event in the element), reported in `issues` only.
+ */
+function entryMetadata(doc: Document, issues: Issue[]): CompositionMetadata {
+  const metadata = metadataOf(doc);
+  if (metadata.duration !== undefined) return metadata;
+  const missing = metadata.issues.find((found) => found.code === MetadataIssueCode.durationMissing);
+  const got = compositionRoot(doc)?.getAttribute(Attr.duration) ?? doc.documentElement.getAttribute(Attr.duration) ?? undefined;
+  issues.push(missing ?? durationMissingIssue(got));
+  return { ...metadata, issues: metadata.issues.filter((found) => found !== missing) };
 }
 
 /** A fragment entry whose root lives in a `<template>`: move the template's content into the body. */

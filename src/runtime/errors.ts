@@ -1,16 +1,27 @@
+import type { CompileIssueCode } from './compile-codes.js';
 import type { Issue } from './issues.js';
 
+/** Codes the runtime throws besides the compiler's ({@link CompileIssueCode}). */
+export const RuntimeErrorCode = {
+  /** `validateVariables(…, { strict: true })` found issues; they are in `issues`. */
+  variablesInvalid: 'variables_invalid',
+  /** No `DOMParser` (Node without `fx-sdk/node`). */
+  htmlParserUnavailable: 'html_parser_unavailable',
+} as const;
+export type RuntimeErrorCode = (typeof RuntimeErrorCode)[keyof typeof RuntimeErrorCode] | CompileIssueCode;
+
 /**
- * The one error class of the runtime. Callers branch on `code`, never on the message.
+ * The one error class of the SDK. Callers branch on `code`, never on the message; `Code` narrows it to one code
+ * table (`FxError<RenderErrorCode>`, `FxError<RuntimeErrorCode>`), and {@link isFxError} with a code narrows to it.
  * `issues` carries the itemised problems when an error summarises several (strict validation, lint).
  */
-export class FxError extends Error {
+export class FxError<Code extends string = string> extends Error {
   override name = 'FxError';
-  readonly code: string;
+  readonly code: Code;
   readonly issues: readonly Issue[];
   readonly status: number | undefined;
 
-  constructor(code: string, message: string, options: { cause?: unknown; issues?: readonly Issue[]; status?: number } = {}) {
+  constructor(code: Code, message: string, options: { cause?: unknown; issues?: readonly Issue[]; status?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.issues = options.issues ?? [];
@@ -18,7 +29,12 @@ export class FxError extends Error {
   }
 }
 
-/** True for an {@link FxError}, optionally with the given code. */
+/**
+ * True for an {@link FxError}; given a code, only for that code, and the type narrows to it:
+ * `if (isFxError(error, 'composition_not_found')) error.code // 'composition_not_found'`.
+ */
+export function isFxError<Code extends string>(value: unknown, code: Code): value is FxError<Code>;
+export function isFxError(value: unknown): value is FxError;
 export function isFxError(value: unknown, code?: string): value is FxError {
   return value instanceof FxError && (code === undefined || value.code === code);
 }

@@ -1,5 +1,5 @@
 import { Attr } from './constants.js';
-import { FxError } from './errors.js';
+import { FxError, RuntimeErrorCode } from './errors.js';
 
 /**
  * Parses HTML with the platform's `DOMParser`: the browser's own in a page, and in Node the spec-compliant one
@@ -8,7 +8,7 @@ import { FxError } from './errors.js';
 export function parseHtml(html: string): Document {
   const Parser = globalThis.DOMParser;
   if (typeof Parser !== 'function') {
-    throw new FxError('html_parser_unavailable', 'no DOMParser in this environment; in Node, import from "fx-sdk/node" (in this repository, import "src/runtime/dom-parser.node.ts" first)');
+    throw new FxError(RuntimeErrorCode.htmlParserUnavailable, 'no DOMParser in this environment; in Node, import from "fx-sdk/node" (in this repository, import "src/runtime/dom-parser.node.ts" first)');
   }
   return new Parser().parseFromString(html, 'text/html');
 }

@@ -1,6 +1,6 @@
 import type { VariableDeclaration } from './declarations.js';
 import { ValueIssueCode, issue, describe, type Issue } from './issues.js';
-import { checkValue, type VariableValues } from './values.js';
+import { checkValue, withinRange, type VariableValues } from './values.js';
 
 export interface ResolveLayers {
   /** `data-variable-values` of the sub-composition host, for an instance. */
@@ -18,7 +18,8 @@ export interface ResolvedVariables {
 
 /**
  * The one precedence model: declared defaults < host `data-variable-values` < overrides (top level only).
- * A key missing from a layer, or holding a value its declaration refuses, falls to the next lower layer.
+ * A key missing from a layer, or holding a value its declaration refuses, falls to the next lower layer. A number
+ * outside its declared `min`/`max` is clamped into it, with an `out-of-range` warning.
  * Undeclared keys are passed through (scripts may read them) and reported as `undeclared`.
  *
  * @example
@@ -27,7 +28,7 @@ export interface ResolvedVariables {
 export function resolveVariables(declarations: readonly VariableDeclaration[], layers: ResolveLayers = {}): ResolvedVariables {
   const values: Record<string, unknown> = Object.create(null);
   const issues: Issue[] = [];
-  for (const declaration of declarations) values[declaration.id] = declaration.default;
+  for (const declaration of declarations) values[declaration.id] = withinRange(declaration, declaration.default);
 
   const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
   const apply = (layer: unknown, name: string) => {
@@ -46,7 +47,7 @@ export function resolveVariables(declarations: readonly VariableDeclaration[], l
       }
       const found = checkValue(declaration, value, [name, id]);
       if (found) issues.push(found);
-      if (!found || found.severity === 'warning') values[id] = value;
+      if (!found || found.severity === 'warning') values[id] = withinRange(declaration, value);
     }
   };
   apply(layers.host, 'host');

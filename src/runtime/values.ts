@@ -1,6 +1,6 @@
 import { COLOR_PATTERN, type VariableType } from './constants.js';
 import type { VariableDeclaration } from './declarations.js';
-import { FxError } from './errors.js';
+import { FxError, RuntimeErrorCode } from './errors.js';
 import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
 import { isRecord } from './data.js';
 
@@ -41,9 +41,18 @@ const VALUE_RULES: Readonly<Record<VariableType, Rule>> = {
 };
 
 /**
- * Checks one value against its declaration. Errors mean the value cannot be used; warnings
- * (`out-of-range`, `too-long`) keep the value. `subject` names the value in messages (the parser checks declared
- * defaults with it too).
+ * A number within its declaration's `min`/`max`: out-of-range numbers are clamped, the same way wherever values are
+ * resolved (the preview's frame and the renderer run the same resolver). Other values pass unchanged.
+ */
+export function withinRange(declaration: VariableDeclaration, value: unknown): unknown {
+  if (declaration.type !== 'number' || typeof value !== 'number') return value;
+  return Math.min(Math.max(value, declaration.min ?? -Infinity), declaration.max ?? Infinity);
+}
+
+/**
+ * Checks one value against its declaration. Errors mean the value cannot be used; warnings keep it
+ * (`out-of-range`: clamped into the range, see {@link withinRange}; `too-long`: kept whole). `subject` names the
+ * value in messages (the parser checks declared defaults with it too).
  */
 export function checkValue(declaration: VariableDeclaration, value: unknown, path: IssuePath = [declaration.id], subject = `variable "${declaration.id}"`): Issue | undefined {
   const [matches, expected] = VALUE_RULES[declaration.type];
@@ -57,7 +66,7 @@ export function checkValue(declaration: VariableDeclaration, value: unknown, pat
   if (declaration.type === 'number') {
     const number = value as number;
     if ((declaration.min !== undefined && number < declaration.min) || (declaration.max !== undefined && number > declaration.max)) {
-      return issue(Code.outOfRange, path, `${subject} should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}`, 'warning');
+      return issue(Code.outOfRange, path, `${subject} should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}; it is clamped to ${withinRange(declaration, number)}`, 'warning');
     }
   }
   if (declaration.type === 'string' && declaration.maxLength !== undefined && (value as string).length > declaration.maxLength) {
@@ -68,7 +77,7 @@ export function checkValue(declaration: VariableDeclaration, value: unknown, pat
 
 /**
  * Validates supplied values against declarations: `undeclared` keys, `type-mismatch`, `enum-out-of-range`,
- * plus `out-of-range` / `too-long` warnings. Returns the issues; with `strict` any issue throws
+ * plus `out-of-range` (the value will be clamped) / `too-long` warnings. Returns the issues; with `strict` any issue throws
  * `FxError('variables_invalid')` carrying them.
  *
  * @example
@@ -90,7 +99,7 @@ export function validateVariables(values: unknown, declarations: readonly Variab
     }
   }
   if (options.strict && issues.length > 0) {
-    throw new FxError('variables_invalid', `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
+    throw new FxError(RuntimeErrorCode.variablesInvalid, `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
   }
   return issues;
 }

@@ -152,11 +152,12 @@ describe('<fx-composition> invalid variable values', () => {
     expect(uncaught.errors).to.deep.equal([]);
   });
 
-  it('keeps an out-of-range number with a warning', async () => {
+  it('clamps an out-of-range number into its declared range, with a warning (as the renderer does)', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
     const detail = await update(el, { size: 100 });
     expect(detail.issues.map((found) => [found.code, found.severity])).to.deep.equal([['out-of-range', 'warning']]);
-    expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('100px');
+    expect(detail.values).to.deep.include({ size: 40 });
+    expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('40px');
   });
 
   it('refuses CSS-breaking characters in a value applied as a custom property', async () => {

@@ -168,6 +168,22 @@ describe('compileComposition: inlining', () => {
     expect(compiled.metadata.duration).to.equal(3);
   });
 
+  // The renderer refuses such an entry with this code; the element turns error issues into an `error` event.
+  const missingDuration = (got: string) => ({ code: 'composition_duration_missing', severity: 'error', path: ['data-duration'], message: `the composition's root needs a positive "data-duration" in seconds; ${got}` });
+  for (const [name, html, got] of [
+    ['no data-duration', '<div data-composition-id="m" data-width="320" data-height="180"></div>', 'it has none'],
+    ['data-duration="0"', '<div data-composition-id="m" data-duration="0"></div>', 'got "0"'],
+    ['a template entry without one', '<template><div data-composition-id="t"></div></template>', 'it has none'],
+  ] as const) {
+    it(`an entry with ${name}: a "composition_duration_missing" issue, once, and the document still compiles`, async () => {
+      const compiled = await compile({ 'index.html': html });
+      expect(compiled.issues).to.deep.equal([missingDuration(got)]);
+      expect(compiled.metadata.issues.map((found) => found.code)).not.to.include('composition_duration_missing');
+      expect(compiled.metadata.duration).to.equal(undefined);
+      expect(compiled.html).to.contain('data-composition-id');
+    });
+  }
+
   it('stamps a nonce on every script and style', async () => {
     const compiled = await compile({ 'index.html': entry('<script>1</script><div data-composition-src="card.html"></div>', '<style>p{}</style>'), 'card.html': card('<script>2</script>') }, { nonce: 'n0nce' });
     const doc = parse(compiled.html);
@@ -632,7 +648,7 @@ describe('compileComposition keeps what it writes inert', () => {
 
   it('a hostile data-composition-id cannot break out of the scoped style or the script', async () => {
     const { reparsed, compiled } = await compileFiles({
-      'https://fx.test/index.html': `<div data-composition-id="main"><div data-composition-id='x"]{}</style><img id=pwned2 src=x>' data-composition-src="card.html"></div></div>`,
+      'https://fx.test/index.html': `<div data-composition-id="main" data-duration="1"><div data-composition-id='x"]{}</style><img id=pwned2 src=x>' data-composition-src="card.html"></div></div>`,
       'https://fx.test/card.html': '<template><div data-composition-id="card"><style>p { color: red; }</style><p>t</p><script>1<\/script></div></template>',
     });
     expect(compiled.issues).to.deep.equal([]);
@@ -644,7 +660,7 @@ describe('compileComposition keeps what it writes inert', () => {
   it('resolves sub-compositions against the document’s <base href> (a folder the host allows)', async () => {
     const { compiled, calls } = await compileFiles(
       {
-        'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+        'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
         'https://cdn.fx.test/kit/card.html': '<template><div data-composition-id="card"><p>from the base</p></div></template>',
       },
       { allowCompositionReadsUnder: ['https://cdn.fx.test/kit/'] },
@@ -656,7 +672,7 @@ describe('compileComposition keeps what it writes inert', () => {
 
   it('a malformed <base href> leaves relative URLs resolving against the entry (and does not fail the compile)', async () => {
     const { compiled, reparsed } = await compileFiles({
-      'https://fx.test/index.html': '<head><base href="http://["></head><div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+      'https://fx.test/index.html': '<head><base href="http://["></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
       'https://fx.test/card.html': '<template><div data-composition-id="card"><p>next to the entry</p></div></template>',
     });
     expect(compiled.issues).to.deep.equal([]);
@@ -666,7 +682,7 @@ describe('compileComposition keeps what it writes inert', () => {
 
   it('a top-level stylesheet link with a malformed href stays a link (and does not fail the compile)', async () => {
     const { compiled, reparsed } = await compileFiles({
-      'https://fx.test/index.html': '<head><link rel="stylesheet" href="http://["></head><div data-composition-id="main"></div>',
+      'https://fx.test/index.html': '<head><link rel="stylesheet" href="http://["></head><div data-composition-id="main" data-duration="1"></div>',
     });
     expect(compiled.issues).to.deep.equal([]);
     expect(reparsed.querySelector('link[rel="stylesheet"]')!.getAttribute('href')).to.equal('http://[');

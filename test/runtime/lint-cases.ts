@@ -9,10 +9,10 @@ import { extractCompositionMetadata, MetadataIssueCode } from '../../src/runtime
 
 const DECLARATIONS = 'data-composition-variables';
 const VALUES = 'data-variable-values';
-const { rootAttributeInvalid } = MetadataIssueCode;
+const { rootAttributeInvalid, durationMissing } = MetadataIssueCode;
 
 /** Every code a lint case must cover, failing and passing. */
-export const COVERED_CODES: readonly string[] = [...Object.values(LintCode), rootAttributeInvalid];
+export const COVERED_CODES: readonly string[] = [...Object.values(LintCode), rootAttributeInvalid, durationMissing];
 
 /** A finding as one comparable line: `severity code path/segments`. */
 export function describeFinding(finding: Issue): string {
@@ -139,7 +139,7 @@ export const lintCases: readonly LintCase[] = [
   absent(C.bindingTagNotAllowed, 'data-var-text on a div', fullDocument([text('m')], '<div data-var-text="m"></div>')),
   ...['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript'].map((tag) =>
     reported(C.bindingTagNotAllowed, `data-var-text on <${tag}>`, fullDocument([text('m')], `<${tag} data-var-text="m"></${tag}>`), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')])),
-  reported(C.bindingTagNotAllowed, 'data-var-text on <script type="module"> in <head>', `<!doctype html><html ${D}='${attr([text('m')])}'><head><script type="module" data-var-text="m"></script></head><body><div data-composition-id="main"></div></body></html>`, [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
+  reported(C.bindingTagNotAllowed, 'data-var-text on <script type="module"> in <head>', `<!doctype html><html ${D}='${attr([text('m')])}'><head><script type="module" data-var-text="m"></script></head><body><div data-composition-id="main" data-duration="1"></div></body></html>`, [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
   reported(C.bindingTagNotAllowed, 'data-var-text on an upper-case <SCRIPT> in a template', templateFragment([text('m')], '<SCRIPT data-var-text="m"></SCRIPT>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
   reported(C.bindingTagNotAllowed, 'data-var-text on SVG <script> and <style>', fullDocument([text('m')], '<svg><script data-var-text="m"></script><style data-var-text="m"></style></svg>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm'), error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
   reported(C.bindingTagNotAllowed, 'data-var-text on a MathML-namespace <style>', fullDocument([text('m')], '<math><style data-var-text="m"></style></math>'), [error(C.bindingTagNotAllowed, 'data-var-text', 'm')]),
@@ -208,10 +208,16 @@ export const lintCases: readonly LintCase[] = [
   // root attributes (from metadata)
   reported(rootAttributeInvalid, 'data-width="abc"', fullDocument([], '', 'data-width="abc" data-height="1080" data-duration="5"'), [error(rootAttributeInvalid, 'data-width')]),
   reported(rootAttributeInvalid, 'data-duration="-1"', templateFragment([], '', 'data-width="640" data-height="360" data-duration="-1"'), [error(rootAttributeInvalid, 'data-duration')]),
-  reported(rootAttributeInvalid, 'data-duration="0"', fullDocument([], '', 'data-duration="0"'), [error(rootAttributeInvalid, 'data-duration')]),
-  reported(rootAttributeInvalid, 'an empty data-height and data-width="Infinity"', fullDocument([], '', 'data-height="" data-width="Infinity"'), [error(rootAttributeInvalid, 'data-width'), error(rootAttributeInvalid, 'data-height')]),
+  reported(rootAttributeInvalid, 'an empty data-height and data-width="Infinity"', fullDocument([], '', 'data-height="" data-width="Infinity" data-duration="5"'), [error(rootAttributeInvalid, 'data-width'), error(rootAttributeInvalid, 'data-height')]),
   absent(rootAttributeInvalid, 'positive dims with spaces and decimals', fullDocument([], '', 'data-width=" 1920 " data-height="1080" data-duration="0.5"')),
   absent(rootAttributeInvalid, 'no dims at all', templateFragment([], '', '')),
+  // A root in the document plays on its own and needs a duration (the renderer refuses it with the same code).
+  reported(durationMissing, 'no data-duration on a full document\'s root', fullDocument([], '', 'data-width="1920" data-height="1080"'), [error(durationMissing, 'data-duration')]),
+  reported(durationMissing, 'data-duration="0"', fullDocument([], '', 'data-duration="0"'), [error(durationMissing, 'data-duration')]),
+  reported(durationMissing, 'data-duration="soon" on a bare fragment', '<div data-composition-id="x" data-duration="soon"></div>', [error(durationMissing, 'data-duration')]),
+  absent(durationMissing, 'data-duration on <html> only', `<!doctype html><html data-duration="3"><body><div data-composition-id="main"></div></body></html>`),
+  // A <template> root is a sub-composition: it may last as long as its host.
+  absent(durationMissing, 'a template sub-composition without data-duration', templateFragment([], '', 'data-width="640" data-height="360"')),
 ];
 
 /** 2000 valid declarations, each bound once: the size budget case. */
@@ -236,8 +242,8 @@ export const hostileCases: readonly HostileCase[] = [
   { name: 'an empty string', html: '', findings: [] },
   { name: 'only whitespace', html: ' \n\t\r\f ', findings: [] },
   { name: 'a lone "<"', html: '<', findings: [] },
-  { name: 'a tag cut off inside an attribute', html: '<div data-composition-id="main"><p data-var-text="a', findings: [] },
-  { name: 'unclosed tags', html: `<div data-composition-id="main" ${D}='${attr([text('a')])}'><p><span data-var-text="a"><b data-var-text="b">`, findings: [error(C.bindingUndeclared, 'data-var-text', 'b')] },
+  { name: 'a tag cut off inside an attribute', html: '<div data-composition-id="main" data-duration="1"><p data-var-text="a', findings: [] },
+  { name: 'unclosed tags', html: `<div data-composition-id="main" ${D}='${attr([text('a')])}'><p><span data-var-text="a"><b data-var-text="b">`, findings: [error(C.bindingUndeclared, 'data-var-text', 'b'), error(durationMissing, 'data-duration')] },
   { name: 'stray end tags and an unclosed comment', html: `</div></html>${fullDocument([text('a')], shows('a'))}<!-- ${shows('ghost')}`, findings: [] },
   { name: '5000 nested divs around a binding', html: fullDocument([text('a')], `${'<div>'.repeat(5000)}${shows('a', 'deep')}${'</div>'.repeat(5000)}`), findings: [error(C.bindingUndeclared, 'data-var-text', 'deep')] },
   { name: '5000 unclosed nested templates', html: `${'<template><div data-composition-id="t">'.repeat(5000)}${shows('x')}`, findings: [error(C.bindingUndeclared, 'data-var-text', 'x')] },
@@ -330,17 +336,18 @@ export const metadataCases: readonly MetadataCase[] = [
   { name: 'a bare fragment', html: `<div data-composition-id="card" ${dims} ${D}='${attr([text('a')])}'></div>`, expected: { id: 'card', width: 1920, height: 1080, duration: 5, variables: ['a'], issues: [] } },
   { name: 'a template sub-composition', html: templateFragment([text('name')], shows('name')), expected: { id: 'card', width: 640, height: 360, duration: 2, variables: ['name'], issues: [] } },
   { name: 'declarations on <html> win over the root\'s', html: fullDocument([text('fromHtml')], '', `${dims} ${D}='${attr([text('fromRoot')])}'`), expected: { id: 'main', width: 1920, height: 1080, duration: 5, variables: ['fromHtml'], issues: [] } },
-  { name: 'broken declarations on <html> still win over the root\'s', html: fullDocument('[', '', `${D}='${attr([text('fromRoot')])}'`), expected: { ...none, id: 'main', issues: [error(C.jsonInvalid, D)] } },
-  { name: 'declarations on the root of a full document', html: `<!doctype html><html><body><div data-composition-id="main" ${D}='${attr([text('fromRoot')])}'></div></body></html>`, expected: { ...none, id: 'main', variables: ['fromRoot'] } },
+  { name: 'broken declarations on <html> still win over the root\'s', html: fullDocument('[', '', `${D}='${attr([text('fromRoot')])}'`), expected: { ...none, id: 'main', issues: [error(C.jsonInvalid, D), error(durationMissing, 'data-duration')] } },
+  { name: 'declarations on the root of a full document', html: `<!doctype html><html><body><div data-composition-id="main" ${D}='${attr([text('fromRoot')])}'></div></body></html>`, expected: { ...none, id: 'main', variables: ['fromRoot'], issues: [error(durationMissing, 'data-duration')] } },
   { name: 'dims on <html> only', html: `<!doctype html><html ${dims}><body><div data-composition-id="main"></div></body></html>`, expected: { ...none, id: 'main', width: 1920, height: 1080, duration: 5 } },
   { name: 'dims on the root win over <html>', html: `<html data-width="1" data-height="2" data-duration="3"><body><div data-composition-id="main" data-width="10"></div></body></html>`, expected: { ...none, id: 'main', width: 10, height: 2, duration: 3 } },
-  { name: 'upper-case attribute names', html: `<DIV DATA-COMPOSITION-ID="Main" DATA-WIDTH="100"></DIV>`, expected: { ...none, id: 'Main', width: 100 } },
-  { name: 'missing dims', html: fullDocument([], '', ''), expected: { ...none, id: 'main' } },
-  { name: 'a non-numeric width', html: fullDocument([], '', 'data-width="abc" data-height="1080"'), expected: { ...none, id: 'main', height: 1080, issues: [error(rootAttributeInvalid, 'data-width')] } },
-  { name: 'a negative duration', html: fullDocument([], '', 'data-duration="-1"'), expected: { ...none, id: 'main', issues: [error(rootAttributeInvalid, 'data-duration')] } },
+  { name: 'upper-case attribute names', html: `<DIV DATA-COMPOSITION-ID="Main" DATA-WIDTH="100"></DIV>`, expected: { ...none, id: 'Main', width: 100, issues: [error(durationMissing, 'data-duration')] } },
+  { name: 'missing dims', html: fullDocument([], '', ''), expected: { ...none, id: 'main', issues: [error(durationMissing, 'data-duration')] } },
+  { name: 'missing dims on a template sub-composition', html: templateFragment([], '', ''), expected: { ...none, id: 'card' } },
+  { name: 'a non-numeric width', html: fullDocument([], '', 'data-width="abc" data-height="1080"'), expected: { ...none, id: 'main', height: 1080, issues: [error(rootAttributeInvalid, 'data-width'), error(durationMissing, 'data-duration')] } },
+  { name: 'a negative duration', html: fullDocument([], '', 'data-duration="-1"'), expected: { ...none, id: 'main', issues: [error(durationMissing, 'data-duration')] } },
   { name: 'a zero duration', html: templateFragment([], '', 'data-duration="0"'), expected: { ...none, id: 'card', issues: [error(rootAttributeInvalid, 'data-duration')] } },
-  { name: 'a width with a unit', html: fullDocument([], '', 'data-width="1920px"'), expected: { ...none, id: 'main', issues: [error(rootAttributeInvalid, 'data-width')] } },
-  { name: 'an invalid root dim does not fall back to <html>', html: `<html data-width="100"><body><div data-composition-id="main" data-width="NaN"></div></body></html>`, expected: { ...none, id: 'main', issues: [error(rootAttributeInvalid, 'data-width')] } },
+  { name: 'a width with a unit', html: fullDocument([], '', 'data-width="1920px" data-duration="1"'), expected: { ...none, id: 'main', duration: 1, issues: [error(rootAttributeInvalid, 'data-width')] } },
+  { name: 'an invalid root dim does not fall back to <html>', html: `<html data-width="100"><body><div data-composition-id="main" data-width="NaN" data-duration="1"></div></body></html>`, expected: { ...none, id: 'main', duration: 1, issues: [error(rootAttributeInvalid, 'data-width')] } },
   {
     name: 'declarations with errors are left out and listed',
     html: fullDocument([text('a'), number('b', { default: 'x' }), { id: 'c' }, text('d'), text('a')], ''),
@@ -349,7 +356,7 @@ export const metadataCases: readonly MetadataCase[] = [
       issues: [error(C.defaultTypeMismatch, D, 1, 'default'), error(C.fieldMissing, D, 2, 'type'), error(C.fieldMissing, D, 2, 'label'), error(C.fieldMissing, D, 2, 'default'), error(C.duplicateId, D, 4, 'id')],
     },
   },
-  { name: 'entities in declarations are decoded', html: `<div data-composition-id="m" ${D}="[{&quot;id&quot;:&quot;t&quot;,&quot;type&quot;:&quot;string&quot;,&quot;label&quot;:&quot;T&quot;,&quot;default&quot;:&quot;a &amp; b&quot;}]"></div>`, expected: { ...none, id: 'm', variables: ['t'] } },
+  { name: 'entities in declarations are decoded', html: `<div data-composition-id="m" ${D}="[{&quot;id&quot;:&quot;t&quot;,&quot;type&quot;:&quot;string&quot;,&quot;label&quot;:&quot;T&quot;,&quot;default&quot;:&quot;a &amp; b&quot;}]" data-duration="2"></div>`, expected: { ...none, id: 'm', duration: 2, variables: ['t'] } },
   { name: 'a nested composition keeps its own declarations out', html: fullDocument([text('outer')], inlineNested([text('inner')], '')), expected: { id: 'main', width: 1920, height: 1080, duration: 5, variables: ['outer'], issues: [] } },
   { name: 'no composition at all', html: '<p>hello</p>', expected: none },
   { name: 'an empty string', html: '', expected: none },

@@ -135,10 +135,17 @@ describe('resolveVariables: invalid values fall back', () => {
 });
 
 describe('resolveVariables: warnings keep the value', () => {
-  it('keeps an out-of-range number and warns with the layer path', () => {
+  it('clamps an out-of-range number into [min, max] and warns with the layer path', () => {
     const { values, issues } = resolveVariables(declarations, { overrides: { size: 42 } });
-    expect(values.size).to.equal(42);
+    expect(values.size).to.equal(10);
     expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([['out-of-range', 'warning', ['overrides', 'size']]]);
+    expect(issues[0]!.message).to.contain('clamped to 10');
+    expect(resolveVariables(declarations, { host: { size: -1 } }).values.size).to.equal(0);
+  });
+
+  it('clamps a declared default outside its own range too (lint reports it as default_out_of_range)', () => {
+    const loose = [{ id: 'n', type: 'number', label: 'N', default: 50, max: 5 }] as const;
+    expect(resolveVariables(loose as never, {}).values.n).to.equal(5);
   });
 
   it('keeps a too-long string and warns with the layer path', () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { unsafeReplaceAddressRules } from '../../src/render/public-address.js';
 import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from '../render/rebinding.js';
-import { compositionHtml, jsonInit, startTestService, uploadProject, waitFor, type RenderJson, type TestService } from './helpers/harness.js';
+import { compositionHtml, jsonInit, startTestService, uploadProject, waitFor, type TestService } from './helpers/harness.js';
 
 interface ErrorJson {
   error: { code: string; param: string | null; message: string };

@@ -1,18 +1,7 @@
+import { ENGAGE, steerDrift } from './drift.js';
 import type { Timeline } from './timeline.js';
 import { untilEvent } from './until-event.js';
 
-/** Drift beyond which a playing media element is seeked back onto the composition clock (seconds). */
-const MAX_DRIFT = 0.25;
-/**
- * Steering with the playback rate starts beyond ENGAGE (about a frame at 30 fps) and stops below RELEASE. Chromium
- * stalls a playing element for about 25 ms whenever its rate leaves 1, so small drifts are left alone rather than
- * steered on every tick.
- */
-const ENGAGE = 0.03;
-const RELEASE = 0.005;
-/** Rate change per second of drift, and its bounds: 40 ms of lag plays at 1.16× until it is gone. */
-const RATE_GAIN = 4;
-const MAX_RATE_STEP = 0.2;
 const SEEK_TIMEOUT_MS = 3000;
 /**
  * A started media element counts as moving once its clock advanced, tick after tick, by at least this fraction of
@@ -184,21 +173,14 @@ export class MediaSync {
     return false;
   }
 
+  /** Keeps a playing `media` on the clock (see drift.ts for the rule). */
   #correct(media: HTMLMediaElement, drift: number, local: number): void {
-    const size = Math.abs(drift);
-    if (size > MAX_DRIFT) return this.#jump(media, local);
-    if (!this.#steering.has(media)) {
-      if (size <= ENGAGE) return;
-      this.#steering.add(media);
-    }
-    if (size < RELEASE) {
-      this.#steering.delete(media);
-      media.playbackRate = 1;
-      return;
-    }
-    // Steer with the rate rather than seek: a seek stalls decoding and is heard as a click.
-    const rate = 1 - Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN));
-    if (media.playbackRate !== rate) media.playbackRate = rate;
+    const action = steerDrift(drift, this.#steering.has(media));
+    if (action.kind === 'jump') return this.#jump(media, local);
+    if (action.kind === 'leave') return;
+    if (action.steering) this.#steering.add(media);
+    else this.#steering.delete(media);
+    if (media.playbackRate !== action.rate) media.playbackRate = action.rate;
   }
 
   pause(): void {

@@ -2,6 +2,7 @@ import type { FrameConfig } from '../frame-config.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
 import { MediaSync, untilFirstFrame } from './media.js';
+import { playbackStep, seekTarget, type Anchor } from './playback-step.js';
 import { compositionRoot } from './roots.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
@@ -29,7 +30,7 @@ export class Player {
   #time = 0;
   #paused = true;
   #muted = false;
-  #anchor = { wall: 0, time: 0 };
+  #anchor: Anchor = { wall: 0, time: 0 };
   #frame = 0;
   #markReady!: () => void;
 
@@ -68,15 +69,9 @@ export class Player {
     this.timeline?.apply(time);
   }
 
-  /** `seconds` clamped to the composition and rounded to its frame grid. */
-  #quantize(seconds: number): number {
-    const clamped = Math.min(Math.max(Number.isFinite(seconds) ? seconds : 0, 0), this.duration);
-    return Math.round(clamped * this.#config.fps) / this.#config.fps;
-  }
-
-  /** Moves everything to `seconds` (see `#quantize`) and resolves with that time once the frame can paint. */
+  /** Moves everything to `seconds` (clamped and on the frame grid, see `seekTarget`) and resolves with that time once the frame can paint. */
   async seek(seconds: number): Promise<number> {
-    const time = this.#quantize(seconds);
+    const time = seekTarget(seconds, this.duration, this.#config.fps);
     this.#apply(time);
     this.#anchor = { wall: performance.now(), time };
     if (this.#paused) await this.#media?.seek(time);
@@ -103,19 +98,15 @@ export class Player {
 
   #tick = (now: number) => {
     if (this.#paused) return;
-    let time = this.#anchor.time + (now - this.#anchor.wall) / 1000;
-    if (time >= this.duration) {
-      if (this.loop && this.duration > 0) {
-        time %= this.duration;
-        this.#anchor = { wall: now, time };
-      } else {
-        this.#apply(this.duration);
-        this.#paused = true;
-        this.#media?.pause();
-        this.events?.onTime(this.duration, true);
-        this.events?.onEnded();
-        return;
-      }
+    const { time, anchor, ended } = playbackStep(this.#anchor, now, this.duration, this.loop);
+    this.#anchor = anchor;
+    if (ended) {
+      this.#apply(time);
+      this.#paused = true;
+      this.#media?.pause();
+      this.events?.onTime(time, true);
+      this.events?.onEnded();
+      return;
     }
     this.#apply(time);
     this.#media?.play(time);

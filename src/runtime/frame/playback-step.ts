@@ -1,0 +1,36 @@
+/**
+ * The pure arithmetic of the frame's clock, apart from the DOM so it is unit-tested in Node
+ * (test/runtime/frame-steps.node.test.ts): where a playback tick lands, and where a seek lands.
+ */
+
+/** A point where wall-clock time (`performance.now()`, ms) and composition time (s) were known to match. */
+export interface Anchor {
+  readonly wall: number;
+  readonly time: number;
+}
+
+export interface PlaybackStep {
+  /** The composition time to show at this tick. */
+  readonly time: number;
+  /** The anchor for the next tick (a new one after a loop wrapped). */
+  readonly anchor: Anchor;
+  /** True once playback reached the end without `loop`: `time` is the duration, and playback stops. */
+  readonly ended: boolean;
+}
+
+/** Where playback is at wall-clock `now`, having started from `anchor`: wrapped with `loop`, else ended at the end. */
+export function playbackStep(anchor: Anchor, now: number, duration: number, loop: boolean): PlaybackStep {
+  const time = anchor.time + (now - anchor.wall) / 1000;
+  if (time < duration) return { time, anchor, ended: false };
+  if (loop && duration > 0) {
+    const wrapped = time % duration;
+    return { time: wrapped, anchor: { wall: now, time: wrapped }, ended: false };
+  }
+  return { time: duration, anchor, ended: true };
+}
+
+/** Where a seek to `seconds` lands: clamped to [0, duration] (anything not finite is 0) and rounded to the frame grid. */
+export function seekTarget(seconds: number, duration: number, fps: number): number {
+  const clamped = Math.min(Math.max(Number.isFinite(seconds) ? seconds : 0, 0), duration);
+  return Math.round(clamped * fps) / fps;
+}
