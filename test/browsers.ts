@@ -5,7 +5,8 @@
  * reason in its title, elsewhere. Differences in how browsers *serialise* a value are normalised instead.
  */
 
-export const isFirefox = navigator.userAgent.includes('Firefox/');
+// Optional: this module is also imported by Node tests (through shared tables), where Node 20 has no navigator.
+export const isFirefox = globalThis.navigator?.userAgent.includes('Firefox/') ?? false;
 
 /** Why a technique runs only in Chromium, said once. */
 export const ChromiumOnly = {
