@@ -6,7 +6,7 @@ import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
-import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
+import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit } from './events.js';
 import { FocusGuard } from './focus-guard.js';
@@ -18,7 +18,8 @@ import { styles } from './fx-composition.styles.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
-import { variablesConverter, variablesProblem } from './variables-input.js';
+import { sameValues } from './values-equal.js';
+import { readVariables, variablesConverter } from './variables-input.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
 
@@ -49,6 +50,10 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
  * @attr poster - Image shown until the first frame is ready.
  *
  * @prop {Record<string, unknown>} variables - Overrides; setting it updates the preview live, keeping the playhead.
+ *   Values equal by content to those in effect are a no-op (nothing reaches the frame, no `variableschange`), so
+ *   a framework may pass a new object on every render. `null`, `undefined` and `''` mean no overrides (the declared
+ *   defaults); a string is parsed as JSON, like the attribute. Anything else (not a JSON object, beyond the value
+ *   bounds) is refused with an `error` event `variables_json_invalid`, and the values in effect stay.
  * @prop {VariableDeclaration[]} declarations - The composition's declared variables (after load).
  * @prop {CompositionMetadata | undefined} metadata - Id, size, duration, declarations and compile issues.
  * @prop {string[]} allowCompositionReadsUnder - Folders (URL prefixes) beyond the entry's own folder whose files
@@ -102,7 +107,33 @@ export class FxComposition extends LitElement {
 
   @property() src = '';
   @property() srcdoc: string | null = null;
-  @property({ converter: variablesConverter }) variables: Record<string, unknown> | undefined = {};
+  /** The values in effect: always a JSON object within the value bounds (see {@link readVariables}). */
+  #variables: Record<string, unknown> = {};
+  /** Why the latest `variables` input was refused, until the next update reports it. */
+  #variablesProblem: string | undefined;
+  @property({ converter: variablesConverter, noAccessor: true })
+  get variables(): Record<string, unknown> {
+    return this.#variables;
+  }
+  set variables(input: Record<string, unknown> | string | null | undefined) {
+    let read: ReturnType<typeof readVariables>;
+    try {
+      read = readVariables(input);
+      // Equal by content (a re-render's new object): keep the object in effect, which a font fetch may be keyed on.
+      if ('values' in read && sameValues(read.values, this.#variables)) return;
+    } catch (error) {
+      // A Proxy or getter of the caller's that throws while being read.
+      read = { problem: `"variables" could not be read: ${(error as Error)?.message ?? String(error)}` };
+    }
+    if ('problem' in read) {
+      this.#variablesProblem = read.problem;
+      this.requestUpdate();
+      return;
+    }
+    const old = this.#variables;
+    this.#variables = read.values;
+    this.requestUpdate('variables', old);
+  }
   @property({ type: Boolean }) controls = false;
   @property({ type: Boolean }) autoplay = false;
   @property({ type: Boolean }) loop = false;
@@ -129,8 +160,6 @@ export class FxComposition extends LitElement {
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
-  /** `variables` when they may go to the frame (a JSON object within the value bounds), else `undefined`. */
-  #accepted: Record<string, unknown> | undefined = {};
   /** The frame's latest playhead report, applied once per animation frame. */
   #timeReports = new OncePerFrame<{ time: number; paused: boolean }>((reported) => {
     this.time = reported.time;
@@ -211,10 +240,10 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('variables')) this.#acceptVariables();
+    this.#reportVariablesProblem();
     // The first load carries the variables; later changes go to the frame live.
     if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
-    else if (changed.has('variables') && this.#accepted) this.#sendVariables(this.#accepted);
+    else if (changed.has('variables')) this.#sendVariables(this.#variables);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -318,7 +347,7 @@ export class FxComposition extends LitElement {
         allowCompositionReadsUnder: this.allowCompositionReadsUnder,
         signal: abort.signal,
       };
-      const { compiled, fontIssues } = await compilePreview(entry, this.#accepted ?? {}, base, options);
+      const { compiled, fontIssues } = await compilePreview(entry, this.#variables, base, options);
       if (abort.signal.aborted) return;
       this.#reportIssues(fontIssues);
       const { metadata } = compiled;
@@ -384,7 +413,7 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#accepted ?? {}), issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables), issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
@@ -415,16 +444,16 @@ export class FxComposition extends LitElement {
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#accepted ?? {}), issues: this.valueIssues });
+        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables), issues: this.valueIssues });
         if (message.readsVariablesAtLoad) this.#scheduleReload();
         return;
     }
   }
 
-  /** Takes `variables` if they may go to the frame; else reports why and keeps none (a load then uses none). */
-  #acceptVariables(): void {
-    const problem = variablesProblem(this.variables, this.getAttribute(FxAttribute.variables));
-    this.#accepted = problem ? undefined : this.variables;
+  /** A refused `variables` input as an `error` event; the values in effect stay. */
+  #reportVariablesProblem(): void {
+    const problem = this.#variablesProblem;
+    this.#variablesProblem = undefined;
     if (problem) emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
   }
 
@@ -433,7 +462,7 @@ export class FxComposition extends LitElement {
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
     if (!hasFontSources(variables, this.declarations)) return this.#postVariables(variables);
     void inlineFontSources(variables, this.declarations, this.#base).then(({ values, issues }) => {
-      if (this.#accepted !== variables) return;
+      if (this.#variables !== variables) return;
       this.#reportIssues(issues);
       this.#postVariables(values);
     });

@@ -189,3 +189,71 @@ describe('<fx-composition> invalid variable values', () => {
     expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
   });
 });
+
+describe('<fx-composition> variables set again and again (issue 9, item 3)', () => {
+  /** Counts what reaches the frame: every `set-variables` the host posts on the element's ports. */
+  function countPosts(): { readonly count: number; stop(): void } {
+    const original = MessagePort.prototype.postMessage;
+    const counter = { count: 0, stop: () => (MessagePort.prototype.postMessage = original) };
+    MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
+      if ((message as { type?: string } | null)?.type === 'set-variables') counter.count++;
+      return (original as (...args: unknown[]) => void).call(this, message, ...rest);
+    };
+    return counter;
+  }
+
+  it('a new object with equal values (a re-render) posts nothing and fires no variableschange', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    await update(el, { title: 'Same', size: 30, list: [1, { a: 'b' }] });
+    const seen = recordEvents(el, ['variableschange', 'error']);
+    const posts = countPosts();
+    try {
+      for (let i = 0; i < 50; i++) {
+        el.variables = { size: 30, title: 'Same', list: [1, { a: 'b' }] };
+        await el.updateComplete;
+      }
+      await sleep(RELOAD_SETTLE_MS);
+    } finally {
+      posts.stop();
+    }
+    expect([posts.count, seen]).to.deep.equal([0, []]);
+    // A change by content still goes through.
+    expect((await update(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({ title: 'Other' });
+  });
+
+  for (const empty of [null, undefined, '']) {
+    it(`${JSON.stringify(empty) ?? 'undefined'} resets to the declared defaults`, async () => {
+      const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+      await update(el, { title: 'Set' });
+      const uncaught = watchUncaught();
+      const detail = await update(el, empty as unknown as Record<string, unknown>);
+      uncaught.stop();
+      expect(uncaught.errors).to.deep.equal([]);
+      expect(el.variables).to.deep.equal({});
+      expect(detail.values).to.deep.include({ title: 'Hello' });
+      expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Hello');
+    });
+  }
+
+  it('a JSON string is parsed as the attribute is', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const detail = await update(el, '{"title":"From a string"}' as unknown as Record<string, unknown>);
+    expect(el.variables).to.deep.equal({ title: 'From a string' });
+    expect(detail.values).to.deep.include({ title: 'From a string' });
+  });
+
+  for (const [name, input] of [['a number', 42], ['an array', [1]], ['a string that is no object', '"text"'], ['bad JSON', '{oops']] as const) {
+    it(`${name} is refused with "variables_json_invalid", keeping the values in effect`, async () => {
+      const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+      await update(el, { title: 'Kept' });
+      const uncaught = watchUncaught();
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'error');
+      el.variables = input as unknown as Record<string, unknown>;
+      expect((await error).detail.code).to.equal('variables_json_invalid');
+      uncaught.stop();
+      expect(uncaught.errors).to.deep.equal([]);
+      expect(el.variables).to.deep.equal({ title: 'Kept' });
+      expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Kept');
+    });
+  }
+});
