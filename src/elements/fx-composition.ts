@@ -1,3 +1,4 @@
+import './lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { parseUrl } from '../runtime/data.js';
@@ -8,7 +9,7 @@ import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
-import { emit } from './events.js';
+import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { compilePreview } from './compile-preview.js';
@@ -546,4 +547,12 @@ export class FxComposition extends LitElement {
         : nothing}
     `;
   }
+}
+
+// Typed listeners for the element's own events (merged into the class, as lib.dom types HTMLMediaElement's).
+export interface FxComposition {
+  addEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
