@@ -19,6 +19,12 @@ const readsAtLoad = () =>
     body: `${BOUND}<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
   });
 
+const readsAtLoad5 = compositionHtml({
+  duration: 5,
+  variables: [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }],
+  body: `<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
+});
+
 const RELOAD_SETTLE_MS = 400; // past the element's reload debounce
 
 async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
@@ -114,6 +120,35 @@ describe('<fx-composition> live variables', () => {
     expect(el.paused).to.equal(false);
     expect(el.currentTime).to.be.greaterThan(before);
     expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('PLAYING');
+  });
+
+  it('a pause and a seek made while a hidden reload runs survive the swap (issue 9, item 5)', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad5 }));
+    const frame = frameOf(el);
+    await el.play();
+    await sleep(300);
+    const change = nextEvent(el, 'variableschange');
+    el.variables = { title: 'edited' };
+    await change;
+    await waitFor(() => el.shadowRoot!.querySelector('iframe.incoming'), 'the reload to start');
+    el.pause();
+    expect(await el.seek(3)).to.equal(3);
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the swap', 15000);
+    await sleep(300);
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('EDITED');
+    expect([el.paused, el.currentTime]).to.deep.equal([true, 3]);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ paused: true, currentTime: 3 });
+  });
+
+  it('a reload made while paused swaps in quickly: its hidden frame still paints, so the pre-swap seek does not wait for a timeout', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
+    await el.seek(1);
+    const frame = frameOf(el);
+    await update(el, { title: 'quick' });
+    const started = performance.now();
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the swap');
+    expect(performance.now() - started).to.be.below(1500);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ paused: true, currentTime: 1 });
   });
 
   it('coalesces a burst of updates into one reload with the last values', async () => {
