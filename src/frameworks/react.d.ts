@@ -25,6 +25,7 @@ export type FxCompositionProps = DetailedHTMLProps<HTMLAttributes<FxComposition>
     nonce?: string;
     loading?: 'eager' | 'lazy';
     poster?: string;
+    posterTime?: string;
     allowCompositionReadsUnder?: readonly string[];
   };
 
