@@ -25,6 +25,7 @@ export const FxAttribute = {
   nonce: 'nonce',
   loading: 'loading',
   poster: 'poster',
+  posterTime: 'poster-time',
 } as const;
 
 /** Codes of `error` events the element itself raises (compile and frame errors keep their own codes). */

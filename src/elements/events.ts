@@ -27,7 +27,26 @@ export function emit<Name extends FxEvent>(target: EventTarget, name: Name, ...d
   return target.dispatchEvent(detail.length ? new CustomEvent(name, init) : new Event(name, init));
 }
 
+/**
+ * Every event of `<fx-composition>` with its type, for its `addEventListener` overloads (as lib.dom's
+ * `HTMLMediaElementEventMap`). `error` is a `CustomEvent` with `{ code, message }`, not the DOM's `ErrorEvent`.
+ */
+export interface FxCompositionEventMap extends Omit<HTMLElementEventMap, typeof FxEvent.error> {
+  [FxEvent.loadedMetadata]: Event;
+  [FxEvent.durationChange]: Event;
+  [FxEvent.volumeChange]: Event;
+  [FxEvent.play]: Event;
+  [FxEvent.pause]: Event;
+  [FxEvent.timeUpdate]: Event;
+  [FxEvent.seeked]: Event;
+  [FxEvent.ended]: Event;
+  [FxEvent.ready]: Event;
+  [FxEvent.variablesChange]: CustomEvent<FxVariablesChangeDetail>;
+  [FxEvent.error]: CustomEvent<FxErrorDetail>;
+}
+
 declare global {
+  // `variableschange` bubbles, so a listener on an ancestor sees it typed too (`error` does not bubble).
   interface HTMLElementEventMap {
     variableschange: CustomEvent<FxVariablesChangeDetail>;
   }

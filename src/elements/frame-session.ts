@@ -82,12 +82,12 @@ export class FrameSession {
   }
 
   /**
-   * Seeks and resolves once the frame says it painted that frame (`false` when no answer came). Where the seek
+   * Seeks and resolves once the frame says it painted that frame (`false` when no answer came within `ms`). Where the seek
    * lands the host works out itself (frame-reports.ts `landingTime`): the frame's own figure may be forged.
    */
-  async seek(time: number): Promise<boolean> {
+  async seek(time: number, ms = SEEK_TIMEOUT_MS): Promise<boolean> {
     const id = ++this.#nextSeek;
-    const seeked = this.#reply(seekKey(id), SEEK_TIMEOUT_MS);
+    const seeked = this.#reply(seekKey(id), ms);
     this.post({ type: Message.seek, id, time });
     return (await seeked)?.type === Message.seeked;
   }

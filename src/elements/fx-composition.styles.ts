@@ -30,8 +30,11 @@ export const styles = css`
     transform-origin: 0 0;
     pointer-events: none;
   }
+  /* A reload's frame, behind the one on stage. Not visibility: hidden: Chromium then gives an opaque-origin frame
+     no animation frames, and its pre-swap seek (which waits for a paint) would hang until the timeout. */
   .stage iframe.incoming {
-    visibility: hidden;
+    z-index: -1;
+    opacity: 0.01;
   }
   .status {
     position: absolute;

@@ -1,3 +1,4 @@
+import './lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { parseUrl } from '../runtime/data.js';
@@ -6,9 +7,9 @@ import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
-import { FxAttribute, FxErrorCode, FxEvent } from './constants.js';
+import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
-import { emit } from './events.js';
+import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { compilePreview } from './compile-preview.js';
@@ -16,16 +17,23 @@ import { clampTime, landingTime, aspectRatio, stageOf, trustedError, trustedIssu
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
 import { OncePerFrame } from './once-per-frame.js';
+import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
-import { variablesConverter, variablesProblem } from './variables-input.js';
+import { sameValues } from './values-equal.js';
+import { readVariables, variablesConverter } from './variables-input.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
+/** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
+const SWAP_SEEK_MS = 2000;
+/** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
+const SWAP_SEEK_TRIES = 3;
 
-/** Where a reload picks up: the playhead, and whether it was playing. */
+/** Where a reload picks up, read at swap time: the playhead, whether it was playing, whether the frame is there. */
 interface Playhead {
   readonly time: number;
   readonly playing: boolean;
+  readonly painted: boolean;
 }
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
@@ -47,14 +55,22 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
  *   property, which keeps the value after the browser hides the attribute.
  * @attr loading - `lazy` defers loading until the element nears the viewport.
  * @attr poster - Image shown until the first frame is ready.
+ * @attr poster-time - Which frame a paused, never-played element shows once ready: seconds (`2.5`) or a share of
+ *   the duration (`40%`); default `50%` (t = 0 is often empty while things animate in). The playhead stays at 0:
+ *   `play()` starts from the beginning. Not used with `autoplay` or a `currentTime` set before ready.
  *
  * @prop {Record<string, unknown>} variables - Overrides; setting it updates the preview live, keeping the playhead.
+ *   Values equal by content to those in effect are a no-op (nothing reaches the frame, no `variableschange`), so
+ *   a framework may pass a new object on every render. `null`, `undefined` and `''` mean no overrides (the declared
+ *   defaults); a string is parsed as JSON, like the attribute. Anything else (not a JSON object, beyond the value
+ *   bounds) is refused with an `error` event `variables_json_invalid`, and the values in effect stay.
  * @prop {VariableDeclaration[]} declarations - The composition's declared variables (after load).
  * @prop {CompositionMetadata | undefined} metadata - Id, size, duration, declarations and compile issues.
  * @prop {string[]} allowCompositionReadsUnder - Folders (URL prefixes) beyond the entry's own folder whose files
  *   the composition may have the host fetch and inline (sub-compositions, stylesheets, scripts, fonts). What is
  *   served there becomes readable by the composition: list only folders of public composition files. Default: none.
- * @prop {number} currentTime - Playhead in seconds; setting it seeks.
+ * @prop {number} currentTime - Playhead in seconds; setting it seeks. Set before ready, it is where the element starts.
+ * @prop {string} posterTime - See the `poster-time` attribute.
  * @prop {number} duration - Length in seconds (`NaN` until loaded).
  * @prop {boolean} paused
  * @prop {boolean} ready - True once the first frame is ready.
@@ -102,13 +118,41 @@ export class FxComposition extends LitElement {
 
   @property() src = '';
   @property() srcdoc: string | null = null;
-  @property({ converter: variablesConverter }) variables: Record<string, unknown> | undefined = {};
+  /** The values in effect: always a JSON object within the value bounds (see {@link readVariables}). */
+  #variables: Record<string, unknown> = {};
+  /** Why the latest `variables` input was refused, until the next update reports it. */
+  #variablesProblem: string | undefined;
+  @property({ converter: variablesConverter, noAccessor: true })
+  get variables(): Record<string, unknown> {
+    return this.#variables;
+  }
+  set variables(input: Record<string, unknown> | string | null | undefined) {
+    let read: ReturnType<typeof readVariables>;
+    try {
+      read = readVariables(input);
+      // Equal by content (a re-render's new object): keep the object in effect, which a font fetch may be keyed on.
+      if ('values' in read && sameValues(read.values, this.#variables)) return;
+    } catch (error) {
+      // A Proxy or getter of the caller's that throws while being read.
+      read = { problem: `"variables" could not be read: ${(error as Error)?.message ?? String(error)}` };
+    }
+    if ('problem' in read) {
+      this.#variablesProblem = read.problem;
+      this.requestUpdate();
+      return;
+    }
+    const old = this.#variables;
+    this.#variables = read.values;
+    this.requestUpdate('variables', old);
+  }
   @property({ type: Boolean }) controls = false;
   @property({ type: Boolean }) autoplay = false;
   @property({ type: Boolean }) loop = false;
   @property({ type: Boolean, reflect: true }) muted = false;
   @property() loading: 'eager' | 'lazy' = 'eager';
   @property() poster = '';
+  // A literal: the manifest analyzer reads it (FxAttribute.posterTime names it too, checked by manifest.node.test.ts).
+  @property({ attribute: 'poster-time' }) posterTime = DEFAULT_POSTER_TIME;
   @property({ attribute: false }) allowCompositionReadsUnder: readonly string[] = [];
 
   @state() private time = 0;
@@ -129,8 +173,6 @@ export class FxComposition extends LitElement {
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
-  /** `variables` when they may go to the frame (a JSON object within the value bounds), else `undefined`. */
-  #accepted: Record<string, unknown> | undefined = {};
   /** The frame's latest playhead report, applied once per animation frame. */
   #timeReports = new OncePerFrame<{ time: number; paused: boolean }>((reported) => {
     this.time = reported.time;
@@ -138,6 +180,14 @@ export class FxComposition extends LitElement {
     emit(this, FxEvent.timeUpdate);
   });
   #wantsPlay = false;
+  /** `currentTime` set before ready: where the element starts. */
+  #startAt: number | undefined;
+  /** Where the poster frame is, while the frame shows it (paused, never played; the playhead says 0). */
+  #posterAt: number | undefined;
+  /** The latest `seek()` call: only its answer may move the playhead (the frame may answer out of order). */
+  #seekCall = 0;
+  /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
+  #seekTarget: number | undefined;
   #intersecting = false;
   #reloadTimer = 0;
   #deferred = false;
@@ -157,10 +207,11 @@ export class FxComposition extends LitElement {
     return this.#metadata;
   }
   get currentTime(): number {
-    return this.time;
+    return this.isReady ? this.time : (this.#startAt ?? this.time);
   }
   set currentTime(seconds: number) {
-    this.#seekQuietly(seconds);
+    if (this.isReady) this.#seekQuietly(seconds);
+    else this.#startAt = Number.isFinite(seconds) ? seconds : 0;
   }
   get duration(): number {
     return this.length;
@@ -211,10 +262,10 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('variables')) this.#acceptVariables();
+    this.#reportVariablesProblem();
     // The first load carries the variables; later changes go to the frame live.
     if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
-    else if (changed.has('variables') && this.#accepted) this.#sendVariables(this.#accepted);
+    else if (changed.has('variables')) this.#sendVariables(this.#variables);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -234,6 +285,9 @@ export class FxComposition extends LitElement {
     this.#wantsPlay = true;
     if (this.isReady && this.isPaused) {
       this.isPaused = false;
+      // The poster frame is not the playhead: play from it (0). The frame takes messages in order.
+      if (this.#posterAt !== undefined) void this.#session?.seek(this.time);
+      this.#posterAt = undefined;
       this.#session?.post({ type: Message.play });
       emit(this, FxEvent.play);
     }
@@ -255,10 +309,19 @@ export class FxComposition extends LitElement {
 
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
   async seek(seconds: number): Promise<number> {
+    const call = ++this.#seekCall;
     const session = await this.#readySession();
+    if (call !== this.#seekCall) return landingTime(seconds, this.#stage);
     const time = landingTime(seconds, this.#stage);
+    this.#seekTarget = time;
+    this.#posterAt = undefined;
     const painted = await session.seek(time);
-    if (session !== this.#session || !painted) return this.time;
+    // A newer seek owns the playhead; this one's answer may even come after it.
+    if (call !== this.#seekCall) return time;
+    this.#seekTarget = undefined;
+    // A reload swapped in meanwhile (starting at this seek's time): land there on the new frame too.
+    if (session !== this.#session && this.#session) return this.seek(seconds);
+    if (!painted) return this.time;
     // A time report from before the seek must not move the playhead back.
     this.#timeReports.cancel();
     this.time = time;
@@ -292,8 +355,8 @@ export class FxComposition extends LitElement {
     this.#incoming = undefined;
   }
 
-  /** Compiles the composition into a new frame; a reload (`keep`) prepares it behind the one on stage and swaps. */
-  async #load(keep?: Playhead): Promise<void> {
+  /** Compiles the composition into a new frame; a `reload` prepares it behind the one on stage and swaps. */
+  async #load(reload = false): Promise<void> {
     if (this.loading === 'lazy' && !this.#intersecting) {
       this.#deferred = true;
       return;
@@ -306,7 +369,7 @@ export class FxComposition extends LitElement {
     const entry = this.src ? base : this.srcdoc !== null ? { html: this.srcdoc, url: base } : undefined;
     if (!entry) return;
     this.#base = base;
-    if (!keep) {
+    if (!reload) {
       this.isReady = false;
       this.status = { kind: 'loading' };
     }
@@ -318,13 +381,13 @@ export class FxComposition extends LitElement {
         allowCompositionReadsUnder: this.allowCompositionReadsUnder,
         signal: abort.signal,
       };
-      const { compiled, fontIssues } = await compilePreview(entry, this.#accepted ?? {}, base, options);
+      const { compiled, fontIssues } = await compilePreview(entry, this.#variables, base, options);
       if (abort.signal.aborted) return;
       this.#reportIssues(fontIssues);
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
-      if (!keep) this.#metadata = known;
+      if (!reload) this.#metadata = known;
       // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
       const broken = compiled.issues.find((found) => found.severity === 'error');
       if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
@@ -333,7 +396,7 @@ export class FxComposition extends LitElement {
         onMessage: (message) => this.#onFrameMessage(session, message),
       });
       this.#incoming = session;
-      if (keep) session.iframe.classList.add('incoming');
+      if (reload) session.iframe.classList.add('incoming');
       await this.updateComplete;
       if (abort.signal.aborted) return;
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
@@ -350,7 +413,7 @@ export class FxComposition extends LitElement {
         throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
       }
       this.#sendSettings(session);
-      if (keep) await session.seek(keep.time);
+      const keep = reload ? await this.#catchUp(session, stageOf(metadata)) : undefined;
       if (abort.signal.aborted) return;
       this.#session?.dispose();
       this.#session = session;
@@ -363,6 +426,23 @@ export class FxComposition extends LitElement {
     }
   }
 
+  /**
+   * Seeks a reload's incoming frame to the playhead on stage, reading it again after each seek: a pause or seek made
+   * while the reload ran must survive the swap. Waits at most {@link SWAP_SEEK_MS} a seek (the swap then seeks on
+   * stage); the incoming frame still paints (opacity, not `visibility`: Chromium gives a hidden opaque-origin frame no
+   * animation frames, so its seek would wait for the timeout).
+   */
+  async #catchUp(session: FrameSession, stage: Stage): Promise<Playhead> {
+    const playhead = (): Omit<Playhead, 'painted'> => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused });
+    for (let tries = 1; ; tries++) {
+      const wanted = playhead();
+      const painted = await session.seek(landingTime(wanted.time, stage), SWAP_SEEK_MS);
+      const now = playhead();
+      // Playing, the playhead always moves on: one seek puts the incoming frame close enough.
+      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES) return { ...now, painted: painted && now.time === wanted.time };
+    }
+  }
+
   /** The frame's `ready`, read for what only the frame knows (values and their issues); the rest comes from `known`. */
   #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
     const stage = stageOf(known);
@@ -372,8 +452,12 @@ export class FxComposition extends LitElement {
     this.valueIssues = trustedIssues(ready.issues);
     this.length = stage.duration;
     this.#timeReports.cancel();
-    this.time = keep ? clampTime(keep.time, stage) : 0;
     this.isPaused = true;
+    if (keep) {
+      // While the poster frame shows, the playhead stays at 0.
+      this.time = this.#posterAt === undefined ? clampTime(keep.time, stage) : 0;
+      if (!keep.painted) void this.#session?.seek(landingTime(keep.time, stage));
+    } else this.#start(stage);
     this.isReady = true;
     this.status = { kind: 'idle' };
     this.style.setProperty('--fx-aspect-ratio', aspectRatio(stage));
@@ -384,12 +468,25 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#accepted ?? {}), issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables), issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
       if (this.#intersecting) void this.play();
     }
+  }
+
+  /** Where a first load starts: a `currentTime` set before ready, else (paused, never played) the poster frame. */
+  #start(stage: Stage): void {
+    const startAt = this.#startAt;
+    this.#startAt = undefined;
+    this.#posterAt = undefined;
+    const poster = startAt === undefined && !this.autoplay && !this.#wantsPlay;
+    const time = startAt !== undefined ? landingTime(startAt, stage) : poster ? landingTime(posterSeconds(this.posterTime, stage.duration), stage) : 0;
+    if (poster && time > 0) this.#posterAt = time;
+    this.time = poster ? 0 : time;
+    // Posted before anyone hears `ready`: a seek made then lands after it.
+    if (time > 0) void this.#session?.seek(time);
   }
 
   /** Everything here may be forged by the composition: times are clamped, texts and lists bounded (frame-reports.ts). */
@@ -415,16 +512,16 @@ export class FxComposition extends LitElement {
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#accepted ?? {}), issues: this.valueIssues });
+        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables), issues: this.valueIssues });
         if (message.readsVariablesAtLoad) this.#scheduleReload();
         return;
     }
   }
 
-  /** Takes `variables` if they may go to the frame; else reports why and keeps none (a load then uses none). */
-  #acceptVariables(): void {
-    const problem = variablesProblem(this.variables, this.getAttribute(FxAttribute.variables));
-    this.#accepted = problem ? undefined : this.variables;
+  /** A refused `variables` input as an `error` event; the values in effect stay. */
+  #reportVariablesProblem(): void {
+    const problem = this.#variablesProblem;
+    this.#variablesProblem = undefined;
     if (problem) emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
   }
 
@@ -433,7 +530,7 @@ export class FxComposition extends LitElement {
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
     if (!hasFontSources(variables, this.declarations)) return this.#postVariables(variables);
     void inlineFontSources(variables, this.declarations, this.#base).then(({ values, issues }) => {
-      if (this.#accepted !== variables) return;
+      if (this.#variables !== variables) return;
       this.#reportIssues(issues);
       this.#postVariables(values);
     });
@@ -454,11 +551,11 @@ export class FxComposition extends LitElement {
     }
   }
 
-  /** Scripts read values at load: after bindings updated in place, reload behind the scenes keeping the playhead. */
+  /** Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at swap time). */
   #scheduleReload(): void {
     clearTimeout(this.#reloadTimer);
     this.#reloadTimer = window.setTimeout(() => {
-      void this.#load({ time: this.time, playing: !this.isPaused });
+      void this.#load(true);
     }, RELOAD_DEBOUNCE_MS);
   }
 
@@ -517,4 +614,12 @@ export class FxComposition extends LitElement {
         : nothing}
     `;
   }
+}
+
+// Typed listeners for the element's own events (merged into the class, as lib.dom types HTMLMediaElement's).
+export interface FxComposition {
+  addEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }

@@ -1,3 +1,3 @@
 export { FxComposition } from './fx-composition.js';
 export { FxEvent, FxAttribute, FxErrorCode } from './constants.js';
-export type { FxErrorDetail, FxVariablesChangeDetail } from './events.js';
+export type { FxCompositionEventMap, FxErrorDetail, FxVariablesChangeDetail } from './events.js';

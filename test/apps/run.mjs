@@ -19,14 +19,6 @@ const cache = join(root, 'node_modules', '.cache', 'fx-apps');
 const npmCache = join(cache, 'npm');
 const composition = join(root, 'demo', 'compositions', 'launch');
 
-/** Assertions known to fail until another part of issue 9 lands: reported as skipped, with the reason. */
-const KNOWN = {
-  'no event loop': {
-    apps: ['react', 'vue'],
-    reason: 'issue 9 item 3: setting `variables` to an equal-by-content object must be a no-op (inline objects re-render)',
-  },
-};
-
 const vite = (port) => ({ dev: ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], build: ['npx', 'vite', 'build'], out: 'dist' });
 const APPS = {
   vanilla: { typecheck: ['npx', 'tsc', '-p', '.'], vite },
@@ -127,9 +119,9 @@ async function serveAndCheck(browser, folder) {
 const only = process.argv.slice(2);
 const names = only.length > 0 ? only : Object.keys(APPS);
 const started = Date.now();
-const counts = { passed: 0, failed: 0, skipped: 0 };
+const counts = { passed: 0, failed: 0 };
 const report = (name, outcome, detail = '') => {
-  const mark = { passed: 'ok  ', failed: 'FAIL', skipped: 'skip' }[outcome];
+  const mark = { passed: 'ok  ', failed: 'FAIL' }[outcome];
   counts[outcome]++;
   console.log(`${mark} ${name}${detail ? ` — ${detail}` : ''}`);
 };
@@ -164,7 +156,6 @@ try {
       for (const [check, outcome] of Object.entries(results)) {
         const label = `${name} ${mode}: ${check}`;
         if (outcome === true) report(label, 'passed');
-        else if (KNOWN[check]?.apps.includes(name)) report(label, 'skipped', `${outcome} (known: ${KNOWN[check].reason})`);
         else report(label, 'failed', outcome);
       }
     }
@@ -174,5 +165,5 @@ try {
   await browser.close();
 }
 log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-console.log(`apps: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+console.log(`apps: ${counts.passed} passed, ${counts.failed} failed`);
 process.exit(counts.failed > 0 ? 1 : 0);

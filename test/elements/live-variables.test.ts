@@ -19,6 +19,12 @@ const readsAtLoad = () =>
     body: `${BOUND}<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
   });
 
+const readsAtLoad5 = compositionHtml({
+  duration: 5,
+  variables: [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }],
+  body: `<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
+});
+
 const RELOAD_SETTLE_MS = 400; // past the element's reload debounce
 
 async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
@@ -116,6 +122,35 @@ describe('<fx-composition> live variables', () => {
     expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('PLAYING');
   });
 
+  it('a pause and a seek made while a hidden reload runs survive the swap (issue 9, item 5)', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad5 }));
+    const frame = frameOf(el);
+    await el.play();
+    await sleep(300);
+    const change = nextEvent(el, 'variableschange');
+    el.variables = { title: 'edited' };
+    await change;
+    await waitFor(() => el.shadowRoot!.querySelector('iframe.incoming'), 'the reload to start');
+    el.pause();
+    expect(await el.seek(3)).to.equal(3);
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the swap', 15000);
+    await sleep(300);
+    expect(await probe(el, { ask: 'text', selector: '#upper' })).to.equal('EDITED');
+    expect([el.paused, el.currentTime]).to.deep.equal([true, 3]);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ paused: true, currentTime: 3 });
+  });
+
+  it('a reload made while paused swaps in quickly: its hidden frame still paints, so the pre-swap seek does not wait for a timeout', async () => {
+    const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
+    await el.seek(1);
+    const frame = frameOf(el);
+    await update(el, { title: 'quick' });
+    const started = performance.now();
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the swap');
+    expect(performance.now() - started).to.be.below(1500);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ paused: true, currentTime: 1 });
+  });
+
   it('coalesces a burst of updates into one reload with the last values', async () => {
     const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
     let readies = 0;
@@ -189,4 +224,72 @@ describe('<fx-composition> invalid variable values', () => {
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
   });
+});
+
+describe('<fx-composition> variables set again and again (issue 9, item 3)', () => {
+  /** Counts what reaches the frame: every `set-variables` the host posts on the element's ports. */
+  function countPosts(): { readonly count: number; stop(): void } {
+    const original = MessagePort.prototype.postMessage;
+    const counter = { count: 0, stop: () => (MessagePort.prototype.postMessage = original) };
+    MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: unknown[]) {
+      if ((message as { type?: string } | null)?.type === 'set-variables') counter.count++;
+      return (original as (...args: unknown[]) => void).call(this, message, ...rest);
+    };
+    return counter;
+  }
+
+  it('a new object with equal values (a re-render) posts nothing and fires no variableschange', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    await update(el, { title: 'Same', size: 30, list: [1, { a: 'b' }] });
+    const seen = recordEvents(el, ['variableschange', 'error']);
+    const posts = countPosts();
+    try {
+      for (let i = 0; i < 50; i++) {
+        el.variables = { size: 30, title: 'Same', list: [1, { a: 'b' }] };
+        await el.updateComplete;
+      }
+      await sleep(RELOAD_SETTLE_MS);
+    } finally {
+      posts.stop();
+    }
+    expect([posts.count, seen]).to.deep.equal([0, []]);
+    // A change by content still goes through.
+    expect((await update(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({ title: 'Other' });
+  });
+
+  for (const empty of [null, undefined, '']) {
+    it(`${JSON.stringify(empty) ?? 'undefined'} resets to the declared defaults`, async () => {
+      const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+      await update(el, { title: 'Set' });
+      const uncaught = watchUncaught();
+      const detail = await update(el, empty as unknown as Record<string, unknown>);
+      uncaught.stop();
+      expect(uncaught.errors).to.deep.equal([]);
+      expect(el.variables).to.deep.equal({});
+      expect(detail.values).to.deep.include({ title: 'Hello' });
+      expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Hello');
+    });
+  }
+
+  it('a JSON string is parsed as the attribute is', async () => {
+    const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+    const detail = await update(el, '{"title":"From a string"}' as unknown as Record<string, unknown>);
+    expect(el.variables).to.deep.equal({ title: 'From a string' });
+    expect(detail.values).to.deep.include({ title: 'From a string' });
+  });
+
+  for (const [name, input] of [['a number', 42], ['an array', [1]], ['a string that is no object', '"text"'], ['bad JSON', '{oops']] as const) {
+    it(`${name} is refused with "variables_json_invalid", keeping the values in effect`, async () => {
+      const el = await whenReady(mount({}, { srcdoc: inPlace() }));
+      await update(el, { title: 'Kept' });
+      const uncaught = watchUncaught();
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'error');
+      el.variables = input as unknown as Record<string, unknown>;
+      expect((await error).detail.code).to.equal('variables_json_invalid');
+      uncaught.stop();
+      expect(uncaught.errors).to.deep.equal([]);
+      expect(el.variables).to.deep.equal({ title: 'Kept' });
+      expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Kept');
+    });
+  }
 });

@@ -170,7 +170,7 @@ describe('timing in a playing composition', () => {
 
   it('reports timing issues of the live document as variable issues at ready', async () => {
     const el = mount({}, { srcdoc: compositionHtml({ body: '<div id="x" data-start="nobody">x</div>' }) });
-    const change = await new Promise<CustomEvent>((resolve) => el.addEventListener('variableschange', (event) => resolve(event as CustomEvent), { once: true }));
+    const change = await new Promise<CustomEvent>((resolve) => el.addEventListener('variableschange', resolve, { once: true }));
     expect(change.detail.issues.map((found: { code: string }) => found.code)).to.include('start_reference_unknown');
   });
 });

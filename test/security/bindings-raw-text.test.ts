@@ -235,7 +235,7 @@ describe('<fx-composition>: data-var-text on script and style in the preview', (
     const srcdoc = compositionHtml({ variables: declarations, body });
     const el = mount({ variables: JSON.stringify({ t: payload('load'), css: css('load') }) }, { srcdoc });
     const errors: string[] = [];
-    el.addEventListener('error', (event) => errors.push((event as unknown as CustomEvent<{ code: string }>).detail.code));
+    el.addEventListener('error', (event) => errors.push(event.detail.code));
     const first = nextEvent<CustomEvent<{ issues: Issue[] }>>(el, 'variableschange');
     await whenReady(el);
     const loaded = (await first).detail;

@@ -2,18 +2,19 @@
 // the host lists their folder in `allowCompositionReadsUnder`; refusals that leave a file for the frame to load
 // itself are warnings, not `error` events.
 import { expect } from '@open-wc/testing';
+import type { FxErrorDetail } from '../../src/elements/events.js';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
 import { CompileIssueCode } from '../../src/runtime/compile.js';
 import { nextEvent, probe, track, whenReady } from '../elements/helpers.js';
 
 const ENTRY = '/test/fixtures/security/comp/uses-shared.html';
 
-function mountWith(allowed?: readonly string[], src = ENTRY): { element: FxComposition; errors: CustomEvent[] } {
+function mountWith(allowed?: readonly string[], src = ENTRY): { element: FxComposition; errors: CustomEvent<FxErrorDetail>[] } {
   const element = document.createElement('fx-composition');
   element.setAttribute('style', 'display:block;width:320px;height:180px');
   if (allowed) element.allowCompositionReadsUnder = allowed;
-  const errors: CustomEvent[] = [];
-  element.addEventListener('error', (event) => errors.push(event as unknown as CustomEvent));
+  const errors: CustomEvent<FxErrorDetail>[] = [];
+  element.addEventListener('error', (event) => errors.push(event));
   element.src = src;
   return { element: track(document.body, element), errors };
 }

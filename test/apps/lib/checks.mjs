@@ -1,5 +1,5 @@
 // The checks each app passes in Chromium: ready, a live variable change visible in the frame, no failed request,
-// no console error, and no event loop once idle.
+// no console error, no lit dev-mode notice, and no event loop once idle.
 const READY_MS = 20_000;
 const IDLE_MS = 3000;
 /** At most this many `variableschange` events while nobody changes anything (the change itself may still land). */
@@ -10,7 +10,11 @@ export async function checkApp(browser, url, failures) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const consoleErrors = [];
-  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  const litNotices = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+    if (message.text().includes('Lit is in dev mode')) litNotices.push(message.text());
+  });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
   const results = {};
   const check = async (name, run) => {
@@ -52,6 +56,10 @@ export async function checkApp(browser, url, failures) {
     });
     await check('no console errors', () => {
       if (consoleErrors.length > 0) throw new Error(consoleErrors.join(' | '));
+    });
+    // An app's development build resolves lit's development build; its notice is about fx, not the app.
+    await check("no lit dev-mode notice", () => {
+      if (litNotices.length > 0) throw new Error(litNotices[0]);
     });
   } finally {
     await context.close();

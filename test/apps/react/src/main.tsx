@@ -1,23 +1,23 @@
-import { StrictMode, useEffect, useRef, useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'fx-sdk';
-import type { FxComposition, Issue } from 'fx-sdk';
+// Registers the element and types it in JSX: its properties and `on<event>` listeners.
+import 'fx-sdk/react';
+import type { Issue } from 'fx-sdk';
 
 // The natural React code: an inline `variables` object, and the issues kept in state.
 function App() {
   const [headline, setHeadline] = useState('Hello from React');
   const [issues, setIssues] = useState<readonly Issue[]>([]);
-  const preview = useRef<FxComposition>(null);
-  useEffect(() => {
-    const element = preview.current;
-    if (!element) return;
-    const onChange = (event: Event) => setIssues((event as CustomEvent<{ issues: Issue[] }>).detail.issues);
-    element.addEventListener('variableschange', onChange);
-    return () => element.removeEventListener('variableschange', onChange);
-  }, []);
   return (
     <>
-      <fx-composition ref={preview} src="/launch/index.html" controls variables={{ headline }} style={{ display: 'block', width: 640, height: 360 }} />
+      <fx-composition
+        src="/launch/index.html"
+        controls
+        variables={{ headline }}
+        style={{ display: 'block', width: 640, height: 360 }}
+        onvariableschange={(event) => setIssues(event.detail.issues)}
+        onerror={(event) => console.error('fx error', event.detail.code, event.detail.message)}
+      />
       <button id="change" type="button" onClick={() => setHeadline('Changed live')}>Change headline</button>
       <p>{issues.length} issues</p>
     </>

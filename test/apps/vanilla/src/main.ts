@@ -3,8 +3,8 @@ import { FxComposition } from 'fx-sdk';
 
 const preview = document.querySelector('fx-composition');
 if (!(preview instanceof FxComposition)) throw new Error('<fx-composition> is not defined');
-// Typed `error` details without casts come with issue 9 item 3 (event maps); until then, Event + a cast.
-preview.addEventListener('error', (event: Event) => console.error('fx error', (event as CustomEvent<{ code: string }>).detail.code));
+// `error` is typed (`{ code, message }`) by the element's event map.
+preview.addEventListener('error', (event) => console.error('fx error', event.detail.code, event.detail.message));
 document.querySelector('#change')!.addEventListener('click', () => {
   preview.variables = { headline: 'Changed live' };
 });

@@ -4,7 +4,7 @@ import { FxComposition } from 'fx-sdk';
 
 const preview = document.querySelector('fx-composition');
 if (!(preview instanceof FxComposition)) throw new Error('<fx-composition> is not defined');
-preview.addEventListener('error', (/** @type {Event} */ event) => console.error('fx error', /** @type {CustomEvent<{ code: string }>} */ (event).detail.code));
+preview.addEventListener('error', (event) => console.error('fx error', event.detail.code, event.detail.message));
 document.querySelector('#change')?.addEventListener('click', () => {
   preview.variables = { headline: 'Changed live' };
 });
