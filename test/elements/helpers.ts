@@ -52,11 +52,11 @@ export function nextEvent<T extends Event = Event>(target: EventTarget, name: st
   });
 }
 
-/** Resolves once `check()` is truthy (polled), or rejects after `ms` with `what`. */
-export async function waitFor<T>(check: () => T | undefined | null | false, what: string, ms = DEFAULT_WAIT_MS): Promise<T> {
+/** Resolves once `check()` is truthy (polled; an async check is awaited), or rejects after `ms` with `what`. */
+export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = DEFAULT_WAIT_MS): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
