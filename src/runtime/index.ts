@@ -3,6 +3,7 @@
  * helpers behind it (constants, color grading, scoping, the HTML parser wrapper) stay internal: the element, the
  * frame runtime, the renderer and the service import those modules directly.
  */
+export { Attr } from './constants.js';
 export { FxError, isFxError, RuntimeErrorCode } from './errors.js';
 export { DeclarationIssueCode, ValueIssueCode, BindingIssueCode } from './issues.js';
 export type { Issue, IssuePath, IssueSeverity } from './issues.js';
