@@ -13,13 +13,14 @@ import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { compilePreview } from './compile-preview.js';
-import { clampTime, landingTime, aspectRatio, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
+import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
+import { StageLayout } from './stage-layout.js';
 import { sameValues } from './values-equal.js';
 import { readVariables, variablesConverter } from './variables-input.js';
 
@@ -192,7 +193,7 @@ export class FxComposition extends LitElement {
   #reloadTimer = 0;
   #deferred = false;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
-  #resize = new ResizeObserver(() => this.#layout());
+  #layout = new StageLayout(this, () => this.#session && { iframe: this.#session.iframe, stage: this.#stage });
   #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
 
   constructor() {
@@ -241,7 +242,6 @@ export class FxComposition extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#visibility.observe(this);
-    this.#resize.observe(this);
     this.addEventListener('keydown', this.#onKeyDown);
     // Moved in the DOM: the frame was dropped on disconnect, so load again.
     if (this.hasUpdated && !this.#session) void this.#load();
@@ -250,7 +250,6 @@ export class FxComposition extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#visibility.disconnect();
-    this.#resize.disconnect();
     this.#abandonLoad();
     clearTimeout(this.#reloadTimer);
     this.#timeReports.cancel();
@@ -400,7 +399,7 @@ export class FxComposition extends LitElement {
       await this.updateComplete;
       if (abort.signal.aborted) return;
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
-      this.#place(session.iframe, stageOf(metadata));
+      this.#layout.place(session.iframe, stageOf(metadata));
       this.stage.append(session.iframe);
       const ready = await Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]);
       if (abort.signal.aborted) return;
@@ -460,8 +459,7 @@ export class FxComposition extends LitElement {
     } else this.#start(stage);
     this.isReady = true;
     this.status = { kind: 'idle' };
-    this.style.setProperty('--fx-aspect-ratio', aspectRatio(stage));
-    this.#layout();
+    this.#layout.show(stage);
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);
@@ -570,20 +568,6 @@ export class FxComposition extends LitElement {
     if (intersecting && this.#deferred) void this.#load();
     if (!intersecting) this.#halt();
     else if (this.#wantsPlay) void this.play();
-  }
-
-  #layout(): void {
-    const iframe = this.#session?.iframe;
-    if (iframe) this.#place(iframe, this.#stage);
-  }
-
-  /** Sizes `iframe` to the composition and scales it into the element's box, centred. */
-  #place(iframe: HTMLIFrameElement, { width, height }: { width: number; height: number }): void {
-    const box = this.getBoundingClientRect();
-    const scale = Math.min(box.width / width, box.height / height) || 0;
-    iframe.style.width = `${width}px`;
-    iframe.style.height = `${height}px`;
-    iframe.style.transform = `translate(${(box.width - width * scale) / 2}px, ${(box.height - height * scale) / 2}px) scale(${scale})`;
   }
 
   #onKeyDown = (event: KeyboardEvent) => {
