@@ -23,6 +23,7 @@ import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
 import { sameValues } from './values-equal.js';
 import { readVariables, variablesConverter } from './variables-input.js';
+import { Viewport } from './viewport.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
 /** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
@@ -189,12 +190,10 @@ export class FxComposition extends LitElement {
   #seekCall = 0;
   /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
   #seekTarget: number | undefined;
-  #intersecting = false;
   #reloadTimer = 0;
-  #deferred = false;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #layout = new StageLayout(this, () => this.#session && { iframe: this.#session.iframe, stage: this.#stage });
-  #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
+  #viewport = new Viewport(this, { load: () => void this.#load(), change: (visible) => this.#onVisibility(visible) });
 
   constructor() {
     super();
@@ -241,7 +240,6 @@ export class FxComposition extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#visibility.observe(this);
     this.addEventListener('keydown', this.#onKeyDown);
     // Moved in the DOM: the frame was dropped on disconnect, so load again.
     if (this.hasUpdated && !this.#session) void this.#load();
@@ -249,7 +247,6 @@ export class FxComposition extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#visibility.disconnect();
     this.#abandonLoad();
     clearTimeout(this.#reloadTimer);
     this.#timeReports.cancel();
@@ -356,11 +353,7 @@ export class FxComposition extends LitElement {
 
   /** Compiles the composition into a new frame; a `reload` prepares it behind the one on stage and swaps. */
   async #load(reload = false): Promise<void> {
-    if (this.loading === 'lazy' && !this.#intersecting) {
-      this.#deferred = true;
-      return;
-    }
-    this.#deferred = false;
+    if (this.#viewport.defer(this.loading === 'lazy')) return;
     this.#abandonLoad();
     const abort = (this.#abort = new AbortController());
     const base = this.src ? parseUrl(this.src, document.baseURI)?.href : document.baseURI;
@@ -470,7 +463,7 @@ export class FxComposition extends LitElement {
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
-      if (this.#intersecting) void this.play();
+      if (this.#viewport.visible) void this.play();
     }
   }
 
@@ -563,10 +556,9 @@ export class FxComposition extends LitElement {
     emit(this, FxEvent.error, { code, message });
   }
 
-  #onVisibility(intersecting: boolean): void {
-    this.#intersecting = intersecting;
-    if (intersecting && this.#deferred) void this.#load();
-    if (!intersecting) this.#halt();
+  /** Off screen, playback pauses (still wanting to play); back in view, it resumes. */
+  #onVisibility(visible: boolean): void {
+    if (!visible) this.#halt();
     else if (this.#wantsPlay) void this.play();
   }
 
