@@ -9,20 +9,19 @@ import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
-import { emit, type FxCompositionEventMap } from './events.js';
+import { emit, emitIssues, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { compilePreview } from './compile-preview.js';
 import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
-import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { styles } from './fx-composition.styles.js';
+import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
-import { sameValues } from './values-equal.js';
-import { readVariables, variablesConverter } from './variables-input.js';
+import { variablesConverter } from './variables-input.js';
 import { Viewport } from './viewport.js';
 
 const RELOAD_DEBOUNCE_MS = 150;
@@ -120,32 +119,12 @@ export class FxComposition extends LitElement {
 
   @property() src = '';
   @property() srcdoc: string | null = null;
-  /** The values in effect: always a JSON object within the value bounds (see {@link readVariables}). */
-  #variables: Record<string, unknown> = {};
-  /** Why the latest `variables` input was refused, until the next update reports it. */
-  #variablesProblem: string | undefined;
   @property({ converter: variablesConverter, noAccessor: true })
   get variables(): Record<string, unknown> {
-    return this.#variables;
+    return this.#variables.values;
   }
   set variables(input: Record<string, unknown> | string | null | undefined) {
-    let read: ReturnType<typeof readVariables>;
-    try {
-      read = readVariables(input);
-      // Equal by content (a re-render's new object): keep the object in effect, which a font fetch may be keyed on.
-      if ('values' in read && sameValues(read.values, this.#variables)) return;
-    } catch (error) {
-      // A Proxy or getter of the caller's that throws while being read.
-      read = { problem: `"variables" could not be read: ${(error as Error)?.message ?? String(error)}` };
-    }
-    if ('problem' in read) {
-      this.#variablesProblem = read.problem;
-      this.requestUpdate();
-      return;
-    }
-    const old = this.#variables;
-    this.#variables = read.values;
-    this.requestUpdate('variables', old);
+    this.#variables.set(input);
   }
   @property({ type: Boolean }) controls = false;
   @property({ type: Boolean }) autoplay = false;
@@ -193,6 +172,12 @@ export class FxComposition extends LitElement {
   #reloadTimer = 0;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #layout = new StageLayout(this, () => this.#session && { iframe: this.#session.iframe, stage: this.#stage });
+  #variables = new LiveVariables(this, {
+    ready: () => this.isReady,
+    declarations: () => this.declarations,
+    base: () => this.#base,
+    post: (message) => this.#session?.post(message),
+  });
   #viewport = new Viewport(this, { load: () => void this.#load(), change: (visible) => this.#onVisibility(visible) });
 
   constructor() {
@@ -258,10 +243,10 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.#reportVariablesProblem();
+    this.#variables.reportProblem();
     // The first load carries the variables; later changes go to the frame live.
     if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
-    else if (changed.has('variables')) this.#sendVariables(this.#variables);
+    else if (changed.has('variables')) this.#variables.send();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -373,9 +358,9 @@ export class FxComposition extends LitElement {
         allowCompositionReadsUnder: this.allowCompositionReadsUnder,
         signal: abort.signal,
       };
-      const { compiled, fontIssues } = await compilePreview(entry, this.#variables, base, options);
+      const { compiled, fontIssues } = await compilePreview(entry, this.#variables.values, base, options);
       if (abort.signal.aborted) return;
-      this.#reportIssues(fontIssues);
+      emitIssues(this, fontIssues);
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
@@ -459,7 +444,7 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables), issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables.values), issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
@@ -503,42 +488,9 @@ export class FxComposition extends LitElement {
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables), issues: this.valueIssues });
+        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables.values), issues: this.valueIssues });
         if (message.readsVariablesAtLoad) this.#scheduleReload();
         return;
-    }
-  }
-
-  /** A refused `variables` input as an `error` event; the values in effect stay. */
-  #reportVariablesProblem(): void {
-    const problem = this.#variablesProblem;
-    this.#variablesProblem = undefined;
-    if (problem) emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
-  }
-
-  #sendVariables(variables: Record<string, unknown>): void {
-    if (!this.isReady) return;
-    // Fast path: nothing to fetch, so the frame gets the values in this same task.
-    if (!hasFontSources(variables, this.declarations)) return this.#postVariables(variables);
-    void inlineFontSources(variables, this.declarations, this.#base).then(({ values, issues }) => {
-      if (this.#variables !== variables) return;
-      this.#reportIssues(issues);
-      this.#postVariables(values);
-    });
-  }
-
-  /** Problems the host found with values (refused font sources) as one `error` event. */
-  #reportIssues(issues: readonly Issue[]): void {
-    const first = issues[0];
-    if (first) emit(this, FxEvent.error, { code: first.code, message: first.message, issues });
-  }
-
-  #postVariables(values: Record<string, unknown>): void {
-    try {
-      this.#session?.post({ type: Message.setVariables, values });
-    } catch (error) {
-      // Functions, symbols and DOM nodes cannot cross into the frame.
-      emit(this, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
     }
   }
 
