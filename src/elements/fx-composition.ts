@@ -1,41 +1,26 @@
 import './lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { parseUrl } from '../runtime/data.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
-import { FxError, isFxError } from '../runtime/errors.js';
+import { FxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
-import { emit, emitIssues, type FxCompositionEventMap } from './events.js';
+import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
-import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
-import { compilePreview } from './compile-preview.js';
+import { FrameLoader, type Playhead } from './frame-loader.js';
+import type { FrameSession } from './frame-session.js';
 import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
 import { styles } from './fx-composition.styles.js';
 import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
-import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
 import { variablesConverter } from './variables-input.js';
 import { Viewport } from './viewport.js';
-
-const RELOAD_DEBOUNCE_MS = 150;
-/** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
-const SWAP_SEEK_MS = 2000;
-/** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
-const SWAP_SEEK_TRIES = 3;
-
-/** Where a reload picks up, read at swap time: the playhead, whether it was playing, whether the frame is there. */
-interface Playhead {
-  readonly time: number;
-  readonly playing: boolean;
-  readonly painted: boolean;
-}
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
 
@@ -144,13 +129,6 @@ export class FxComposition extends LitElement {
   @state() private valueIssues: readonly Issue[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
-  /** The session on stage. */
-  #session: FrameSession | undefined;
-  /** The session being loaded (a first load or a reload), before it goes on stage; a newer load disposes it. */
-  #incoming: FrameSession | undefined;
-  #abort: AbortController | undefined;
-  /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
-  #base = document.baseURI;
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
@@ -169,16 +147,37 @@ export class FxComposition extends LitElement {
   #seekCall = 0;
   /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
   #seekTarget: number | undefined;
-  #reloadTimer = 0;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #layout = new StageLayout(this, () => this.#session && { iframe: this.#session.iframe, stage: this.#stage });
   #variables = new LiveVariables(this, {
     ready: () => this.isReady,
     declarations: () => this.declarations,
-    base: () => this.#base,
+    base: () => this.#loader.base,
     post: (message) => this.#session?.post(message),
   });
-  #viewport = new Viewport(this, { load: () => void this.#load(), change: (visible) => this.#onVisibility(visible) });
+  #viewport = new Viewport(this, { load: () => void this.#loader.load(), change: (visible) => this.#onVisibility(visible) });
+  #loader = new FrameLoader(this, {
+    input: () => ({ src: this.src, srcdoc: this.srcdoc, nonce: this.nonce, allowCompositionReadsUnder: this.allowCompositionReadsUnder, variables: this.variables, runtimeUrl: FxComposition.runtimeUrl }),
+    defer: () => this.#viewport.defer(this.loading === 'lazy'),
+    loading: () => {
+      this.isReady = false;
+      this.status = { kind: 'loading' };
+    },
+    compiled: (known) => (this.#metadata = known),
+    mount: (iframe, stage) => {
+      this.#layout.place(iframe, stage);
+      this.stage.append(iframe);
+    },
+    settings: (session) => this.#sendSettings(session),
+    playhead: () => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused }),
+    ready: (ready, keep, known) => this.#onReady(ready, keep, known),
+    failed: (code, message) => this.#fail(code, message),
+    message: (session, message) => this.#onFrameMessage(session, message),
+  });
+  /** The session on stage. */
+  get #session(): FrameSession | undefined {
+    return this.#loader.session;
+  }
 
   constructor() {
     super();
@@ -227,16 +226,12 @@ export class FxComposition extends LitElement {
     super.connectedCallback();
     this.addEventListener('keydown', this.#onKeyDown);
     // Moved in the DOM: the frame was dropped on disconnect, so load again.
-    if (this.hasUpdated && !this.#session) void this.#load();
+    if (this.hasUpdated && !this.#session) void this.#loader.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#abandonLoad();
-    clearTimeout(this.#reloadTimer);
     this.#timeReports.cancel();
-    this.#session?.dispose();
-    this.#session = undefined;
     this.isReady = false;
     this.#settleWaiters(new FxError(FxErrorCode.disconnected, 'the element was removed from the document'));
   }
@@ -245,7 +240,7 @@ export class FxComposition extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#variables.reportProblem();
     // The first load carries the variables; later changes go to the frame live.
-    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
+    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#loader.load();
     else if (changed.has('variables')) this.#variables.send();
   }
 
@@ -329,97 +324,6 @@ export class FxComposition extends LitElement {
     }
   }
 
-  /** Stops the load under way, with the frame it was preparing. */
-  #abandonLoad(): void {
-    this.#abort?.abort();
-    this.#incoming?.dispose();
-    this.#incoming = undefined;
-  }
-
-  /** Compiles the composition into a new frame; a `reload` prepares it behind the one on stage and swaps. */
-  async #load(reload = false): Promise<void> {
-    if (this.#viewport.defer(this.loading === 'lazy')) return;
-    this.#abandonLoad();
-    const abort = (this.#abort = new AbortController());
-    const base = this.src ? parseUrl(this.src, document.baseURI)?.href : document.baseURI;
-    if (base === undefined) return this.#fail(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(this.src.slice(0, 80))}`);
-    const entry = this.src ? base : this.srcdoc !== null ? { html: this.srcdoc, url: base } : undefined;
-    if (!entry) return;
-    this.#base = base;
-    if (!reload) {
-      this.isReady = false;
-      this.status = { kind: 'loading' };
-    }
-    try {
-      const runtimeUrl = FxComposition.runtimeUrl;
-      const options = {
-        ...(runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript }),
-        nonce: this.nonce || undefined,
-        allowCompositionReadsUnder: this.allowCompositionReadsUnder,
-        signal: abort.signal,
-      };
-      const { compiled, fontIssues } = await compilePreview(entry, this.#variables.values, base, options);
-      if (abort.signal.aborted) return;
-      emitIssues(this, fontIssues);
-      const { metadata } = compiled;
-      const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
-      // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
-      if (!reload) this.#metadata = known;
-      // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
-      const broken = compiled.issues.find((found) => found.severity === 'error');
-      if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
-
-      const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
-        onMessage: (message) => this.#onFrameMessage(session, message),
-      });
-      this.#incoming = session;
-      if (reload) session.iframe.classList.add('incoming');
-      await this.updateComplete;
-      if (abort.signal.aborted) return;
-      // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
-      this.#layout.place(session.iframe, stageOf(metadata));
-      this.stage.append(session.iframe);
-      const ready = await Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]);
-      if (abort.signal.aborted) return;
-      if (ready === true) {
-        session.dispose();
-        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
-      }
-      if (!ready) {
-        session.dispose();
-        throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
-      }
-      this.#sendSettings(session);
-      const keep = reload ? await this.#catchUp(session, stageOf(metadata)) : undefined;
-      if (abort.signal.aborted) return;
-      this.#session?.dispose();
-      this.#session = session;
-      this.#incoming = undefined;
-      session.iframe.classList.remove('incoming');
-      this.#onReady(ready, keep, known);
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      this.#fail(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /**
-   * Seeks a reload's incoming frame to the playhead on stage, reading it again after each seek: a pause or seek made
-   * while the reload ran must survive the swap. Waits at most {@link SWAP_SEEK_MS} a seek (the swap then seeks on
-   * stage); the incoming frame still paints (opacity, not `visibility`: Chromium gives a hidden opaque-origin frame no
-   * animation frames, so its seek would wait for the timeout).
-   */
-  async #catchUp(session: FrameSession, stage: Stage): Promise<Playhead> {
-    const playhead = (): Omit<Playhead, 'painted'> => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused });
-    for (let tries = 1; ; tries++) {
-      const wanted = playhead();
-      const painted = await session.seek(landingTime(wanted.time, stage), SWAP_SEEK_MS);
-      const now = playhead();
-      // Playing, the playhead always moves on: one seek puts the incoming frame close enough.
-      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES) return { ...now, painted: painted && now.time === wanted.time };
-    }
-  }
-
   /** The frame's `ready`, read for what only the frame knows (values and their issues); the rest comes from `known`. */
   #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
     const stage = stageOf(known);
@@ -489,17 +393,9 @@ export class FxComposition extends LitElement {
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
         emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables.values), issues: this.valueIssues });
-        if (message.readsVariablesAtLoad) this.#scheduleReload();
+        if (message.readsVariablesAtLoad) this.#loader.scheduleReload();
         return;
     }
-  }
-
-  /** Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at swap time). */
-  #scheduleReload(): void {
-    clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = window.setTimeout(() => {
-      void this.#load(true);
-    }, RELOAD_DEBOUNCE_MS);
   }
 
   #fail(code: string, message: string): void {
