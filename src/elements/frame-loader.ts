@@ -17,15 +17,12 @@ const SWAP_SEEK_MS = 2000;
 /** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
 const SWAP_SEEK_TRIES = 3;
 
-/** What a load reads from the element when it starts. */
+/** The element's inputs a load reads when it starts (and `nonce`, every element's). */
 export interface LoadInput {
   readonly src: string;
   readonly srcdoc: string | null;
-  readonly nonce: string | undefined;
   readonly allowCompositionReadsUnder: readonly string[];
   readonly variables: Record<string, unknown>;
-  /** `FxComposition.runtimeUrl`. */
-  readonly runtimeUrl: string | undefined;
 }
 
 /** Where a reload picks up, read at swap time: the playhead, whether it was playing, whether the frame is there. */
@@ -37,7 +34,8 @@ export interface Playhead {
 
 /** What the loader asks of the element, and tells it. */
 export interface LoadEvents {
-  input(): LoadInput;
+  /** `FxComposition.runtimeUrl`. */
+  runtimeUrl(): string | undefined;
   /** True when the load waits (lazy, off screen). */
   defer(): boolean;
   /** A first load starts (a reload keeps what is on stage until it swaps). */
@@ -77,7 +75,7 @@ export class FrameLoader implements ReactiveController {
   #reloadTimer = 0;
 
   constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly host: ReactiveControllerHost & HTMLElement & LoadInput,
     private readonly events: LoadEvents,
   ) {
     host.addController(this);
@@ -119,7 +117,7 @@ export class FrameLoader implements ReactiveController {
     if (events.defer()) return;
     this.#abandon();
     const { signal } = (this.#abort = new AbortController());
-    const input = events.input();
+    const input = this.host;
     const base = input.src ? parseUrl(input.src, document.baseURI)?.href : document.baseURI;
     if (base === undefined) return events.failed(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(input.src.slice(0, 80))}`);
     const entry = input.src ? base : input.srcdoc !== null ? { html: input.srcdoc, url: base } : undefined;
@@ -127,7 +125,7 @@ export class FrameLoader implements ReactiveController {
     this.#base = base;
     if (!reload) events.loading();
     try {
-      const { runtimeUrl } = input;
+      const runtimeUrl = events.runtimeUrl();
       const options = {
         ...(runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript }),
         nonce: input.nonce || undefined,

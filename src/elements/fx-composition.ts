@@ -148,16 +148,10 @@ export class FxComposition extends LitElement {
   /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
   #seekTarget: number | undefined;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
-  #layout = new StageLayout(this, () => this.#session && { iframe: this.#session.iframe, stage: this.#stage });
-  #variables = new LiveVariables(this, {
-    ready: () => this.isReady,
-    declarations: () => this.declarations,
-    base: () => this.#loader.base,
-    post: (message) => this.#session?.post(message),
-  });
+  #layout = new StageLayout(this);
   #viewport = new Viewport(this, { load: () => void this.#loader.load(), change: (visible) => this.#onVisibility(visible) });
   #loader = new FrameLoader(this, {
-    input: () => ({ src: this.src, srcdoc: this.srcdoc, nonce: this.nonce, allowCompositionReadsUnder: this.allowCompositionReadsUnder, variables: this.variables, runtimeUrl: FxComposition.runtimeUrl }),
+    runtimeUrl: () => FxComposition.runtimeUrl,
     defer: () => this.#viewport.defer(this.loading === 'lazy'),
     loading: () => {
       this.isReady = false;
@@ -174,6 +168,7 @@ export class FxComposition extends LitElement {
     failed: (code, message) => this.#fail(code, message),
     message: (session, message) => this.#onFrameMessage(session, message),
   });
+  #variables = new LiveVariables(this, this.#loader);
   /** The session on stage. */
   get #session(): FrameSession | undefined {
     return this.#loader.session;
@@ -341,7 +336,7 @@ export class FxComposition extends LitElement {
     } else this.#start(stage);
     this.isReady = true;
     this.status = { kind: 'idle' };
-    this.#layout.show(stage);
+    if (this.#session) this.#layout.show(this.#session.iframe, stage);
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);

@@ -7,14 +7,18 @@ import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { sameValues } from './values-equal.js';
 import { readVariables } from './variables-input.js';
 
-/** What the variables need of the frame on stage. */
-export interface VariablesFrame {
+/** The element, as far as its variables go. */
+export interface VariablesHost extends ReactiveElement {
   /** A frame is on stage and ready: values go to it live (else the next load carries them). */
-  ready(): boolean;
-  declarations(): VariableDeclaration[];
+  readonly ready: boolean;
+  readonly declarations: VariableDeclaration[];
+}
+
+/** The loader, as far as the variables go. */
+export interface VariablesFrame {
   /** What font sources resolve against. */
-  base(): string;
-  post(message: HostMessage): void;
+  readonly base: string;
+  readonly session: { post(message: HostMessage): void } | undefined;
 }
 
 /**
@@ -29,7 +33,7 @@ export class LiveVariables {
   #problem: string | undefined;
 
   constructor(
-    private readonly host: ReactiveElement,
+    private readonly host: VariablesHost,
     private readonly frame: VariablesFrame,
   ) {}
 
@@ -68,11 +72,11 @@ export class LiveVariables {
   /** Sends the values in effect to the frame on stage, once their font sources are inlined. */
   send(): void {
     const variables = this.#values;
-    const { frame } = this;
-    if (!frame.ready()) return;
+    const { host } = this;
+    if (!host.ready) return;
     // Fast path: nothing to fetch, so the frame gets the values in this same task.
-    if (!hasFontSources(variables, frame.declarations())) return this.#post(variables);
-    void inlineFontSources(variables, frame.declarations(), frame.base()).then(({ values, issues }) => {
+    if (!hasFontSources(variables, host.declarations)) return this.#post(variables);
+    void inlineFontSources(variables, host.declarations, this.frame.base).then(({ values, issues }) => {
       if (this.#values !== variables) return;
       emitIssues(this.host, issues);
       this.#post(values);
@@ -81,7 +85,7 @@ export class LiveVariables {
 
   #post(values: Record<string, unknown>): void {
     try {
-      this.frame.post({ type: Message.setVariables, values });
+      this.frame.session?.post({ type: Message.setVariables, values });
     } catch (error) {
       // Functions, symbols and DOM nodes cannot cross into the frame.
       emit(this.host, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });

@@ -1,20 +1,13 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { aspectRatio, type Stage } from './frame-reports.js';
 
-/** What is on stage: the frame and the composition's size. */
-export interface OnStage {
-  readonly iframe: HTMLIFrameElement;
-  readonly stage: Stage;
-}
-
 /** Scales the composition's frame into the element's box, centred, whenever the box resizes. */
 export class StageLayout implements ReactiveController {
-  #resize = new ResizeObserver(() => this.layout());
+  /** The frame on stage and the composition's size. */
+  #shown: [HTMLIFrameElement, Stage] | undefined;
+  #resize = new ResizeObserver(() => this.#layout());
 
-  constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
-    private readonly onStage: () => OnStage | undefined,
-  ) {
+  constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
     host.addController(this);
   }
 
@@ -26,15 +19,15 @@ export class StageLayout implements ReactiveController {
     this.#resize.disconnect();
   }
 
-  /** A new composition on stage: the element's aspect ratio follows it. */
-  show(stage: Stage): void {
+  /** A frame went on stage: it follows the element's box, and the element's aspect ratio follows the composition. */
+  show(iframe: HTMLIFrameElement, stage: Stage): void {
+    this.#shown = [iframe, stage];
     this.host.style.setProperty('--fx-aspect-ratio', aspectRatio(stage));
-    this.layout();
+    this.#layout();
   }
 
-  layout(): void {
-    const on = this.onStage();
-    if (on) this.place(on.iframe, on.stage);
+  #layout(): void {
+    if (this.#shown) this.place(...this.#shown);
   }
 
   /** Sizes `iframe` to the composition and scales it into the element's box, centred. */
