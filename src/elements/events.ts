@@ -51,3 +51,9 @@ declare global {
     variableschange: CustomEvent<FxVariablesChangeDetail>;
   }
 }
+
+/** Problems the host found (refused font sources) as one `error` event, named for the first. */
+export function emitIssues(target: EventTarget, issues: readonly Issue[]): void {
+  const first = issues[0];
+  if (first) emit(target, FxEvent.error, { code: first.code, message: first.message, issues });
+}

@@ -1,9 +1,8 @@
 import './lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { parseUrl } from '../runtime/data.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
-import { FxError, isFxError } from '../runtime/errors.js';
+import { FxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
@@ -11,30 +10,17 @@ import { FxErrorCode, FxEvent } from './constants.js';
 import { renderControls } from './controls.js';
 import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
-import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
-import { compilePreview } from './compile-preview.js';
-import { clampTime, landingTime, aspectRatio, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
-import { hasFontSources, inlineFontSources } from './font-sources.js';
+import { FrameLoader, type Playhead } from './frame-loader.js';
+import type { FrameSession } from './frame-session.js';
+import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
 import { styles } from './fx-composition.styles.js';
+import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
-import { runtimeLoadFailure } from './runtime-failure.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
-import { sameValues } from './values-equal.js';
-import { readVariables, variablesConverter } from './variables-input.js';
-
-const RELOAD_DEBOUNCE_MS = 150;
-/** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
-const SWAP_SEEK_MS = 2000;
-/** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
-const SWAP_SEEK_TRIES = 3;
-
-/** Where a reload picks up, read at swap time: the playhead, whether it was playing, whether the frame is there. */
-interface Playhead {
-  readonly time: number;
-  readonly playing: boolean;
-  readonly painted: boolean;
-}
+import { StageLayout } from './stage-layout.js';
+import { variablesConverter } from './variables-input.js';
+import { Viewport } from './viewport.js';
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
 
@@ -118,32 +104,12 @@ export class FxComposition extends LitElement {
 
   @property() src = '';
   @property() srcdoc: string | null = null;
-  /** The values in effect: always a JSON object within the value bounds (see {@link readVariables}). */
-  #variables: Record<string, unknown> = {};
-  /** Why the latest `variables` input was refused, until the next update reports it. */
-  #variablesProblem: string | undefined;
   @property({ converter: variablesConverter, noAccessor: true })
   get variables(): Record<string, unknown> {
-    return this.#variables;
+    return this.#variables.values;
   }
   set variables(input: Record<string, unknown> | string | null | undefined) {
-    let read: ReturnType<typeof readVariables>;
-    try {
-      read = readVariables(input);
-      // Equal by content (a re-render's new object): keep the object in effect, which a font fetch may be keyed on.
-      if ('values' in read && sameValues(read.values, this.#variables)) return;
-    } catch (error) {
-      // A Proxy or getter of the caller's that throws while being read.
-      read = { problem: `"variables" could not be read: ${(error as Error)?.message ?? String(error)}` };
-    }
-    if ('problem' in read) {
-      this.#variablesProblem = read.problem;
-      this.requestUpdate();
-      return;
-    }
-    const old = this.#variables;
-    this.#variables = read.values;
-    this.requestUpdate('variables', old);
+    this.#variables.set(input);
   }
   @property({ type: Boolean }) controls = false;
   @property({ type: Boolean }) autoplay = false;
@@ -163,13 +129,6 @@ export class FxComposition extends LitElement {
   @state() private valueIssues: readonly Issue[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
-  /** The session on stage. */
-  #session: FrameSession | undefined;
-  /** The session being loaded (a first load or a reload), before it goes on stage; a newer load disposes it. */
-  #incoming: FrameSession | undefined;
-  #abort: AbortController | undefined;
-  /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
-  #base = document.baseURI;
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
@@ -188,12 +147,32 @@ export class FxComposition extends LitElement {
   #seekCall = 0;
   /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
   #seekTarget: number | undefined;
-  #intersecting = false;
-  #reloadTimer = 0;
-  #deferred = false;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
-  #resize = new ResizeObserver(() => this.#layout());
-  #visibility = new IntersectionObserver((entries) => this.#onVisibility(entries.at(-1)?.isIntersecting ?? false));
+  #layout = new StageLayout(this);
+  #viewport = new Viewport(this, { load: () => void this.#loader.load(), change: (visible) => this.#onVisibility(visible) });
+  #loader = new FrameLoader(this, {
+    runtimeUrl: () => FxComposition.runtimeUrl,
+    defer: () => this.#viewport.defer(this.loading === 'lazy'),
+    loading: () => {
+      this.isReady = false;
+      this.status = { kind: 'loading' };
+    },
+    compiled: (known) => (this.#metadata = known),
+    mount: (iframe, stage) => {
+      this.#layout.place(iframe, stage);
+      this.stage.append(iframe);
+    },
+    settings: (session) => this.#sendSettings(session),
+    playhead: () => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused }),
+    ready: (ready, keep, known) => this.#onReady(ready, keep, known),
+    failed: (code, message) => this.#fail(code, message),
+    message: (session, message) => this.#onFrameMessage(session, message),
+  });
+  #variables = new LiveVariables(this, this.#loader);
+  /** The session on stage. */
+  get #session(): FrameSession | undefined {
+    return this.#loader.session;
+  }
 
   constructor() {
     super();
@@ -240,32 +219,24 @@ export class FxComposition extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#visibility.observe(this);
-    this.#resize.observe(this);
     this.addEventListener('keydown', this.#onKeyDown);
     // Moved in the DOM: the frame was dropped on disconnect, so load again.
-    if (this.hasUpdated && !this.#session) void this.#load();
+    if (this.hasUpdated && !this.#session) void this.#loader.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#visibility.disconnect();
-    this.#resize.disconnect();
-    this.#abandonLoad();
-    clearTimeout(this.#reloadTimer);
     this.#timeReports.cancel();
-    this.#session?.dispose();
-    this.#session = undefined;
     this.isReady = false;
     this.#settleWaiters(new FxError(FxErrorCode.disconnected, 'the element was removed from the document'));
   }
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.#reportVariablesProblem();
+    this.#variables.reportProblem();
     // The first load carries the variables; later changes go to the frame live.
-    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#load();
-    else if (changed.has('variables')) this.#sendVariables(this.#variables);
+    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#loader.load();
+    else if (changed.has('variables')) this.#variables.send();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -348,101 +319,6 @@ export class FxComposition extends LitElement {
     }
   }
 
-  /** Stops the load under way, with the frame it was preparing. */
-  #abandonLoad(): void {
-    this.#abort?.abort();
-    this.#incoming?.dispose();
-    this.#incoming = undefined;
-  }
-
-  /** Compiles the composition into a new frame; a `reload` prepares it behind the one on stage and swaps. */
-  async #load(reload = false): Promise<void> {
-    if (this.loading === 'lazy' && !this.#intersecting) {
-      this.#deferred = true;
-      return;
-    }
-    this.#deferred = false;
-    this.#abandonLoad();
-    const abort = (this.#abort = new AbortController());
-    const base = this.src ? parseUrl(this.src, document.baseURI)?.href : document.baseURI;
-    if (base === undefined) return this.#fail(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(this.src.slice(0, 80))}`);
-    const entry = this.src ? base : this.srcdoc !== null ? { html: this.srcdoc, url: base } : undefined;
-    if (!entry) return;
-    this.#base = base;
-    if (!reload) {
-      this.isReady = false;
-      this.status = { kind: 'loading' };
-    }
-    try {
-      const runtimeUrl = FxComposition.runtimeUrl;
-      const options = {
-        ...(runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript }),
-        nonce: this.nonce || undefined,
-        allowCompositionReadsUnder: this.allowCompositionReadsUnder,
-        signal: abort.signal,
-      };
-      const { compiled, fontIssues } = await compilePreview(entry, this.#variables, base, options);
-      if (abort.signal.aborted) return;
-      this.#reportIssues(fontIssues);
-      const { metadata } = compiled;
-      const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
-      // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
-      if (!reload) this.#metadata = known;
-      // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
-      const broken = compiled.issues.find((found) => found.severity === 'error');
-      if (broken) emit(this, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
-
-      const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
-        onMessage: (message) => this.#onFrameMessage(session, message),
-      });
-      this.#incoming = session;
-      if (reload) session.iframe.classList.add('incoming');
-      await this.updateComplete;
-      if (abort.signal.aborted) return;
-      // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
-      this.#place(session.iframe, stageOf(metadata));
-      this.stage.append(session.iframe);
-      const ready = await Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]);
-      if (abort.signal.aborted) return;
-      if (ready === true) {
-        session.dispose();
-        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
-      }
-      if (!ready) {
-        session.dispose();
-        throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
-      }
-      this.#sendSettings(session);
-      const keep = reload ? await this.#catchUp(session, stageOf(metadata)) : undefined;
-      if (abort.signal.aborted) return;
-      this.#session?.dispose();
-      this.#session = session;
-      this.#incoming = undefined;
-      session.iframe.classList.remove('incoming');
-      this.#onReady(ready, keep, known);
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      this.#fail(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /**
-   * Seeks a reload's incoming frame to the playhead on stage, reading it again after each seek: a pause or seek made
-   * while the reload ran must survive the swap. Waits at most {@link SWAP_SEEK_MS} a seek (the swap then seeks on
-   * stage); the incoming frame still paints (opacity, not `visibility`: Chromium gives a hidden opaque-origin frame no
-   * animation frames, so its seek would wait for the timeout).
-   */
-  async #catchUp(session: FrameSession, stage: Stage): Promise<Playhead> {
-    const playhead = (): Omit<Playhead, 'painted'> => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused });
-    for (let tries = 1; ; tries++) {
-      const wanted = playhead();
-      const painted = await session.seek(landingTime(wanted.time, stage), SWAP_SEEK_MS);
-      const now = playhead();
-      // Playing, the playhead always moves on: one seek puts the incoming frame close enough.
-      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES) return { ...now, painted: painted && now.time === wanted.time };
-    }
-  }
-
   /** The frame's `ready`, read for what only the frame knows (values and their issues); the rest comes from `known`. */
   #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
     const stage = stageOf(known);
@@ -460,19 +336,18 @@ export class FxComposition extends LitElement {
     } else this.#start(stage);
     this.isReady = true;
     this.status = { kind: 'idle' };
-    this.style.setProperty('--fx-aspect-ratio', aspectRatio(stage));
-    this.#layout();
+    if (this.#session) this.#layout.show(this.#session.iframe, stage);
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables), issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables.values), issues: this.valueIssues });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
-      if (this.#intersecting) void this.play();
+      if (this.#viewport.visible) void this.play();
     }
   }
 
@@ -512,51 +387,10 @@ export class FxComposition extends LitElement {
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables), issues: this.valueIssues });
-        if (message.readsVariablesAtLoad) this.#scheduleReload();
+        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables.values), issues: this.valueIssues });
+        if (message.readsVariablesAtLoad) this.#loader.scheduleReload();
         return;
     }
-  }
-
-  /** A refused `variables` input as an `error` event; the values in effect stay. */
-  #reportVariablesProblem(): void {
-    const problem = this.#variablesProblem;
-    this.#variablesProblem = undefined;
-    if (problem) emit(this, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
-  }
-
-  #sendVariables(variables: Record<string, unknown>): void {
-    if (!this.isReady) return;
-    // Fast path: nothing to fetch, so the frame gets the values in this same task.
-    if (!hasFontSources(variables, this.declarations)) return this.#postVariables(variables);
-    void inlineFontSources(variables, this.declarations, this.#base).then(({ values, issues }) => {
-      if (this.#variables !== variables) return;
-      this.#reportIssues(issues);
-      this.#postVariables(values);
-    });
-  }
-
-  /** Problems the host found with values (refused font sources) as one `error` event. */
-  #reportIssues(issues: readonly Issue[]): void {
-    const first = issues[0];
-    if (first) emit(this, FxEvent.error, { code: first.code, message: first.message, issues });
-  }
-
-  #postVariables(values: Record<string, unknown>): void {
-    try {
-      this.#session?.post({ type: Message.setVariables, values });
-    } catch (error) {
-      // Functions, symbols and DOM nodes cannot cross into the frame.
-      emit(this, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
-    }
-  }
-
-  /** Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at swap time). */
-  #scheduleReload(): void {
-    clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = window.setTimeout(() => {
-      void this.#load(true);
-    }, RELOAD_DEBOUNCE_MS);
   }
 
   #fail(code: string, message: string): void {
@@ -565,25 +399,10 @@ export class FxComposition extends LitElement {
     emit(this, FxEvent.error, { code, message });
   }
 
-  #onVisibility(intersecting: boolean): void {
-    this.#intersecting = intersecting;
-    if (intersecting && this.#deferred) void this.#load();
-    if (!intersecting) this.#halt();
+  /** Off screen, playback pauses (still wanting to play); back in view, it resumes. */
+  #onVisibility(visible: boolean): void {
+    if (!visible) this.#halt();
     else if (this.#wantsPlay) void this.play();
-  }
-
-  #layout(): void {
-    const iframe = this.#session?.iframe;
-    if (iframe) this.#place(iframe, this.#stage);
-  }
-
-  /** Sizes `iframe` to the composition and scales it into the element's box, centred. */
-  #place(iframe: HTMLIFrameElement, { width, height }: { width: number; height: number }): void {
-    const box = this.getBoundingClientRect();
-    const scale = Math.min(box.width / width, box.height / height) || 0;
-    iframe.style.width = `${width}px`;
-    iframe.style.height = `${height}px`;
-    iframe.style.transform = `translate(${(box.width - width * scale) / 2}px, ${(box.height - height * scale) / 2}px) scale(${scale})`;
   }
 
   #onKeyDown = (event: KeyboardEvent) => {

@@ -58,6 +58,18 @@ describe('<fx-composition> loading and events', () => {
     expect(el.currentTime).to.equal(0);
   });
 
+  it('a load replaced before it got ready goes no further: one ready, one frame, the newer composition', async () => {
+    const el = mount({}, { srcdoc: titled(3) });
+    const seen = recordEvents(el, ['loadedmetadata', 'ready', 'error']);
+    await el.updateComplete;
+    el.srcdoc = titled(2);
+    await nextEvent(el, 'ready');
+    await sleep(300);
+    expect(seen).to.deep.equal(['loadedmetadata', 'ready']);
+    expect(el.duration).to.equal(2);
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(1);
+  });
+
   it('loads again when moved to another place in the page', async () => {
     const el = await whenReady(mount({}, { srcdoc: titled() }));
     const box = document.createElement('div');

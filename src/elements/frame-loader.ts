@@ -1,0 +1,190 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { parseUrl } from '../runtime/data.js';
+import { FxError, isFxError } from '../runtime/errors.js';
+import type { CompositionMetadata } from '../runtime/metadata.js';
+import type { FrameMessage, ReadyMessage } from '../runtime/protocol-messages.js';
+import { compilePreview } from './compile-preview.js';
+import { FxErrorCode, FxEvent } from './constants.js';
+import { emit, emitIssues } from './events.js';
+import { landingTime, stageOf, type Stage } from './frame-reports.js';
+import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
+import { runtimeLoadFailure } from './runtime-failure.js';
+import { embeddedRuntimeScript } from './runtime-url.js';
+
+const RELOAD_DEBOUNCE_MS = 150;
+/** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
+const SWAP_SEEK_MS = 2000;
+/** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
+const SWAP_SEEK_TRIES = 3;
+
+/** The element's inputs a load reads when it starts (and `nonce`, every element's). */
+export interface LoadInput {
+  readonly src: string;
+  readonly srcdoc: string | null;
+  readonly allowCompositionReadsUnder: readonly string[];
+  readonly variables: Record<string, unknown>;
+}
+
+/** Where a reload picks up, read at swap time: the playhead, whether it was playing, whether the frame is there. */
+export interface Playhead {
+  readonly time: number;
+  readonly playing: boolean;
+  readonly painted: boolean;
+}
+
+/** What the loader asks of the element, and tells it. */
+export interface LoadEvents {
+  /** `FxComposition.runtimeUrl`. */
+  runtimeUrl(): string | undefined;
+  /** True when the load waits (lazy, off screen). */
+  defer(): boolean;
+  /** A first load starts (a reload keeps what is on stage until it swaps). */
+  loading(): void;
+  /** A first load compiled: what is known shows at once. */
+  compiled(known: CompositionMetadata): void;
+  /** Puts a new frame into the element, sized for `stage`, before it loads. */
+  mount(iframe: HTMLIFrameElement, stage: Stage): void;
+  /** The new frame is ready: hand it the settings it applies itself. */
+  settings(session: FrameSession): void;
+  /** The playhead on stage, read again after each seek of a reload's catch-up. */
+  playhead(): Omit<Playhead, 'painted'>;
+  /** The new frame is on stage; `keep` is where a reload picked up. */
+  ready(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void;
+  failed(code: string, message: string): void;
+  /** A message of a session on stage or incoming (the others are disposed and hear nothing). */
+  message(session: FrameSession, message: FrameMessage): void;
+}
+
+/** A step's result, or a rejection once `signal` aborted meanwhile: an abandoned load goes no further than its await. */
+const unlessAborted = <T>(signal: AbortSignal, step: Promise<T>): Promise<T> =>
+  step.then((value) => (signal.aborted ? Promise.reject(signal.reason) : value));
+
+/**
+ * Loads the composition into frames: compiles it, prepares a frame session, and puts it on stage once ready. A
+ * reload prepares the new frame behind the one on stage, catches it up with the playhead, and swaps. One load runs
+ * at a time: a newer one aborts it (like `@lit/task`, each run has its own `AbortSignal`).
+ */
+export class FrameLoader implements ReactiveController {
+  /** The session on stage. */
+  #session: FrameSession | undefined;
+  /** The session being loaded (a first load or a reload), before it goes on stage; a newer load disposes it. */
+  #incoming: FrameSession | undefined;
+  #abort: AbortController | undefined;
+  /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
+  #base = document.baseURI;
+  #reloadTimer = 0;
+
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement & LoadInput,
+    private readonly events: LoadEvents,
+  ) {
+    host.addController(this);
+  }
+
+  get session(): FrameSession | undefined {
+    return this.#session;
+  }
+
+  get base(): string {
+    return this.#base;
+  }
+
+  hostDisconnected(): void {
+    this.#abandon();
+    clearTimeout(this.#reloadTimer);
+    this.#session?.dispose();
+    this.#session = undefined;
+  }
+
+  /** Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at swap time). */
+  scheduleReload(): void {
+    clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = window.setTimeout(() => {
+      void this.load(true);
+    }, RELOAD_DEBOUNCE_MS);
+  }
+
+  /** Stops the load under way, with the frame it was preparing. */
+  #abandon(): void {
+    this.#abort?.abort();
+    this.#incoming?.dispose();
+    this.#incoming = undefined;
+  }
+
+  /** Compiles the composition into a new frame; a `reload` prepares it behind the one on stage and swaps. */
+  async load(reload = false): Promise<void> {
+    const { events } = this;
+    if (events.defer()) return;
+    this.#abandon();
+    const { signal } = (this.#abort = new AbortController());
+    const input = this.host;
+    const base = input.src ? parseUrl(input.src, document.baseURI)?.href : document.baseURI;
+    if (base === undefined) return events.failed(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(input.src.slice(0, 80))}`);
+    const entry = input.src ? base : input.srcdoc !== null ? { html: input.srcdoc, url: base } : undefined;
+    if (!entry) return;
+    this.#base = base;
+    if (!reload) events.loading();
+    try {
+      const runtimeUrl = events.runtimeUrl();
+      const options = {
+        ...(runtimeUrl ? { runtimeUrl } : { runtimeScript: embeddedRuntimeScript }),
+        nonce: input.nonce || undefined,
+        allowCompositionReadsUnder: input.allowCompositionReadsUnder,
+        signal,
+      };
+      const { compiled, fontIssues } = await unlessAborted(signal, compilePreview(entry, input.variables, base, options));
+      emitIssues(this.host, fontIssues);
+      const { metadata } = compiled;
+      const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
+      // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
+      if (!reload) events.compiled(known);
+      // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
+      const broken = compiled.issues.find((found) => found.severity === 'error');
+      if (broken) emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
+
+      const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
+        onMessage: (message) => events.message(session, message),
+      });
+      this.#incoming = session;
+      if (reload) session.iframe.classList.add('incoming');
+      await unlessAborted(signal, this.host.updateComplete);
+      // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
+      events.mount(session.iframe, stageOf(metadata));
+      const ready = await unlessAborted(signal, Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]));
+      if (ready === true) {
+        session.dispose();
+        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
+      }
+      if (!ready) {
+        session.dispose();
+        throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
+      }
+      events.settings(session);
+      const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(metadata))) : undefined;
+      this.#session?.dispose();
+      this.#session = session;
+      this.#incoming = undefined;
+      session.iframe.classList.remove('incoming');
+      events.ready(ready, keep, known);
+    } catch (error) {
+      if (signal.aborted) return;
+      events.failed(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * Seeks a reload's incoming frame to the playhead on stage, reading it again after each seek: a pause or seek made
+   * while the reload ran must survive the swap. Waits at most {@link SWAP_SEEK_MS} a seek (the swap then seeks on
+   * stage); the incoming frame still paints (opacity, not `visibility`: Chromium gives a hidden opaque-origin frame no
+   * animation frames, so its seek would wait for the timeout).
+   */
+  async #catchUp(session: FrameSession, stage: Stage): Promise<Playhead> {
+    for (let tries = 1; ; tries++) {
+      const wanted = this.events.playhead();
+      const painted = await session.seek(landingTime(wanted.time, stage), SWAP_SEEK_MS);
+      const now = this.events.playhead();
+      // Playing, the playhead always moves on: one seek puts the incoming frame close enough.
+      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES) return { ...now, painted: painted && now.time === wanted.time };
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import type { ReactiveElement } from 'lit';
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import { Message, type HostMessage } from '../runtime/protocol-messages.js';
+import { FxErrorCode, FxEvent } from './constants.js';
+import { emit, emitIssues } from './events.js';
+import { hasFontSources, inlineFontSources } from './font-sources.js';
+import { sameValues } from './values-equal.js';
+import { readVariables } from './variables-input.js';
+
+/** The element, as far as its variables go. */
+export interface VariablesHost extends ReactiveElement {
+  /** A frame is on stage and ready: values go to it live (else the next load carries them). */
+  readonly ready: boolean;
+  readonly declarations: VariableDeclaration[];
+}
+
+/** The loader, as far as the variables go. */
+export interface VariablesFrame {
+  /** What font sources resolve against. */
+  readonly base: string;
+  readonly session: { post(message: HostMessage): void } | undefined;
+}
+
+/**
+ * The `variables` attribute and property: the values in effect (always a JSON object within the value bounds, see
+ * {@link readVariables}), refused inputs reported as `error` events, changes sent to the frame live. It has no
+ * lifecycle hooks: the host calls it from `willUpdate`, where a refusal must be reported before a load starts
+ * (controllers' `hostUpdate` runs after `willUpdate`).
+ */
+export class LiveVariables {
+  #values: Record<string, unknown> = {};
+  /** Why the latest input was refused, until the next update reports it. */
+  #problem: string | undefined;
+
+  constructor(
+    private readonly host: VariablesHost,
+    private readonly frame: VariablesFrame,
+  ) {}
+
+  get values(): Record<string, unknown> {
+    return this.#values;
+  }
+
+  /** Takes a `variables` input; the host's update reports a refusal ({@link reportProblem}) or sends the change. */
+  set(input: unknown): void {
+    let read: ReturnType<typeof readVariables>;
+    try {
+      read = readVariables(input);
+      // Equal by content (a re-render's new object): keep the object in effect, which a font fetch may be keyed on.
+      if ('values' in read && sameValues(read.values, this.#values)) return;
+    } catch (error) {
+      // A Proxy or getter of the caller's that throws while being read.
+      read = { problem: `"variables" could not be read: ${(error as Error)?.message ?? String(error)}` };
+    }
+    if ('problem' in read) {
+      this.#problem = read.problem;
+      this.host.requestUpdate();
+      return;
+    }
+    const old = this.#values;
+    this.#values = read.values;
+    this.host.requestUpdate('variables', old);
+  }
+
+  /** A refused input as an `error` event; the values in effect stay. */
+  reportProblem(): void {
+    const problem = this.#problem;
+    this.#problem = undefined;
+    if (problem) emit(this.host, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
+  }
+
+  /** Sends the values in effect to the frame on stage, once their font sources are inlined. */
+  send(): void {
+    const variables = this.#values;
+    const { host } = this;
+    if (!host.ready) return;
+    // Fast path: nothing to fetch, so the frame gets the values in this same task.
+    if (!hasFontSources(variables, host.declarations)) return this.#post(variables);
+    void inlineFontSources(variables, host.declarations, this.frame.base).then(({ values, issues }) => {
+      if (this.#values !== variables) return;
+      emitIssues(this.host, issues);
+      this.#post(values);
+    });
+  }
+
+  #post(values: Record<string, unknown>): void {
+    try {
+      this.frame.session?.post({ type: Message.setVariables, values });
+    } catch (error) {
+      // Functions, symbols and DOM nodes cannot cross into the frame.
+      emit(this.host, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
+    }
+  }
+}
