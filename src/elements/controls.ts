@@ -8,6 +8,8 @@ export interface ControlsState {
   readonly duration: number;
   readonly fps: number;
   readonly issues: readonly Issue[];
+  /** Messages of the latest `error` events. */
+  readonly errors: readonly string[];
 }
 
 export interface ControlsActions {
@@ -34,7 +36,8 @@ export function formatTime(seconds: number): string {
 
 /**
  * The built-in controls: play/pause, a scrubber (a native range input, so it is a `slider` with arrow, Page and
- * Home/End keys for free) with spoken time, the time display, mute, and a hint when variables have issues.
+ * Home/End keys for free) with spoken time, the time display, mute, and hints when variables have issues or the
+ * composition reported errors.
  */
 export function renderControls(state: ControlsState, actions: ControlsActions): TemplateResult {
   const duration = Number.isFinite(state.duration) ? state.duration : 0;
@@ -63,6 +66,9 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
         ? html`<span part="issues" class="issues" role="status" title=${state.issues.map((found) => found.message).join('\n')}>
             ⚠ ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
           </span>`
+        : nothing}
+      ${state.errors.length > 0
+        ? html`<span part="errors" class="issues errors" role="status" title=${state.errors.join('\n')}>⚠ ${state.errors.at(-1)}</span>`
         : nothing}
     </div>
   `;

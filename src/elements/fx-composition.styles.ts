@@ -88,4 +88,11 @@ export const styles = css`
     padding: 0.2em 0.6em;
     white-space: nowrap;
   }
+  .errors {
+    background: #b91c1c;
+    min-width: 0;
+    max-width: 40%;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
 `;

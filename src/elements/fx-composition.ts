@@ -24,6 +24,9 @@ import { Viewport } from './viewport.js';
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
 
+/** Error messages the controls' hint keeps (a composition may raise many). */
+const MAX_SHOWN_ERRORS = 5;
+
 /**
  * A live, isolated preview of an fx composition. Plays, seeks frame-exactly and updates its variables in place.
  *
@@ -81,6 +84,7 @@ const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, star
  * @csspart time
  * @csspart mute-button
  * @csspart issues - The hint shown when variables have issues.
+ * @csspart errors - The hint shown when the composition reported errors (the latest; all in its title).
  * @csspart status - Loading and error messages.
  * @csspart poster
  *
@@ -127,6 +131,8 @@ export class FxComposition extends LitElement {
   @state() private isReady = false;
   @state() private status: { kind: 'idle' | 'loading' | 'error'; message?: string } = { kind: 'idle' };
   @state() private valueIssues: readonly Issue[] = [];
+  /** What `error` events said since the composition started loading, for the controls' hint (newest last). */
+  @state() private errors: readonly string[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
@@ -156,6 +162,7 @@ export class FxComposition extends LitElement {
     loading: () => {
       this.isReady = false;
       this.status = { kind: 'loading' };
+      this.errors = [];
     },
     compiled: (known) => (this.#metadata = known),
     mount: (iframe, stage) => {
@@ -177,6 +184,8 @@ export class FxComposition extends LitElement {
   constructor() {
     super();
     new FocusGuard(this);
+    // Every error the element reports also shows in the controls, so a composition that broke is not a silent 0:00.
+    this.addEventListener(FxEvent.error, (event) => (this.errors = [...this.errors, event.detail.message].slice(-MAX_SHOWN_ERRORS)));
   }
 
   get declarations(): VariableDeclaration[] {
@@ -423,7 +432,7 @@ export class FxComposition extends LitElement {
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
       ${this.controls
         ? renderControls(
-            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#stage.fps, issues: this.valueIssues },
+            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors },
             {
               togglePlay: () => (this.isPaused ? void this.play() : this.pause()),
               toggleMute: () => (this.muted = !this.muted),

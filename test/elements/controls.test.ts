@@ -166,3 +166,34 @@ describe('<fx-composition controls> keyboard', () => {
     expect(el.paused).to.equal(true);
   });
 });
+
+describe('<fx-composition controls>: errors are visible, not a silent 0:00 (issue 9, item 6)', () => {
+  it('a composition script error shows in the controls, its message in the hint', async () => {
+    const failing = compositionHtml({ duration: 2, body: '<script>throw new Error("the chart data is missing")</script>' });
+    const el = mount({ controls: true }, { srcdoc: failing });
+    await nextEvent(el, 'error');
+    await whenReady(el);
+    await el.updateComplete;
+    expect(part(el, 'errors').textContent).to.include('the chart data is missing');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a root without data-duration shows the renderer’s error in the controls', async () => {
+    const noDuration = compositionHtml({ duration: 2 }).replace(' data-duration="2"', '');
+    const el = mount({ controls: true }, { srcdoc: noDuration });
+    const error = await nextEvent<CustomEvent<{ code: string }>>(el, 'error');
+    expect(error.detail.code).to.equal('composition_duration_missing');
+    await el.updateComplete;
+    expect(part(el, 'errors').title).to.include('data-duration');
+  });
+
+  it('a clean composition shows no error hint, and a new src clears an old one', async () => {
+    const el = mount({ controls: true }, { srcdoc: compositionHtml({ duration: 2, body: '<script>throw new Error("boom")</script>' }) });
+    await nextEvent(el, 'error');
+    await whenReady(el);
+    el.srcdoc = compositionHtml({ duration: 2 });
+    await nextEvent(el, 'ready');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part="errors"]')).to.equal(null);
+  });
+});
