@@ -1,5 +1,6 @@
 import { blobToDataUrl, isRecord, parseUrl } from '../runtime/data.js';
 import type { VariableDeclaration } from '../runtime/declarations.js';
+import { FONT_CONTENT_TYPE, fontFileType } from '../runtime/font-files.js';
 import { issue, type Issue } from '../runtime/issues.js';
 
 /**
@@ -17,17 +18,6 @@ export const FontSourceIssueCode = {
 
 /** Bigger fonts exist (CJK), but none a preview should wait for; the frame may still load such a URL itself. */
 const FONT_MAX_BYTES = 16 * 1024 * 1024;
-/** Content types a font may come with, including the generic binary ones many servers use; none is also allowed. */
-const FONT_TYPE = /^(font\/[\w.+-]+|application\/(x-)?font-[\w.+-]+|application\/vnd\.ms-opentype|(application|binary)\/octet-stream)?$/;
-/** The content type of each font format, by its leading bytes: woff, woff2, OpenType, TrueType (two), collections. */
-const FONT_SIGNATURES: Readonly<Record<string, string>> = {
-  wOFF: 'font/woff',
-  wOF2: 'font/woff2',
-  OTTO: 'font/otf',
-  true: 'font/ttf',
-  '\0\x01\0\0': 'font/ttf',
-  ttcf: 'font/collection',
-};
 
 /** The `data:` URL of a fetched font, the reason it was refused, or `undefined` when it could not be fetched. */
 type Fetched = { readonly data: string } | { readonly refused: string } | undefined;
@@ -41,14 +31,14 @@ const fontRequest = (url: string) => fetch(url, { credentials: 'omit' });
 async function processFontResponse(response: Response): Promise<Fetched> {
   if (!response.ok) return undefined;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!FONT_TYPE.test(type)) return { refused: `a font file, got content type "${type.slice(0, 60)}"` };
+  if (!FONT_CONTENT_TYPE.test(type)) return { refused: `a font file, got content type "${type.slice(0, 60)}"` };
   if (Number(response.headers.get('content-length') ?? 0) > FONT_MAX_BYTES) return { refused: `at most ${FONT_MAX_BYTES} bytes` };
   const blob = await response.blob();
   if (blob.size > FONT_MAX_BYTES) return { refused: `at most ${FONT_MAX_BYTES} bytes, got ${blob.size}` };
-  const signature = String.fromCharCode(...new Uint8Array(await blob.slice(0, 4).arrayBuffer()));
-  if (!Object.hasOwn(FONT_SIGNATURES, signature)) return { refused: 'a woff, woff2, ttf, otf or ttc file, got other bytes' };
+  const fontType = await fontFileType(blob);
+  if (!fontType) return { refused: 'a woff, woff2, ttf, otf or ttc file, got other bytes' };
   // Typed by its bytes whatever the server said, so the frame never gets a `data:` URL of another kind.
-  return { data: await blobToDataUrl(new Blob([blob], { type: FONT_SIGNATURES[signature] })) };
+  return { data: await blobToDataUrl(new Blob([blob], { type: fontType })) };
 }
 
 function fetchFont(url: string): Promise<Fetched> {

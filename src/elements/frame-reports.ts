@@ -7,7 +7,7 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
-import { valueBoundsProblem } from './value-bounds.js';
+import { valueBoundsProblem } from '../runtime/value-bounds.js';
 
 /** The frame grid the element compiles with (the compiler's default, said here so both ends agree). */
 export const PREVIEW_FPS = 30;

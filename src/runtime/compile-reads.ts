@@ -25,6 +25,7 @@
 import { CompileIssueCode } from './compile-codes.js';
 import { FxError } from './errors.js';
 import { parseUrl } from './data.js';
+import { FONT_CONTENT_TYPE, fontFileType } from './font-files.js';
 
 /** Why a file is fetched: it decides the credentials sent, the types accepted and the error codes. */
 export type ReadRole = 'entry' | 'sub' | 'stylesheet' | 'script' | 'font';
@@ -42,10 +43,6 @@ const TEXT_TYPES: Readonly<Record<'sub' | 'stylesheet' | 'script', ReadonlySet<s
 };
 /** What the role is called in messages. */
 const ROLE_NAMES: Readonly<Record<ReadRole, string>> = { entry: 'entry', sub: 'sub-composition', stylesheet: 'stylesheet', script: 'script', font: 'font' };
-/** Types a font may come with: font ones, and the untyped answers of many font hosts. */
-const FONT_TYPE = /^(font\/|application\/(x-)?font-|application\/vnd\.ms-opentype$|application\/octet-stream$|binary\/octet-stream$|$)/;
-/** First four bytes of the font formats browsers load: TrueType, Apple TrueType, OpenType/CFF, collection, WOFF, WOFF2. */
-const FONT_SIGNATURES = ['\x00\x01\x00\x00', 'true', 'OTTO', 'ttcf', 'wOFF', 'wOF2'];
 const HIERARCHICAL = new Set(['http:', 'https:', 'file:']);
 /** Encoded `/` and `\`: a server that decodes them before resolving `..` would walk out of the folder. */
 const ENCODED_SEPARATOR = /%2f|%5c/i;
@@ -119,7 +116,7 @@ export function typeEssence(header: string | null): string {
 export function checkType(response: Response, url: string, role: ReadRole): void {
   if (role === 'entry') return;
   const essence = typeEssence(response.headers.get('content-type'));
-  const accepted = role === 'font' ? FONT_TYPE.test(essence) : TEXT_TYPES[role].has(essence);
+  const accepted = role === 'font' ? FONT_CONTENT_TYPE.test(essence) : TEXT_TYPES[role].has(essence);
   if (!accepted) {
     throw new FxError(CompileIssueCode.typeRefused, `the ${ROLE_NAMES[role]} "${clip(url)}" answered ${essence === '' ? 'no content type' : `"${essence}"`}; ${expectedTypes(role)}`);
   }
@@ -131,9 +128,7 @@ function expectedTypes(role: Exclude<ReadRole, 'entry'>): string {
 
 /** Throws `content_type_refused` unless `file` starts like a font file. */
 export async function checkFontBytes(file: Blob, url: string): Promise<void> {
-  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  const signature = String.fromCharCode(...head);
-  if (!FONT_SIGNATURES.includes(signature)) {
+  if ((await fontFileType(file)) === undefined) {
     throw new FxError(CompileIssueCode.typeRefused, `the font "${clip(url)}" is not a font file (TrueType, OpenType, WOFF or WOFF2)`);
   }
 }

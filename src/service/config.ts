@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_FRAMES } from '../render/options.js';
 import type { RenderFunction, RenderOptions } from '../render/types.js';
+import { VALUE_LIMITS } from '../runtime/value-bounds.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Hono } from 'hono';
@@ -41,9 +42,8 @@ export const DEFAULT_LIMITS: Limits = {
   uploadBytes: 100 * MiB,
   jsonBodyBytes: 1 * MiB,
   variablesBytes: 256 * KiB,
-  // Real values are scalars, media URLs and fonts `{ name, source }`: `variables` is 2 levels deep at most. 16
-  // leaves room for structured values to come and stays far below what any recursive walk chokes on.
-  variablesDepth: 16,
+  // The preview's bound (16 levels; real values are 2 at most), so what the preview takes is never refused here.
+  variablesDepth: VALUE_LIMITS.depth,
   zipEntries: 10_000,
   zipUncompressedBytes: 512 * MiB,
   zipRatio: 100,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VALUE_LIMITS } from '../../src/elements/value-bounds.js';
+import { VALUE_LIMITS } from '../../src/runtime/value-bounds.js';
 import { sameValues } from '../../src/elements/values-equal.js';
 
 const nested = (depth: number): unknown => {

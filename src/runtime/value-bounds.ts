@@ -1,7 +1,10 @@
-/** How big values may be: deeper or larger ones are refused before they reach the frame (or leave it). */
+/**
+ * How big values may be: deeper or larger ones are refused before they reach the frame (or leave it). The preview
+ * and the render service share the depth, so a value the preview takes is never refused at submit.
+ */
 export const VALUE_LIMITS = {
-  /** Nesting of objects and arrays (`{ name, source }` is 2). */
-  depth: 32,
+  /** Nesting of objects and arrays (`{ name, source }` is 2; real values never pass 3). */
+  depth: 16,
   /** Object entries and array slots, all levels together. */
   entries: 10_000,
   /** Characters of all strings and keys together (a `data:` image fits). */
