@@ -1,0 +1,66 @@
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import { FxError } from '../runtime/errors.js';
+import { describe, type Issue } from '../runtime/issues.js';
+import { validateVariables } from '../runtime/values.js';
+import { parseCsv } from './csv.js';
+
+export const BatchErrorCode = {
+  /** The rows are not an array of objects (or a CSV text). */
+  rowsInvalid: 'batch_rows_invalid',
+  /** Some row's values have errors (or warnings, when strict); every row's issues are in `issues`. */
+  rowsRefused: 'batch_rows_refused',
+} as const;
+
+/**
+ * The batch's rows as variable values, each merged over `base`: an array of objects, or a CSV text whose cells are
+ * read by the declared type of their column (`3` → 3 for a number, `true` → true for a boolean; an empty cell keeps
+ * the default). Every row is checked against `declarations` before anything is submitted: errors refuse the batch,
+ * and warnings too when `strict`; the warnings of an accepted batch are returned with their row in `path`.
+ */
+export function batchRows(
+  rows: readonly unknown[] | string,
+  base: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  strict = false,
+): { rows: Record<string, unknown>[]; warnings: Issue[] } {
+  const parsed = typeof rows === 'string' ? parseCsv(rows).map((row) => fromCsv(row, declarations)) : rows;
+  if (!Array.isArray(parsed)) throw new FxError(BatchErrorCode.rowsInvalid, `batch rows must be an array of objects or a CSV text, got ${describe(rows)}`);
+  const merged = parsed.map((row: unknown, index) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      throw new FxError(BatchErrorCode.rowsInvalid, `batch row ${index} must be an object of variable values, got ${describe(row)}`);
+    }
+    return { ...base, ...row } as Record<string, unknown>;
+  });
+  const issues = merged.flatMap((values, index) => validateVariables(values, declarations, { path: ['rows', index] }));
+  const refused = issues.filter((found) => strict || found.severity === 'error');
+  if (refused.length > 0) {
+    const first = refused[0]!;
+    throw new FxError(BatchErrorCode.rowsRefused, `${refused.length} batch row issue(s), nothing submitted; first: ${first.message} (row ${first.path[1]})`, {
+      issues: refused,
+    });
+  }
+  return { rows: merged, warnings: issues };
+}
+
+/** A CSV row's cells as the values their declarations expect; undeclared columns stay strings (and warn). */
+function fromCsv(row: Record<string, string>, declarations: readonly VariableDeclaration[]): Record<string, unknown> {
+  const types = new Map(declarations.map((declaration) => [declaration.id, declaration.type]));
+  const values: Record<string, unknown> = {};
+  for (const [id, cell] of Object.entries(row)) {
+    if (cell === '') continue;
+    values[id] = readCell(cell, types.get(id));
+  }
+  return values;
+}
+
+function readCell(cell: string, type: VariableDeclaration['type'] | undefined): unknown {
+  if (type === 'number') {
+    const number = Number(cell.trim());
+    return cell.trim() !== '' && Number.isFinite(number) ? number : cell;
+  }
+  if (type === 'boolean') {
+    const word = cell.trim().toLowerCase();
+    return word === 'true' ? true : word === 'false' ? false : cell;
+  }
+  return cell;
+}
