@@ -30,7 +30,10 @@ export function parseHttpUrl(name: string, value: string): URL {
   const url = URL.parse(value);
   const ok = url && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTNAMES.has(url.hostname)));
   if (!ok || url.hash || url.username || url.password) {
-    throw authError(AuthErrorCode.optionInvalid, `"${name}" must be an https URL (http on a loopback host) without fragment or credentials, got ${JSON.stringify(value)}`);
+    throw authError(
+      AuthErrorCode.optionInvalid,
+      `"${name}" must be an https URL (http on a loopback host) without fragment or credentials, got ${JSON.stringify(value)}`,
+    );
   }
   return url;
 }
@@ -49,7 +52,11 @@ export function connectIssuer(options: IssuerOptions): IssuerConnection {
       const response = await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oidc' });
       return await oauth.processDiscoveryResponse(issuer, response);
     } catch (cause) {
-      throw authError(AuthErrorCode.discoveryFailed, `the sign-in server at ${JSON.stringify(issuer.href)} could not be reached or is not that issuer`, { cause });
+      throw authError(
+        AuthErrorCode.discoveryFailed,
+        `the sign-in server at ${JSON.stringify(issuer.href)} could not be reached or is not that issuer`,
+        { cause },
+      );
     }
   };
   return {

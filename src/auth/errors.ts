@@ -41,5 +41,8 @@ export type AuthErrorCode = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
 
 export type AuthError = FxError<AuthErrorCode>;
 
-export const authError = (code: AuthErrorCode, message: string, options: { cause?: unknown; status?: number } = {}): AuthError =>
-  new FxError(code, message, options);
+export const authError = (
+  code: AuthErrorCode,
+  message: string,
+  options: { cause?: unknown; status?: number } = {},
+): AuthError => new FxError(code, message, options);

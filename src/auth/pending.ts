@@ -21,7 +21,9 @@ export const PENDING_LIFETIME_MS = 15 * 60_000;
 const USED_KEPT = 20;
 
 const live = (record: PendingRecord | undefined, now: number): PendingRecord => ({
-  pending: (Array.isArray(record?.pending) ? record.pending : []).filter((entry) => now - entry.createdAt < PENDING_LIFETIME_MS),
+  pending: (Array.isArray(record?.pending) ? record.pending : []).filter(
+    (entry) => now - entry.createdAt < PENDING_LIFETIME_MS,
+  ),
   used: (Array.isArray(record?.used) ? record.used : []).filter((entry) => now - entry.at < PENDING_LIFETIME_MS),
 });
 
@@ -33,13 +35,22 @@ export async function addPending(store: CredentialStore, key: string, entry: Pen
 }
 
 /** The pending sign-in for `state` without using it up, if there is one. */
-export async function peekPending(store: CredentialStore, key: string, state: string | null, now: number): Promise<PendingSignIn | undefined> {
+export async function peekPending(
+  store: CredentialStore,
+  key: string,
+  state: string | null,
+  now: number,
+): Promise<PendingSignIn | undefined> {
   return live(await store.get<PendingRecord>(key), now).pending.find((entry) => entry.state === state);
 }
 
 /** Drops a sign-in that will not complete (its popup was closed). */
 export async function dropPending(store: CredentialStore, key: string, state: string): Promise<void> {
-  await store.update<PendingRecord>(key, (record) => record && { ...record, pending: live(record, Date.now()).pending.filter((entry) => entry.state !== state) });
+  await store.update<PendingRecord>(
+    key,
+    (record) =>
+      record && { ...record, pending: live(record, Date.now()).pending.filter((entry) => entry.state !== state) },
+  );
 }
 
 /**
@@ -47,8 +58,14 @@ export async function dropPending(store: CredentialStore, key: string, state: st
  * failures are told apart: no `state` at all, a `state` already used (a reload or a replay), a `state` that is not
  * ours while a sign-in is pending (another sign-in's, or forged), and nothing pending.
  */
-export async function takePending(store: CredentialStore, key: string, state: string | null, now: number): Promise<PendingSignIn> {
-  if (state === null || state === '') throw authError(AuthErrorCode.stateMissing, 'the sign-in redirect carries no "state"; start the sign-in again');
+export async function takePending(
+  store: CredentialStore,
+  key: string,
+  state: string | null,
+  now: number,
+): Promise<PendingSignIn> {
+  if (state === null || state === '')
+    throw authError(AuthErrorCode.stateMissing, 'the sign-in redirect carries no "state"; start the sign-in again');
   let taken: PendingSignIn | undefined;
   let outcome: AuthErrorCode = AuthErrorCode.noPendingSignIn;
   await store.update<PendingRecord>(key, (record) => {
@@ -59,7 +76,10 @@ export async function takePending(store: CredentialStore, key: string, state: st
       else if (pending.length > 0) outcome = AuthErrorCode.stateMismatch;
       return record;
     }
-    return { pending: pending.filter((entry) => entry !== taken), used: [{ state, at: now }, ...used].slice(0, USED_KEPT) };
+    return {
+      pending: pending.filter((entry) => entry !== taken),
+      used: [{ state, at: now }, ...used].slice(0, USED_KEPT),
+    };
   });
   if (taken) return taken;
   throw authError(outcome, MESSAGES[outcome as keyof typeof MESSAGES]);
@@ -67,6 +87,7 @@ export async function takePending(store: CredentialStore, key: string, state: st
 
 const MESSAGES = {
   [AuthErrorCode.stateReplayed]: 'this sign-in redirect was already used; start the sign-in again',
-  [AuthErrorCode.stateMismatch]: 'the "state" of the sign-in redirect is not the one of the sign-in in progress; start the sign-in again',
+  [AuthErrorCode.stateMismatch]:
+    'the "state" of the sign-in redirect is not the one of the sign-in in progress; start the sign-in again',
   [AuthErrorCode.noPendingSignIn]: 'no sign-in was started here (or it expired); start the sign-in again',
 };

@@ -9,13 +9,21 @@ export interface CallbackMessage {
 }
 
 const isCallbackMessage = (data: unknown): data is CallbackMessage =>
-  typeof data === 'object' && data !== null && (data as CallbackMessage).type === CALLBACK_MESSAGE && typeof (data as CallbackMessage).location === 'string';
+  typeof data === 'object' &&
+  data !== null &&
+  (data as CallbackMessage).type === CALLBACK_MESSAGE &&
+  typeof (data as CallbackMessage).location === 'string';
 
 /** Whether `href` is the redirect URI with an authorization response on it. */
 export function isRedirectResponse(href: string, redirectUri: string): boolean {
   const url = URL.parse(href);
   const expected = new URL(redirectUri);
-  return !!url && url.origin === expected.origin && url.pathname === expected.pathname && (url.searchParams.has('state') || url.searchParams.has('code') || url.searchParams.has('error'));
+  return (
+    !!url &&
+    url.origin === expected.origin &&
+    url.pathname === expected.pathname &&
+    (url.searchParams.has('state') || url.searchParams.has('code') || url.searchParams.has('error'))
+  );
 }
 
 /**
@@ -37,7 +45,10 @@ export function waitForPopupRedirect(popup: Window, redirectUri: string, pollMs:
       finish(() => resolve(location));
     };
     const timer = setInterval(() => {
-      if (popup.closed) return finish(() => reject(authError(AuthErrorCode.popupClosed, 'the sign-in window was closed before the sign-in finished')));
+      if (popup.closed)
+        return finish(() =>
+          reject(authError(AuthErrorCode.popupClosed, 'the sign-in window was closed before the sign-in finished')),
+        );
       let href: string | undefined;
       try {
         href = popup.location.href;

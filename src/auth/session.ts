@@ -91,14 +91,23 @@ export class OAuthSession {
       if (token === undefined) continue;
       try {
         const as = await this.connection.metadata();
-        const response = await oauth.revocationRequest(as, this.connection.client, oauth.None(), token, { ...this.connection.http, additionalParameters: { token_type_hint: hint } });
+        const response = await oauth.revocationRequest(as, this.connection.client, oauth.None(), token, {
+          ...this.connection.http,
+          additionalParameters: { token_type_hint: hint },
+        });
         await oauth.processRevocationResponse(response);
       } catch (error) {
         // A server that cannot revoke that kind of token (JWT access tokens): revoking the refresh token ended them.
-        if (!(error instanceof oauth.ResponseBodyError && error.error === 'unsupported_token_type')) failures.push(error);
+        if (!(error instanceof oauth.ResponseBodyError && error.error === 'unsupported_token_type'))
+          failures.push(error);
       }
     }
-    if (failures.length) throw authError(AuthErrorCode.revocationFailed, 'signed out here, but the sign-in server could not be told; the sign-in may stay valid there until it expires', { cause: failures[0] });
+    if (failures.length)
+      throw authError(
+        AuthErrorCode.revocationFailed,
+        'signed out here, but the sign-in server could not be told; the sign-in may stay valid there until it expires',
+        { cause: failures[0] },
+      );
   }
 
   /** Stores a fresh token response (sign-in or refresh). */
@@ -120,7 +129,13 @@ export class OAuthSession {
     let response: Response | undefined;
     try {
       const as = await this.connection.metadata();
-      response = await oauth.refreshTokenGrantRequest(as, this.connection.client, oauth.None(), current.refreshToken, this.connection.http);
+      response = await oauth.refreshTokenGrantRequest(
+        as,
+        this.connection.client,
+        oauth.None(),
+        current.refreshToken,
+        this.connection.http,
+      );
       await this.save(await oauth.processRefreshTokenResponse(as, this.connection.client, response), current);
       return true;
     } catch (error) {
@@ -128,7 +143,10 @@ export class OAuthSession {
         await (await this.storeReady).delete(this.sessionKey);
         return false;
       }
-      throw authError(AuthErrorCode.refreshFailed, 'the access token could not be refreshed; try again', { cause: error, ...(response ? { status: response.status } : {}) });
+      throw authError(AuthErrorCode.refreshFailed, 'the access token could not be refreshed; try again', {
+        cause: error,
+        ...(response ? { status: response.status } : {}),
+      });
     }
   }
 }

@@ -64,7 +64,11 @@ export class BrowserSignIn extends OAuthSession {
    */
   async signInWithPopup(options: PopupOptions = {}): Promise<TokenRecord> {
     const popup = window.open('', POPUP_NAME, options.features ?? 'popup,width=480,height=640');
-    if (!popup) throw authError(AuthErrorCode.popupBlocked, 'the browser blocked the sign-in window; call signInWithPopup() from a click handler');
+    if (!popup)
+      throw authError(
+        AuthErrorCode.popupBlocked,
+        'the browser blocked the sign-in window; call signInWithPopup() from a click handler',
+      );
     let state: string | undefined;
     try {
       const url = await this.authorizationUrl(this.popupPending);
@@ -98,11 +102,15 @@ export class BrowserSignIn extends OAuthSession {
     const url = new URL(location);
     const mine = await peekPending(await this.storeReady, this.pendingKey, url.searchParams.get('state'), this.now());
     if (!mine && window.opener) {
-      (window.opener as Window).postMessage({ type: CALLBACK_MESSAGE, location } satisfies CallbackMessage, window.location.origin);
+      (window.opener as Window).postMessage(
+        { type: CALLBACK_MESSAGE, location } satisfies CallbackMessage,
+        window.location.origin,
+      );
       return undefined;
     }
     const tokens = await this.completeSignIn(url);
-    if (isRedirectResponse(window.location.href, this.redirectUri)) window.history.replaceState(window.history.state, '', this.redirectUri);
+    if (isRedirectResponse(window.location.href, this.redirectUri))
+      window.history.replaceState(window.history.state, '', this.redirectUri);
     return tokens;
   }
 
@@ -112,10 +120,16 @@ export class BrowserSignIn extends OAuthSession {
 
   private async authorizationUrl(pendingStore: CredentialStore): Promise<URL> {
     const as = await this.connection.metadata();
-    if (!as.authorization_endpoint) throw authError(AuthErrorCode.discoveryFailed, 'the sign-in server names no authorization endpoint');
+    if (!as.authorization_endpoint)
+      throw authError(AuthErrorCode.discoveryFailed, 'the sign-in server names no authorization endpoint');
     const { verifier, challenge } = await createPkce();
     const state = oauth.generateRandomState();
-    await addPending(pendingStore, this.pendingKey, { state, verifier, redirectUri: this.redirectUri, createdAt: this.now() });
+    await addPending(pendingStore, this.pendingKey, {
+      state,
+      verifier,
+      redirectUri: this.redirectUri,
+      createdAt: this.now(),
+    });
     const url = new URL(as.authorization_endpoint);
     const params = {
       client_id: this.connection.client.client_id,
@@ -132,7 +146,11 @@ export class BrowserSignIn extends OAuthSession {
 
   private async complete(pendingStore: CredentialStore, location: string): Promise<TokenRecord> {
     const url = URL.parse(location);
-    if (!url) throw authError(AuthErrorCode.stateMissing, `the sign-in redirect is not a URL, got ${JSON.stringify(location.slice(0, 200))}`);
+    if (!url)
+      throw authError(
+        AuthErrorCode.stateMissing,
+        `the sign-in redirect is not a URL, got ${JSON.stringify(location.slice(0, 200))}`,
+      );
     const pending = await takePending(pendingStore, this.pendingKey, url.searchParams.get('state'), this.now());
     const as = await this.connection.metadata();
     const { client, http } = this.connection;
@@ -141,16 +159,36 @@ export class BrowserSignIn extends OAuthSession {
       params = oauth.validateAuthResponse(as, client, url, pending.state);
     } catch (error) {
       if (error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied') {
-        throw authError(AuthErrorCode.accessDenied, `the sign-in was refused: ${error.error_description ?? 'access_denied'}`, { cause: error });
+        throw authError(
+          AuthErrorCode.accessDenied,
+          `the sign-in was refused: ${error.error_description ?? 'access_denied'}`,
+          { cause: error },
+        );
       }
-      throw authError(AuthErrorCode.authorizationFailed, `the sign-in server ended the sign-in: ${error instanceof oauth.AuthorizationResponseError ? error.error : String(error)}`, { cause: error });
+      throw authError(
+        AuthErrorCode.authorizationFailed,
+        `the sign-in server ended the sign-in: ${error instanceof oauth.AuthorizationResponseError ? error.error : String(error)}`,
+        { cause: error },
+      );
     }
     let response: Response | undefined;
     try {
-      response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, pending.redirectUri, pending.verifier, http);
+      response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        pending.redirectUri,
+        pending.verifier,
+        http,
+      );
       return await this.save(await oauth.processAuthorizationCodeResponse(as, client, response));
     } catch (error) {
-      throw authError(AuthErrorCode.tokenRequestFailed, 'the sign-in code could not be exchanged for tokens; start the sign-in again', { cause: error, ...(response ? { status: response.status } : {}) });
+      throw authError(
+        AuthErrorCode.tokenRequestFailed,
+        'the sign-in code could not be exchanged for tokens; start the sign-in again',
+        { cause: error, ...(response ? { status: response.status } : {}) },
+      );
     }
   }
 }

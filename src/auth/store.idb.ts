@@ -26,11 +26,15 @@ export class IndexedDbCredentialStore implements CredentialStore {
   async update<T>(key: string, change: (value: T | undefined) => T | undefined): Promise<void> {
     // idb-keyval's update cannot delete: a second step in its own transaction, harmless for our records.
     let deleted = false;
-    await update<T | undefined>(key, (value) => {
-      const next = change(value);
-      deleted = next === undefined;
-      return next;
-    }, this.idb);
+    await update<T | undefined>(
+      key,
+      (value) => {
+        const next = change(value);
+        deleted = next === undefined;
+        return next;
+      },
+      this.idb,
+    );
     if (deleted) await del(key, this.idb);
   }
 }

@@ -39,5 +39,9 @@ export function tokenRecord(response: oauth.TokenEndpointResponse, now: number, 
 export function isTokenRecord(value: unknown): value is TokenRecord {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record.accessToken === 'string' && typeof record.expiresAt === 'number' && (record.refreshToken === undefined || typeof record.refreshToken === 'string');
+  return (
+    typeof record.accessToken === 'string' &&
+    typeof record.expiresAt === 'number' &&
+    (record.refreshToken === undefined || typeof record.refreshToken === 'string')
+  );
 }

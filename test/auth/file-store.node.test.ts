@@ -40,15 +40,24 @@ test('keys this version does not know survive every write; delete removes only i
   await store.set('api-key', 'new');
   await store.delete('api-url');
   await store.update<number>('counter', (value) => (value ?? 0) + 1);
-  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { 'from-the-future': { nested: [1, 2] }, 'api-key': 'new', counter: 1 });
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), {
+    'from-the-future': { nested: [1, 2] },
+    'api-key': 'new',
+    counter: 1,
+  });
   await store.delete('api-key');
   assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), { 'from-the-future': { nested: [1, 2] }, counter: 1 });
 });
 
 test('writes replace the file whole (temporary file + rename): no temporary file is left, concurrent updates all land', async () => {
   const store = new FileCredentialStore(path);
-  await Promise.all(Array.from({ length: 20 }, (_, index) => store.update<number[]>('list', (list = []) => [...list, index])));
-  assert.deepEqual(((await store.get<number[]>('list')) ?? []).sort((a, b) => a - b), Array.from({ length: 20 }, (_, index) => index));
+  await Promise.all(
+    Array.from({ length: 20 }, (_, index) => store.update<number[]>('list', (list = []) => [...list, index])),
+  );
+  assert.deepEqual(
+    ((await store.get<number[]>('list')) ?? []).sort((a, b) => a - b),
+    Array.from({ length: 20 }, (_, index) => index),
+  );
   assert.deepEqual(await readdir(join(dir, '.fx')), ['credentials']);
 });
 
@@ -71,19 +80,23 @@ test('a reader never sees a half-written file while writes go on', async () => {
 
 // Root writes into a read-only folder anyway: there the failure cannot be provoked this way.
 const root = process.getuid?.() === 0;
-test('a write that cannot land leaves the old file as it was and no temporary file', { skip: root && 'running as root' }, async () => {
-  const store = new FileCredentialStore(path);
-  await store.set('api-key', 'kept');
-  const before = await readFile(path, 'utf8');
-  await chmod(join(dir, '.fx'), 0o500);
-  try {
-    await assert.rejects(store.set('api-key', 'lost'), isCode(AuthErrorCode.credentialsFileUnavailable));
-  } finally {
-    await chmod(join(dir, '.fx'), 0o700);
-  }
-  assert.equal(await readFile(path, 'utf8'), before);
-  assert.deepEqual(await readdir(join(dir, '.fx')), ['credentials']);
-});
+test(
+  'a write that cannot land leaves the old file as it was and no temporary file',
+  { skip: root && 'running as root' },
+  async () => {
+    const store = new FileCredentialStore(path);
+    await store.set('api-key', 'kept');
+    const before = await readFile(path, 'utf8');
+    await chmod(join(dir, '.fx'), 0o500);
+    try {
+      await assert.rejects(store.set('api-key', 'lost'), isCode(AuthErrorCode.credentialsFileUnavailable));
+    } finally {
+      await chmod(join(dir, '.fx'), 0o700);
+    }
+    assert.equal(await readFile(path, 'utf8'), before);
+    assert.deepEqual(await readdir(join(dir, '.fx')), ['credentials']);
+  },
+);
 
 for (const [name, content] of [
   ['not JSON', '{"api-key": "abc"'],

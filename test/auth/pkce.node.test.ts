@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import { createPkce, pkceChallenge } from '../../src/auth/pkce.js';
 
 test('RFC 7636 appendix B: the S256 challenge of the example verifier', async () => {
-  assert.equal(await pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'), 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+  assert.equal(
+    await pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'),
+    'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  );
 });
 
 test('a fresh pair: a 43-character base64url verifier (32 random bytes) and its challenge; never the same twice', async () => {

@@ -26,9 +26,15 @@ test('the default URL is the reference service on its default port', () => {
 
 test('order: CLOUD_API_KEY, then RENDER_API_KEY, then the file', async () => {
   await file({ 'api-key': 'from-file' });
-  assert.deepEqual((await resolve({ CLOUD_API_KEY: 'cloud', RENDER_API_KEY: 'render' })).apiKey, { value: 'cloud', source: 'CLOUD_API_KEY' });
+  assert.deepEqual((await resolve({ CLOUD_API_KEY: 'cloud', RENDER_API_KEY: 'render' })).apiKey, {
+    value: 'cloud',
+    source: 'CLOUD_API_KEY',
+  });
   assert.deepEqual((await resolve({ RENDER_API_KEY: 'render' })).apiKey, { value: 'render', source: 'RENDER_API_KEY' });
-  assert.deepEqual((await resolve({ CLOUD_API_KEY: '', RENDER_API_KEY: 'render' })).apiKey, { value: 'render', source: 'RENDER_API_KEY' });
+  assert.deepEqual((await resolve({ CLOUD_API_KEY: '', RENDER_API_KEY: 'render' })).apiKey, {
+    value: 'render',
+    source: 'RENDER_API_KEY',
+  });
   assert.deepEqual((await resolve({})).apiKey, { value: 'from-file', source: 'file' });
 });
 
@@ -56,13 +62,24 @@ test('hostile values → typed errors naming where they came from', async () => 
   const cases: [Record<string, string>, string, RegExp][] = [
     [{ CLOUD_API_KEY: 'two words' }, AuthErrorCode.apiKeyInvalid, /"CLOUD_API_KEY"/],
     [{ RENDER_API_KEY: 'line\r\nX-Injected: 1' }, AuthErrorCode.apiKeyInvalid, /"RENDER_API_KEY"/],
-    [{ CLOUD_API_KEY: 'k', CLOUD_API_URL: 'http://render.example.com' }, AuthErrorCode.optionInvalid, /"CLOUD_API_URL"/],
+    [
+      { CLOUD_API_KEY: 'k', CLOUD_API_URL: 'http://render.example.com' },
+      AuthErrorCode.optionInvalid,
+      /"CLOUD_API_URL"/,
+    ],
     [{ CLOUD_API_KEY: 'k', CLOUD_API_URL: 'file:///etc/passwd' }, AuthErrorCode.optionInvalid, /"CLOUD_API_URL"/],
   ];
   for (const [env, code, message] of cases) {
-    await assert.rejects(resolve(env), (error: unknown) => isFxError(error, code) && message.test((error as Error).message), JSON.stringify(env));
+    await assert.rejects(
+      resolve(env),
+      (error: unknown) => isFxError(error, code) && message.test((error as Error).message),
+      JSON.stringify(env),
+    );
   }
   await mkdir(dir, { recursive: true });
   await file({ 'api-key': 'has space' });
-  await assert.rejects(resolve({}), (error: unknown) => isFxError(error, AuthErrorCode.apiKeyInvalid) && (error as Error).message.includes(path));
+  await assert.rejects(
+    resolve({}),
+    (error: unknown) => isFxError(error, AuthErrorCode.apiKeyInvalid) && (error as Error).message.includes(path),
+  );
 });

@@ -9,7 +9,14 @@ import { BrowserSignIn } from '../../src/auth/sign-in.js';
 import { MemoryCredentialStore, StoreKey } from '../../src/auth/store.js';
 import type { Credentials } from '../../src/client/credentials.js';
 import { isFxError } from '../../src/runtime/errors.js';
-import { bearer, Browser, formAction, refresh, startOAuthService, type OAuthTestService } from '../service/helpers/oauth-flow.js';
+import {
+  bearer,
+  Browser,
+  formAction,
+  refresh,
+  startOAuthService,
+  type OAuthTestService,
+} from '../service/helpers/oauth-flow.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:5999/signed-in';
 
@@ -17,7 +24,8 @@ const REDIRECT_URI = 'http://127.0.0.1:5999/signed-in';
 function countingFetch() {
   const grants: string[] = [];
   const counted: typeof fetch = async (input, init) => {
-    if (String(input).endsWith('/token') && init?.body instanceof URLSearchParams) grants.push(init.body.get('grant_type') ?? '');
+    if (String(input).endsWith('/token') && init?.body instanceof URLSearchParams)
+      grants.push(init.body.get('grant_type') ?? '');
     return fetch(input, init);
   };
   return { fetch: counted, grants, refreshes: () => grants.filter((grant) => grant === 'refresh_token').length };
@@ -145,10 +153,21 @@ describe('sign-in with src/auth against the real authorization server', () => {
     const tab1 = new BrowserSignIn({ ...options(), lock: broadcastChannelLock });
     const tab2 = new BrowserSignIn({ ...options(), lock: broadcastChannelLock });
     const rejected = `Bearer ${tokens.accessToken}`;
-    assert.deepEqual(await Promise.all([tab1.refresh(rejected), tab2.refresh(rejected), tab1.refresh(rejected), tab2.refresh(rejected)]), [true, true, true, true]);
+    assert.deepEqual(
+      await Promise.all([
+        tab1.refresh(rejected),
+        tab2.refresh(rejected),
+        tab1.refresh(rejected),
+        tab2.refresh(rejected),
+      ]),
+      [true, true, true, true],
+    );
     assert.equal(counter.refreshes(), 1);
     // The rotated refresh token was not reused: the sign-in is still live.
-    assert.equal((await fetch(`${service.url}/v3/account`, { headers: { authorization: (await tab2.authorization())! } })).status, 200);
+    assert.equal(
+      (await fetch(`${service.url}/v3/account`, { headers: { authorization: (await tab2.authorization())! } })).status,
+      200,
+    );
   });
 
   test('an access token about to expire is refreshed before it is handed out', async () => {
@@ -170,7 +189,10 @@ describe('sign-in with src/auth against the real authorization server', () => {
 
   test('the server unreachable during refresh → auth_refresh_failed, session kept', async () => {
     const tokens = await signedIn();
-    const offline = new BrowserSignIn({ ...options(), fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    const offline = new BrowserSignIn({
+      ...options(),
+      fetch: async () => Promise.reject(new TypeError('fetch failed')),
+    });
     await rejects(offline.refresh(`Bearer ${tokens.accessToken}`), AuthErrorCode.refreshFailed);
     assert.equal(await auth.signedIn(), true);
   });
@@ -188,13 +210,23 @@ describe('sign-in with src/auth against the real authorization server', () => {
 
   test('sign-out with the server unreachable clears here and says so', async () => {
     await signedIn();
-    await rejects(new BrowserSignIn({ ...options(), fetch: async () => Promise.reject(new TypeError('fetch failed')) }).signOut(), AuthErrorCode.revocationFailed);
+    await rejects(
+      new BrowserSignIn({ ...options(), fetch: async () => Promise.reject(new TypeError('fetch failed')) }).signOut(),
+      AuthErrorCode.revocationFailed,
+    );
     assert.equal(await auth.signedIn(), false);
   });
 
   test('options: an http issuer off loopback, or a redirect URI that is not a URL → auth_option_invalid', () => {
-    for (const bad of [{ issuer: 'http://example.com/oauth' }, { redirectUri: 'javascript:alert(1)' }, { issuer: 'https://user:pw@example.com/oauth' }]) {
-      assert.throws(() => new BrowserSignIn({ ...options(), ...bad }), (error: unknown) => isFxError(error, AuthErrorCode.optionInvalid));
+    for (const bad of [
+      { issuer: 'http://example.com/oauth' },
+      { redirectUri: 'javascript:alert(1)' },
+      { issuer: 'https://user:pw@example.com/oauth' },
+    ]) {
+      assert.throws(
+        () => new BrowserSignIn({ ...options(), ...bad }),
+        (error: unknown) => isFxError(error, AuthErrorCode.optionInvalid),
+      );
     }
   });
 });

@@ -60,10 +60,17 @@ export class FileCredentialStore implements CredentialStore {
     try {
       parsed = JSON.parse(text);
     } catch (cause) {
-      throw authError(AuthErrorCode.credentialsFileCorrupt, `the credentials file ${JSON.stringify(this.path)} is not valid JSON; fix or remove it`, { cause });
+      throw authError(
+        AuthErrorCode.credentialsFileCorrupt,
+        `the credentials file ${JSON.stringify(this.path)} is not valid JSON; fix or remove it`,
+        { cause },
+      );
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw authError(AuthErrorCode.credentialsFileCorrupt, `the credentials file ${JSON.stringify(this.path)} must hold a JSON object; fix or remove it`);
+      throw authError(
+        AuthErrorCode.credentialsFileCorrupt,
+        `the credentials file ${JSON.stringify(this.path)} must hold a JSON object; fix or remove it`,
+      );
     }
     return parsed as Values;
   }
@@ -87,6 +94,10 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   private unavailable(cause: unknown) {
-    return authError(AuthErrorCode.credentialsFileUnavailable, `the credentials file ${JSON.stringify(this.path)} cannot be used: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { cause });
+    return authError(
+      AuthErrorCode.credentialsFileUnavailable,
+      `the credentials file ${JSON.stringify(this.path)} cannot be used: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`,
+      { cause },
+    );
   }
 }

@@ -45,18 +45,22 @@ export async function resolveNodeCredentials(options: ResolveOptions = {}): Prom
   const file = fromEnv ? {} : await readCredentialsFile(store);
   const apiKey = fromEnv ? { value: checkApiKey(fromEnv, env[fromEnv]!), source: fromEnv } : file.apiKey;
   const envUrl = env[CredentialEnv.apiUrl];
-  const apiUrl = envUrl ? parseApiUrl(CredentialEnv.apiUrl, envUrl) : file.apiUrl ?? DEFAULT_API_URL;
+  const apiUrl = envUrl ? parseApiUrl(CredentialEnv.apiUrl, envUrl) : (file.apiUrl ?? DEFAULT_API_URL);
   return { apiUrl, apiKey, store };
 }
 
 const parseApiUrl = (name: string, value: string) => parseHttpUrl(name, value).href.replace(/\/+$/, '');
 
-async function readCredentialsFile(store: FileCredentialStore): Promise<{ apiKey?: NodeCredentials['apiKey']; apiUrl?: string }> {
+async function readCredentialsFile(
+  store: FileCredentialStore,
+): Promise<{ apiKey?: NodeCredentials['apiKey']; apiUrl?: string }> {
   const key = await store.get(StoreKey.apiKey);
   const url = await store.get(StoreKey.apiUrl);
   const where = (name: string) => `${name} in ${store.path}`;
   return {
-    ...(typeof key === 'string' ? { apiKey: { value: checkApiKey(where(StoreKey.apiKey), key), source: 'file' as const } } : {}),
+    ...(typeof key === 'string'
+      ? { apiKey: { value: checkApiKey(where(StoreKey.apiKey), key), source: 'file' as const } }
+      : {}),
     ...(typeof url === 'string' ? { apiUrl: parseApiUrl(where(StoreKey.apiUrl), url) } : {}),
   };
 }
