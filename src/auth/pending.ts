@@ -45,11 +45,11 @@ export async function peekPending(
 }
 
 /** Drops a sign-in that will not complete (its popup was closed). */
-export async function dropPending(store: CredentialStore, key: string, state: string): Promise<void> {
+export async function dropPending(store: CredentialStore, key: string, state: string, now: number): Promise<void> {
   await store.update<PendingRecord>(
     key,
     (record) =>
-      record && { ...record, pending: live(record, Date.now()).pending.filter((entry) => entry.state !== state) },
+      record && { ...live(record, now), pending: live(record, now).pending.filter((entry) => entry.state !== state) },
   );
 }
 

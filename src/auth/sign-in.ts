@@ -77,7 +77,7 @@ export class BrowserSignIn extends OAuthSession {
       const location = await waitForPopupRedirect(popup, this.redirectUri, options.pollMs ?? 250);
       return await this.complete(this.popupPending, location);
     } catch (error) {
-      if (state !== undefined) await dropPending(this.popupPending, this.pendingKey, state);
+      if (state !== undefined) await dropPending(this.popupPending, this.pendingKey, state, this.now());
       throw error;
     } finally {
       popup.close();
