@@ -6,13 +6,14 @@ import { summaryReporter, defaultReporter } from '@web/test-runner';
 import { closingLineReporter } from './scripts/wtr-closing-line.mjs';
 import { chromiumPath, chromiumFlags } from './scripts/chromium.mjs';
 import { fixtureMiddleware, requestLogPlugin, screenshotPlugin } from './test/fixtures/server.mjs';
+import { oauthServicePlugin } from './test/fixtures/oauth-service.mjs';
 
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
   nodeResolve: true,
   concurrency: 2,
   middleware: fixtureMiddleware,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), screenshotPlugin, requestLogPlugin, a11ySnapshotPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), screenshotPlugin, requestLogPlugin, oauthServicePlugin, a11ySnapshotPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), args: chromiumFlags },
