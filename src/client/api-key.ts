@@ -14,7 +14,10 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
  */
 export function apiKeyCredentials(key: string): Credentials {
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-    throw refused(ClientErrorCode.optionInvalid, `the API key must be 1 to 512 printable characters without spaces, got ${typeof key === 'string' ? `${key.length} characters` : typeof key}`);
+    throw refused(
+      ClientErrorCode.optionInvalid,
+      `the API key must be 1 to 512 printable characters without spaces, got ${typeof key === 'string' ? `${key.length} characters` : typeof key}`,
+    );
   }
   const authorization = `Bearer ${key}`;
   return { authorization: async () => authorization, refresh: async () => false };

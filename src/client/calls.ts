@@ -36,17 +36,27 @@ export interface ListOptions extends CallOptions {
 }
 
 const url = (config: ClientConfig, path: string, query?: Record<string, string | undefined>) => {
-  const search = new URLSearchParams(Object.entries(query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
+  const search = new URLSearchParams(
+    Object.entries(query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
   return `${config.base}${path}${search ? `?${search}` : ''}`;
 };
 const renderPath = (id: string) => Route.render.replace(':render_id', encodeURIComponent(checkId(id, 'render_id')));
 
 /** `POST /v3/assets`: a zipped project (the raw zip bytes). Every upload carries an `Idempotency-Key`. */
-export async function uploadAssetRequest(config: ClientConfig, zip: Uint8Array | Blob, options: UploadOptions = {}): Promise<Response> {
+export async function uploadAssetRequest(
+  config: ClientConfig,
+  zip: Uint8Array | Blob,
+  options: UploadOptions = {},
+): Promise<Response> {
   if (!(zip instanceof Uint8Array) && !(typeof Blob !== 'undefined' && zip instanceof Blob)) {
-    throw refused(ErrorCode.bodyInvalid, `the upload must be the zip's bytes (Uint8Array or Blob), got ${zip === null ? 'null' : typeof zip}`);
+    throw refused(
+      ErrorCode.bodyInvalid,
+      `the upload must be the zip's bytes (Uint8Array or Blob), got ${zip === null ? 'null' : typeof zip}`,
+    );
   }
-  const composition = options.composition === undefined ? undefined : checkString(options.composition, 'composition', 1024);
+  const composition =
+    options.composition === undefined ? undefined : checkString(options.composition, 'composition', 1024);
   const key = idempotencyKey(options.idempotencyKey);
   return send(config, {
     method: 'POST',
@@ -65,7 +75,11 @@ export const processUploadAssetResponse = (config: ClientConfig, response: Respo
  * `POST /v3/renders`. The body is checked as the service checks it (fields, types, ranges, 4k with an alpha
  * format) before anything is sent, so a bad option costs no request. Every submit carries an `Idempotency-Key`.
  */
-export async function createRenderRequest(config: ClientConfig, request: RenderRequest, options: IdempotentCallOptions = {}): Promise<Response> {
+export async function createRenderRequest(
+  config: ClientConfig,
+  request: RenderRequest,
+  options: IdempotentCallOptions = {},
+): Promise<Response> {
   const checked = checkRenderRequest(request);
   if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
   const key = idempotencyKey(options.idempotencyKey);
@@ -83,8 +97,18 @@ export const processCreateRenderResponse = (config: ClientConfig, response: Resp
   processJson(response, 202, renderSchema, config.maxResponseBytes, signal);
 
 /** `GET /v3/renders/{render_id}`: the record, with fresh signed links once completed. */
-export async function getRenderRequest(config: ClientConfig, renderId: string, options: CallOptions = {}): Promise<Response> {
-  return send(config, { method: 'GET', url: url(config, renderPath(renderId)), idempotent: true, authorize: true, signal: options.signal });
+export async function getRenderRequest(
+  config: ClientConfig,
+  renderId: string,
+  options: CallOptions = {},
+): Promise<Response> {
+  return send(config, {
+    method: 'GET',
+    url: url(config, renderPath(renderId)),
+    idempotent: true,
+    authorize: true,
+    signal: options.signal,
+  });
 }
 export const processGetRenderResponse = (config: ClientConfig, response: Response, signal?: AbortSignal) =>
   processJson(response, 200, renderSchema, config.maxResponseBytes, signal);
@@ -93,7 +117,13 @@ export const processGetRenderResponse = (config: ClientConfig, response: Respons
 export async function listRendersRequest(config: ClientConfig, options: ListOptions = {}): Promise<Response> {
   const limit = checkLimit(options.limit);
   const token = options.token === undefined ? undefined : checkString(options.token, 'token', 1024);
-  return send(config, { method: 'GET', url: url(config, Route.renders, { limit: limit?.toString(), token }), idempotent: true, authorize: true, signal: options.signal });
+  return send(config, {
+    method: 'GET',
+    url: url(config, Route.renders, { limit: limit?.toString(), token }),
+    idempotent: true,
+    authorize: true,
+    signal: options.signal,
+  });
 }
 export const processListRendersResponse = (config: ClientConfig, response: Response, signal?: AbortSignal) =>
   processJson(response, 200, renderListSchema, config.maxResponseBytes, signal);
@@ -102,15 +132,31 @@ export const processListRendersResponse = (config: ClientConfig, response: Respo
  * `DELETE /v3/renders/{render_id}`: cancels and hides the render. Retried like a GET: if an earlier attempt was
  * applied but its answer lost, the retry answers `render_not_found`.
  */
-export async function deleteRenderRequest(config: ClientConfig, renderId: string, options: CallOptions = {}): Promise<Response> {
-  return send(config, { method: 'DELETE', url: url(config, renderPath(renderId)), idempotent: true, authorize: true, signal: options.signal });
+export async function deleteRenderRequest(
+  config: ClientConfig,
+  renderId: string,
+  options: CallOptions = {},
+): Promise<Response> {
+  return send(config, {
+    method: 'DELETE',
+    url: url(config, renderPath(renderId)),
+    idempotent: true,
+    authorize: true,
+    signal: options.signal,
+  });
 }
 export const processDeleteRenderResponse = (config: ClientConfig, response: Response, signal?: AbortSignal) =>
   processJson(response, 200, deletedRenderSchema, config.maxResponseBytes, signal);
 
 /** `GET /v3/account`: who the credential belongs to and this month's usage. */
 export async function getAccountRequest(config: ClientConfig, options: CallOptions = {}): Promise<Response> {
-  return send(config, { method: 'GET', url: url(config, Route.account), idempotent: true, authorize: true, signal: options.signal });
+  return send(config, {
+    method: 'GET',
+    url: url(config, Route.account),
+    idempotent: true,
+    authorize: true,
+    signal: options.signal,
+  });
 }
 export const processGetAccountResponse = (config: ClientConfig, response: Response, signal?: AbortSignal) =>
   processJson(response, 200, accountSchema, config.maxResponseBytes, signal);

@@ -10,7 +10,11 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
 
 export function checkId(value: unknown, param: string): string {
   if (typeof value !== 'string' || !ID_PATTERN.test(value)) {
-    throw refused(ErrorCode.parameterInvalid, `"${param}" must be an id of 1 to 255 characters of [A-Za-z0-9_-], got ${describe(value)}`, param);
+    throw refused(
+      ErrorCode.parameterInvalid,
+      `"${param}" must be an id of 1 to 255 characters of [A-Za-z0-9_-], got ${describe(value)}`,
+      param,
+    );
   }
   return value;
 }
@@ -19,7 +23,11 @@ export function checkId(value: unknown, param: string): string {
 export function idempotencyKey(value: unknown): string {
   if (value === undefined) return newIdempotencyKey();
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw refused(ErrorCode.idempotencyKeyInvalid, `"Idempotency-Key" must be 1 to 255 characters of [A-Za-z0-9_:.-], got ${describe(value)}`, 'Idempotency-Key');
+    throw refused(
+      ErrorCode.idempotencyKeyInvalid,
+      `"Idempotency-Key" must be 1 to 255 characters of [A-Za-z0-9_:.-], got ${describe(value)}`,
+      'Idempotency-Key',
+    );
   }
   return value;
 }
@@ -33,14 +41,22 @@ export function newIdempotencyKey(): string {
 export function checkLimit(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
-    throw refused(ErrorCode.parameterInvalid, `"limit" must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(value)}`, 'limit');
+    throw refused(
+      ErrorCode.parameterInvalid,
+      `"limit" must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${describe(value)}`,
+      'limit',
+    );
   }
   return value;
 }
 
 export function checkString(value: unknown, param: string, maxLength: number): string {
   if (typeof value !== 'string' || value.length < 1 || value.length > maxLength) {
-    throw refused(ErrorCode.parameterInvalid, `"${param}" must be a string of 1 to ${maxLength} characters, got ${describe(value)}`, param);
+    throw refused(
+      ErrorCode.parameterInvalid,
+      `"${param}" must be a string of 1 to ${maxLength} characters, got ${describe(value)}`,
+      param,
+    );
   }
   return value;
 }

@@ -35,13 +35,22 @@ export interface DownloadedFile<Body> {
  * request (no `Authorization`, `credentials: 'omit'`). An expired link (`signed_url_expired`) gets one fresh
  * record from `getRender` and one more try.
  */
-async function openFile(config: ClientConfig, render: Render | string, options: DownloadOptions): Promise<{ response: Response; render: Render }> {
+async function openFile(
+  config: ClientConfig,
+  render: Render | string,
+  options: DownloadOptions,
+): Promise<{ response: Response; render: Render }> {
   const { signal } = options;
-  const getRender = async (id: string) => processGetRenderResponse(config, await getRenderRequest(config, id, { signal }), signal);
+  const getRender = async (id: string) =>
+    processGetRenderResponse(config, await getRenderRequest(config, id, { signal }), signal);
   let record = typeof render === 'string' ? await getRender(checkId(render, 'render_id')) : render;
   for (let regot = false; ; regot = true) {
     if (record.status !== RenderStatus.completed) {
-      throw refused(ClientErrorCode.renderNotCompleted, `render ${JSON.stringify(record.render_id)} is ${record.status}, not completed; nothing to download`, 'render_id');
+      throw refused(
+        ClientErrorCode.renderNotCompleted,
+        `render ${JSON.stringify(record.render_id)} is ${record.status}, not completed; nothing to download`,
+        'render_id',
+      );
     }
     const link = options.file === 'thumbnail' ? record.thumbnail_url : record.video_url;
     const url = checkLink(link);
@@ -55,7 +64,10 @@ async function openFile(config: ClientConfig, render: Render | string, options: 
 
 function checkLink(link: string | null): string {
   if (link === null || !URL.canParse(link) || !/^https?:$/.test(new URL(link).protocol)) {
-    throw new FxApiError(ClientErrorCode.responseInvalid, `the render's signed link must be an http: or https: URL, got ${JSON.stringify(link?.slice(0, 60) ?? null)}`);
+    throw new FxApiError(
+      ClientErrorCode.responseInvalid,
+      `the render's signed link must be an http: or https: URL, got ${JSON.stringify(link?.slice(0, 60) ?? null)}`,
+    );
   }
   return link;
 }
@@ -80,7 +92,15 @@ function counted(response: Response, options: DownloadOptions): ReadableStream<U
         controller.enqueue(value);
         options.onProgress?.({ loaded, total });
       } catch (error) {
-        controller.error(signal?.aborted ? abortedError(signal) : new FxApiError(ClientErrorCode.networkError, `the download broke off: ${(error as Error)?.message ?? error}`, { retryable: true, cause: error }));
+        controller.error(
+          signal?.aborted
+            ? abortedError(signal)
+            : new FxApiError(
+                ClientErrorCode.networkError,
+                `the download broke off: ${(error as Error)?.message ?? error}`,
+                { retryable: true, cause: error },
+              ),
+        );
         await reader.cancel().catch(() => {});
       }
     },
@@ -89,13 +109,21 @@ function counted(response: Response, options: DownloadOptions): ReadableStream<U
 }
 
 /** A completed render's video (or thumbnail) as a stream of bytes, with byte progress. */
-export async function downloadRenderStream(config: ClientConfig, render: Render | string, options: DownloadOptions = {}): Promise<DownloadedFile<ReadableStream<Uint8Array>>> {
+export async function downloadRenderStream(
+  config: ClientConfig,
+  render: Render | string,
+  options: DownloadOptions = {},
+): Promise<DownloadedFile<ReadableStream<Uint8Array>>> {
   const opened = await openFile(config, render, options);
   return describeFile(opened.response, counted(opened.response, options), opened.render);
 }
 
 /** A completed render's video (or thumbnail) as a Blob, with byte progress. */
-export async function downloadRender(config: ClientConfig, render: Render | string, options: DownloadOptions = {}): Promise<DownloadedFile<Blob>> {
+export async function downloadRender(
+  config: ClientConfig,
+  render: Render | string,
+  options: DownloadOptions = {},
+): Promise<DownloadedFile<Blob>> {
   const opened = await openFile(config, render, options);
   const stream = counted(opened.response, options);
   const parts: Uint8Array[] = [];
@@ -111,5 +139,10 @@ export async function downloadRender(config: ClientConfig, render: Render | stri
 
 function describeFile<Body>(response: Response, body: Body, render: Render): DownloadedFile<Body> {
   const length = response.headers.get(Header.contentLength);
-  return { body, contentType: response.headers.get(Header.contentType) ?? 'application/octet-stream', size: length === null ? undefined : Number(length), render };
+  return {
+    body,
+    contentType: response.headers.get(Header.contentType) ?? 'application/octet-stream',
+    size: length === null ? undefined : Number(length),
+    render,
+  };
 }

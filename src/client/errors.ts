@@ -26,7 +26,8 @@ export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorC
 export type ApiErrorCode = ErrorCode | ClientErrorCode | (string & {});
 
 /** Statuses worth trying again: the request may succeed unchanged (with the same idempotency key). */
-export const isRetryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+export const isRetryableStatus = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /**
  * The one error class of the `/v3` client: the service's refusals (`status`, `code`, `param`, and for
@@ -42,7 +43,13 @@ export class FxApiError extends FxError<ApiErrorCode> {
   constructor(
     code: ApiErrorCode,
     message: string,
-    options: { status?: number; param?: string | null; issues?: readonly Issue[]; retryable?: boolean; cause?: unknown } = {},
+    options: {
+      status?: number;
+      param?: string | null;
+      issues?: readonly Issue[];
+      retryable?: boolean;
+      cause?: unknown;
+    } = {},
   ) {
     super(code, message, options);
     this.param = options.param ?? null;
@@ -51,7 +58,8 @@ export class FxApiError extends FxError<ApiErrorCode> {
 }
 
 /** A refusal before any request: the same codes the service would answer with, and no status. */
-export const refused = (code: ApiErrorCode, message: string, param: string | null = null) => new FxApiError(code, message, { param });
+export const refused = (code: ApiErrorCode, message: string, param: string | null = null) =>
+  new FxApiError(code, message, { param });
 
 export function abortedError(signal: AbortSignal): FxApiError {
   return new FxApiError(ClientErrorCode.aborted, 'the call was aborted', { cause: signal.reason });

@@ -30,22 +30,38 @@ export class FxClient {
 
   /** Uploads a zipped project (`POST /v3/assets`). */
   async uploadAsset(zip: Uint8Array | Blob, options: UploadOptions = {}): Promise<Asset> {
-    return calls.processUploadAssetResponse(this.#config, await calls.uploadAssetRequest(this.#config, zip, options), options.signal);
+    return calls.processUploadAssetResponse(
+      this.#config,
+      await calls.uploadAssetRequest(this.#config, zip, options),
+      options.signal,
+    );
   }
 
   /** Submits a render (`POST /v3/renders`); the body is checked before it is sent. Resolves to the queued record. */
   async createRender(request: RenderRequest, options: IdempotentCallOptions = {}): Promise<Render> {
-    return calls.processCreateRenderResponse(this.#config, await calls.createRenderRequest(this.#config, request, options), options.signal);
+    return calls.processCreateRenderResponse(
+      this.#config,
+      await calls.createRenderRequest(this.#config, request, options),
+      options.signal,
+    );
   }
 
   /** The render's record, with fresh signed links once completed. */
   async getRender(renderId: string, options: CallOptions = {}): Promise<Render> {
-    return calls.processGetRenderResponse(this.#config, await calls.getRenderRequest(this.#config, renderId, options), options.signal);
+    return calls.processGetRenderResponse(
+      this.#config,
+      await calls.getRenderRequest(this.#config, renderId, options),
+      options.signal,
+    );
   }
 
   /** One page of renders, newest first; pass its `next_token` as `token` for the next. */
   async listRenders(options: ListOptions = {}): Promise<RenderList> {
-    return calls.processListRendersResponse(this.#config, await calls.listRendersRequest(this.#config, options), options.signal);
+    return calls.processListRendersResponse(
+      this.#config,
+      await calls.listRendersRequest(this.#config, options),
+      options.signal,
+    );
   }
 
   /**
@@ -61,19 +77,31 @@ export class FxClient {
       const page = await this.listRenders({ ...options, ...(token === undefined ? {} : { token }) });
       yield* page.data;
       token = page.next_token ?? undefined;
-      if (token !== undefined && seen.has(token)) throw new FxApiError(ClientErrorCode.responseInvalid, 'the service returned a "next_token" it had returned before');
+      if (token !== undefined && seen.has(token))
+        throw new FxApiError(
+          ClientErrorCode.responseInvalid,
+          'the service returned a "next_token" it had returned before',
+        );
       if (token !== undefined) seen.add(token);
     } while (token !== undefined);
   }
 
   /** Cancels and hides a render (`DELETE /v3/renders/{render_id}`). */
   async deleteRender(renderId: string, options: CallOptions = {}): Promise<DeletedRender> {
-    return calls.processDeleteRenderResponse(this.#config, await calls.deleteRenderRequest(this.#config, renderId, options), options.signal);
+    return calls.processDeleteRenderResponse(
+      this.#config,
+      await calls.deleteRenderRequest(this.#config, renderId, options),
+      options.signal,
+    );
   }
 
   /** Who the credential belongs to and this month's usage. */
   async getAccount(options: CallOptions = {}): Promise<Account> {
-    return calls.processGetAccountResponse(this.#config, await calls.getAccountRequest(this.#config, options), options.signal);
+    return calls.processGetAccountResponse(
+      this.#config,
+      await calls.getAccountRequest(this.#config, options),
+      options.signal,
+    );
   }
 
   /** Polls until the render is `completed` or `failed` (see {@link waitForRender}). */
@@ -87,7 +115,10 @@ export class FxClient {
   }
 
   /** As {@link downloadRender}, as a stream: for large files, or to write to disk as bytes arrive. */
-  downloadRenderStream(render: Render | string, options: DownloadOptions = {}): Promise<DownloadedFile<ReadableStream<Uint8Array>>> {
+  downloadRenderStream(
+    render: Render | string,
+    options: DownloadOptions = {},
+  ): Promise<DownloadedFile<ReadableStream<Uint8Array>>> {
     return downloadRenderStream(this.#config, render, options);
   }
 }

@@ -24,7 +24,19 @@ export {
   type ListOptions,
 } from './calls.js';
 export { waitForRender, type WaitOptions } from './wait.js';
-export { downloadRender, downloadRenderStream, type DownloadOptions, type DownloadProgress, type DownloadedFile } from './download.js';
+export {
+  downloadRender,
+  downloadRenderStream,
+  type DownloadOptions,
+  type DownloadProgress,
+  type DownloadedFile,
+} from './download.js';
 export type { Account, Asset, DeletedRender, Render, RenderList } from '../wire/responses.js';
-export type { RenderRequest, RenderFormat, RenderQuality, RenderResolution, AspectRatio } from '../wire/render-request.js';
+export type {
+  RenderRequest,
+  RenderFormat,
+  RenderQuality,
+  RenderResolution,
+  AspectRatio,
+} from '../wire/render-request.js';
 export { ErrorCode, RenderStatus } from '../wire/constants.js';

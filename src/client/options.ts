@@ -30,7 +30,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const invalid = (message: string) => refused(ClientErrorCode.optionInvalid, message);
 
 export function clientConfig(options: ClientOptions): ClientConfig {
-  if (typeof options !== 'object' || options === null) throw invalid(`client options must be an object with "baseUrl", got ${options === null ? 'null' : typeof options}`);
+  if (typeof options !== 'object' || options === null)
+    throw invalid(`client options must be an object with "baseUrl", got ${options === null ? 'null' : typeof options}`);
   return {
     base: checkBaseUrl(options.baseUrl),
     credentials: options.credentials,
@@ -51,20 +52,24 @@ function checkBaseUrl(value: unknown): string {
     throw invalid(`"baseUrl" must be an http: or https: URL, got ${JSON.stringify(String(value).slice(0, 100))}`);
   }
   if (url.username || url.password) throw invalid('"baseUrl" must not carry credentials; pass them as "credentials"');
-  if (url.search || url.hash) throw invalid(`"baseUrl" must have no query or fragment, got ${JSON.stringify(url.search + url.hash)}`);
+  if (url.search || url.hash)
+    throw invalid(`"baseUrl" must have no query or fragment, got ${JSON.stringify(url.search + url.hash)}`);
   return url.href.replace(/\/+$/, '');
 }
 
 function checkRetry(retry: RetryOptions): RetryPolicy {
   const policy = { ...DEFAULT_RETRY, ...retry };
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) throw invalid(`"retry.maxAttempts" must be an integer of at least 1, got ${policy.maxAttempts}`);
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
+    throw invalid(`"retry.maxAttempts" must be an integer of at least 1, got ${policy.maxAttempts}`);
   for (const name of ['baseDelayMs', 'maxDelayMs', 'budgetMs'] as const) positive(`retry.${name}`, policy[name], true);
   return policy;
 }
 
 function positive(name: string, value: number, zeroAllowed = false): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0)) {
-    throw invalid(`"${name}" must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, got ${JSON.stringify(value)}`);
+    throw invalid(
+      `"${name}" must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -11,16 +11,28 @@ const ERROR_BODY_BYTES = 1024 * 1024;
  * for a submit, 200 otherwise) and the body JSON of `schema`'s shape (extra fields kept). An error status becomes
  * the service's error (`code`, `param`, `issues`); anything else `response_invalid`.
  */
-export async function processJson<Schema extends z.ZodMiniType>(response: Response, expected: number, schema: Schema, maxBytes: number, signal?: AbortSignal): Promise<z.infer<Schema>> {
+export async function processJson<Schema extends z.ZodMiniType>(
+  response: Response,
+  expected: number,
+  schema: Schema,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<z.infer<Schema>> {
   if (response.status !== expected) {
     if (response.ok) await response.body?.cancel().catch(() => {});
-    throw response.ok ? invalid(`expected status ${expected}, got ${response.status}`, response.status) : await errorFromResponse(response, signal);
+    throw response.ok
+      ? invalid(`expected status ${expected}, got ${response.status}`, response.status)
+      : await errorFromResponse(response, signal);
   }
   const body = await readJson(response, maxBytes, signal);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw invalid(`the answer does not match the /v3 contract: ${first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'wrong shape'}`, response.status, parsed.error);
+    throw invalid(
+      `the answer does not match the /v3 contract: ${first ? `${first.path.join('.') || 'body'}: ${first.message}` : 'wrong shape'}`,
+      response.status,
+      parsed.error,
+    );
   }
   return parsed.data;
 }
@@ -37,17 +49,30 @@ export async function errorFromResponse(response: Response, signal?: AbortSignal
   }
   const retryable = isRetryableStatus(status);
   if (status === 401) {
-    return new FxApiError(ClientErrorCode.authRequired, `the service refused the credential${body ? ` (${body.error.code}: ${body.error.message})` : ''}; sign in again or use a valid API key`, {
-      status,
-      param: body?.error.param ?? null,
-      cause: body?.error,
-    });
+    return new FxApiError(
+      ClientErrorCode.authRequired,
+      `the service refused the credential${body ? ` (${body.error.code}: ${body.error.message})` : ''}; sign in again or use a valid API key`,
+      {
+        status,
+        param: body?.error.param ?? null,
+        cause: body?.error,
+      },
+    );
   }
   if (!body) {
-    return new FxApiError(ClientErrorCode.httpError, `the service answered ${status}${response.statusText ? ` ${response.statusText}` : ''} without an error body`, { status, retryable });
+    return new FxApiError(
+      ClientErrorCode.httpError,
+      `the service answered ${status}${response.statusText ? ` ${response.statusText}` : ''} without an error body`,
+      { status, retryable },
+    );
   }
   const { code, message, param, issues } = body.error;
-  return new FxApiError(code, message, { status, param: param ?? null, retryable, ...(issues ? { issues: issues as Issue[] } : {}) });
+  return new FxApiError(code, message, {
+    status,
+    param: param ?? null,
+    retryable,
+    ...(issues ? { issues: issues as Issue[] } : {}),
+  });
 }
 
 /** The body as JSON, read up to `maxBytes`: a larger, non-JSON or truncated body is `response_invalid`. */
@@ -90,7 +115,11 @@ async function readLimited(response: Response, maxBytes: number, signal?: AbortS
   } catch (error) {
     if (error instanceof FxApiError) throw error;
     if (signal?.aborted) throw abortedError(signal);
-    throw new FxApiError(ClientErrorCode.networkError, `the answer broke off while being read: ${(error as Error)?.message ?? error}`, { retryable: true, cause: error });
+    throw new FxApiError(
+      ClientErrorCode.networkError,
+      `the answer broke off while being read: ${(error as Error)?.message ?? error}`,
+      { retryable: true, cause: error },
+    );
   }
   const bytes = new Uint8Array(length);
   let at = 0;

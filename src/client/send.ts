@@ -49,7 +49,11 @@ export async function send(config: ClientConfig, request: Outgoing): Promise<Res
       } as RequestInit);
     } catch (error) {
       if (signal?.aborted) throw abortedError(signal);
-      const failure = new FxApiError(ClientErrorCode.networkError, `no answer from ${new URL(request.url).origin}: ${messageOf(error)}`, { retryable: true, cause: error });
+      const failure = new FxApiError(
+        ClientErrorCode.networkError,
+        `no answer from ${new URL(request.url).origin}: ${messageOf(error)}`,
+        { retryable: true, cause: error },
+      );
       if (request.idempotent && (await pause(config, attempt, started, undefined, signal))) continue;
       throw failure;
     }
@@ -74,7 +78,14 @@ export async function send(config: ClientConfig, request: Outgoing): Promise<Res
  * Waits before the next attempt when the policy allows one: `Retry-After` when given, else backoff. Resolves
  * false, without waiting, when the attempts or the time budget would run out.
  */
-async function pause(config: ClientConfig, attempt: number, started: number, retryAfter: number | undefined, signal: AbortSignal | undefined, beforeWait?: () => Promise<void>): Promise<boolean> {
+async function pause(
+  config: ClientConfig,
+  attempt: number,
+  started: number,
+  retryAfter: number | undefined,
+  signal: AbortSignal | undefined,
+  beforeWait?: () => Promise<void>,
+): Promise<boolean> {
   const { retry } = config;
   if (attempt >= retry.maxAttempts) return false;
   const delay = retryAfter ?? backoffDelay(attempt, retry);
@@ -91,5 +102,7 @@ async function discard(response: Response): Promise<void> {
 
 const messageOf = (error: unknown) => {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return [error instanceof Error ? error.message : String(error), cause?.code ?? cause?.message].filter(Boolean).join(': ');
+  return [error instanceof Error ? error.message : String(error), cause?.code ?? cause?.message]
+    .filter(Boolean)
+    .join(': ');
 };

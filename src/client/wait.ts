@@ -24,7 +24,11 @@ export const DEFAULT_MAX_WAIT_MS = 60 * 60_000;
  * check `status` and `failure`). Rejects with `aborted` when `signal` aborts, and with `timeout` after `maxWait`;
  * neither leaves a timer or a request running.
  */
-export async function waitForRender(config: ClientConfig, renderId: string, options: WaitOptions = {}): Promise<Render> {
+export async function waitForRender(
+  config: ClientConfig,
+  renderId: string,
+  options: WaitOptions = {},
+): Promise<Render> {
   checkId(renderId, 'render_id');
   const pollInterval = duration(options.pollInterval ?? DEFAULT_POLL_INTERVAL_MS, 'pollInterval');
   const maxWait = duration(options.maxWait ?? DEFAULT_MAX_WAIT_MS, 'maxWait');
@@ -48,7 +52,11 @@ export async function waitForRender(config: ClientConfig, renderId: string, opti
 
 function duration(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw refused(ClientErrorCode.optionInvalid, `"${name}" must be a number of milliseconds of at least 0, got ${JSON.stringify(value)}`, name);
+    throw refused(
+      ClientErrorCode.optionInvalid,
+      `"${name}" must be a number of milliseconds of at least 0, got ${JSON.stringify(value)}`,
+      name,
+    );
   }
   return value;
 }

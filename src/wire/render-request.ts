@@ -22,7 +22,13 @@ export const ALPHA_FORMATS: ReadonlySet<RenderFormat> = new Set(['webm', 'mov'])
 export const MIN_FPS = 1;
 export const MAX_FPS = 240;
 /** What the service fills in for an option left out (`aspect_ratio` is detected from the composition). */
-export const RenderDefaults = { fps: 30, quality: 'standard', format: 'mp4', resolution: '1080p', composition: 'index.html' } as const;
+export const RenderDefaults = {
+  fps: 30,
+  quality: 'standard',
+  format: 'mp4',
+  resolution: '1080p',
+  composition: 'index.html',
+} as const;
 
 const oneOf = (values: readonly string[]) => `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`;
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
@@ -47,7 +53,9 @@ export type RenderRequestField = keyof typeof RENDER_REQUEST_FIELDS;
 export const RENDER_OPTIONS = Object.keys(RENDER_REQUEST_FIELDS) as readonly RenderRequestField[];
 
 /** A submit body as sent: exactly one of `asset_id` and `url`; the service fills in the rest. */
-export type RenderRequest = { -readonly [K in RenderRequestField]?: z.infer<(typeof RENDER_REQUEST_FIELDS)[K]['schema']> };
+export type RenderRequest = {
+  -readonly [K in RenderRequestField]?: z.infer<(typeof RENDER_REQUEST_FIELDS)[K]['schema']>;
+};
 
 /** Why a body is refused: the error code the service answers with, the field at fault, and the message. */
 export interface RequestProblem {
@@ -61,29 +69,47 @@ export interface RequestProblem {
  * (not both), `composition` only with an asset, nesting of `variables` (when `variablesDepth` is given), each
  * field's type and range, then 4k with an alpha format. Returns the fields, or the first problem.
  */
-export function checkRenderRequest(body: unknown, limits: { variablesDepth?: number } = {}): { fields: RenderRequest } | { problem: RequestProblem } {
-  const refuse = (code: ErrorCode, message: string, param: string | null = null) => ({ problem: { code, param, message } });
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return refuse(ErrorCode.bodyInvalid, `the request body must be a JSON object, got ${describe(body)}`);
+export function checkRenderRequest(
+  body: unknown,
+  limits: { variablesDepth?: number } = {},
+): { fields: RenderRequest } | { problem: RequestProblem } {
+  const refuse = (code: ErrorCode, message: string, param: string | null = null) => ({
+    problem: { code, param, message },
+  });
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return refuse(ErrorCode.bodyInvalid, `the request body must be a JSON object, got ${describe(body)}`);
   const input = body as Record<string, unknown>;
   const has = (field: string) => Object.hasOwn(input, field);
   const unknown = Object.keys(input).find((key) => !Object.hasOwn(RENDER_REQUEST_FIELDS, key));
-  if (unknown !== undefined) return refuse(ErrorCode.parameterUnknown, `${JSON.stringify(unknown)} is not a render option`, unknown);
-  if (!has('asset_id') && !has('url')) return refuse(ErrorCode.parameterMissing, 'one of "asset_id" and "url" is required', 'asset_id');
-  if (has('asset_id') && has('url')) return refuse(ErrorCode.parameterConflict, 'give "asset_id" or "url", not both', 'url');
+  if (unknown !== undefined)
+    return refuse(ErrorCode.parameterUnknown, `${JSON.stringify(unknown)} is not a render option`, unknown);
+  if (!has('asset_id') && !has('url'))
+    return refuse(ErrorCode.parameterMissing, 'one of "asset_id" and "url" is required', 'asset_id');
+  if (has('asset_id') && has('url'))
+    return refuse(ErrorCode.parameterConflict, 'give "asset_id" or "url", not both', 'url');
   if (has('url') && has('composition')) {
-    return refuse(ErrorCode.parameterConflict, '"composition" applies to an asset; a "url" render renders the page itself', 'composition');
+    return refuse(
+      ErrorCode.parameterConflict,
+      '"composition" applies to an asset; a "url" render renders the page itself',
+      'composition',
+    );
   }
   // Before anything walks it recursively (zod's messages, JSON.stringify, the renderer).
   const depth = limits.variablesDepth;
   if (depth !== undefined && has('variables') && nestsDeeperThan(input.variables, depth)) {
-    return refuse(ErrorCode.variablesTooDeep, `"variables" must nest at most ${depth} levels deep, got more`, 'variables');
+    return refuse(
+      ErrorCode.variablesTooDeep,
+      `"variables" must nest at most ${depth} levels deep, got more`,
+      'variables',
+    );
   }
   const fields: Record<string, unknown> = {};
   for (const field of RENDER_OPTIONS) {
     if (!has(field)) continue;
     const { schema, expected } = RENDER_REQUEST_FIELDS[field];
     const result = schema.safeParse(input[field]);
-    if (!result.success) return refuse(ErrorCode.parameterInvalid, `"${field}" must be ${expected}, got ${describe(input[field])}`, field);
+    if (!result.success)
+      return refuse(ErrorCode.parameterInvalid, `"${field}" must be ${expected}, got ${describe(input[field])}`, field);
     fields[field] = result.data;
   }
   const format = (fields.format as RenderFormat | undefined) ?? RenderDefaults.format;

@@ -33,7 +33,13 @@ export const errorBodySchema = defineSchema(() =>
 );
 
 export const assetSchema = defineSchema(() =>
-  z.looseObject({ asset_id: z.string().check(z.minLength(1)), composition: z.string(), file_count: count, size_bytes: count, created_at: time }),
+  z.looseObject({
+    asset_id: z.string().check(z.minLength(1)),
+    composition: z.string(),
+    file_count: count,
+    size_bytes: count,
+    created_at: time,
+  }),
 );
 
 export const renderSchema = defineSchema(() =>
@@ -72,9 +78,13 @@ export const renderSchema = defineSchema(() =>
   }),
 );
 
-export const renderListSchema = defineSchema(() => z.looseObject({ data: z.array(renderSchema), next_token: z.nullable(z.string().check(z.minLength(1))) }));
+export const renderListSchema = defineSchema(() =>
+  z.looseObject({ data: z.array(renderSchema), next_token: z.nullable(z.string().check(z.minLength(1))) }),
+);
 
-export const deletedRenderSchema = defineSchema(() => z.looseObject({ render_id: z.string(), deleted: z.literal(true) }));
+export const deletedRenderSchema = defineSchema(() =>
+  z.looseObject({ render_id: z.string(), deleted: z.literal(true) }),
+);
 
 export const accountSchema = defineSchema(() =>
   z.looseObject({

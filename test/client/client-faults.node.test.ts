@@ -70,7 +70,9 @@ describe('client under faults', () => {
       assert.equal(keys.size, 1, 'every attempt carried the same Idempotency-Key');
       assert.match(String([...keys][0]), /^fx-[0-9a-f]{32}$/);
       assert.equal(assetCount(), before_ + 1);
-      assert.deepEqual(setup.service.rows('SELECT id FROM assets ORDER BY created_at DESC LIMIT 1'), [{ id: asset.asset_id }]);
+      assert.deepEqual(setup.service.rows('SELECT id FROM assets ORDER BY created_at DESC LIMIT 1'), [
+        { id: asset.asset_id },
+      ]);
     });
 
     test(`a submit whose connection is cut (${kind}) is retried with the same key: one render`, async () => {
@@ -81,13 +83,19 @@ describe('client under faults', () => {
       const posts = setup.proxy.matching('POST', /^\/v3\/renders$/);
       assert.ok(posts.filter((r) => r.headers['idempotency-key'] === `submit:${kind}`).length >= 2);
       assert.equal(renderCount(), before_ + 1);
-      assert.deepEqual(setup.service.rows('SELECT id FROM renders ORDER BY seq DESC LIMIT 1'), [{ id: render.render_id }]);
+      assert.deepEqual(setup.service.rows('SELECT id FROM renders ORDER BY seq DESC LIMIT 1'), [
+        { id: render.render_id },
+      ]);
     });
   }
 
   test('a 401 refreshes the credentials once and replays once', async () => {
     const fake = countingCredentials(bearer, bearer);
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/account$/, action: { kind: 'respond', status: 401, headers: JSON_HEADERS, body: errorJson('invalid_token') } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/account$/,
+      action: { kind: 'respond', status: 401, headers: JSON_HEADERS, body: errorJson('invalid_token') },
+    });
     const before_ = setup.proxy.seen.length;
     const account = await setup.client({ credentials: fake.credentials }).getAccount();
     assert.equal(account.account_id, setup.service.accountId);
@@ -97,7 +105,17 @@ describe('client under faults', () => {
 
   test('a second 401 after the refresh is auth_required, with no third request', async () => {
     const fake = countingCredentials(bearer, bearer);
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/account$/, times: 2, action: { kind: 'respond', status: 401, headers: JSON_HEADERS, body: errorJson('invalid_token', 'the token expired') } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/account$/,
+      times: 2,
+      action: {
+        kind: 'respond',
+        status: 401,
+        headers: JSON_HEADERS,
+        body: errorJson('invalid_token', 'the token expired'),
+      },
+    });
     const before_ = setup.proxy.seen.length;
     const error = await rejection(setup.client({ credentials: fake.credentials }).getAccount());
     assert.equal(error.code, 'auth_required');
@@ -125,7 +143,16 @@ describe('client under faults', () => {
   });
 
   test('429 with Retry-After (seconds) is retried no sooner than asked', async () => {
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/account$/, action: { kind: 'respond', status: 429, headers: { ...JSON_HEADERS, 'retry-after': '1' }, body: errorJson('rate_limited') } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/account$/,
+      action: {
+        kind: 'respond',
+        status: 429,
+        headers: { ...JSON_HEADERS, 'retry-after': '1' },
+        body: errorJson('rate_limited'),
+      },
+    });
     await client.getAccount();
     const [limited, retried] = setup.proxy.matching('GET', /^\/v3\/account$/).slice(-2);
     assert.equal(limited!.fault, 'respond');
@@ -134,20 +161,42 @@ describe('client under faults', () => {
 
   test('429 with Retry-After as an HTTP date is honoured too', async () => {
     const date = new Date(Date.now() + 2000).toUTCString();
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/account$/, action: { kind: 'respond', status: 429, headers: { 'retry-after': date }, body: 'slow down' } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/account$/,
+      action: { kind: 'respond', status: 429, headers: { 'retry-after': date }, body: 'slow down' },
+    });
     await client.getAccount();
     const [limited, retried] = setup.proxy.matching('GET', /^\/v3\/account$/).slice(-2);
     assert.ok(retried!.at - limited!.at >= 900, `retried after ${retried!.at - limited!.at} ms`);
   });
 
   test('a burst of 503s is ridden out; a longer one ends in a retryable error once the attempts are spent', async () => {
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/renders\?/, times: 3, action: { kind: 'respond', status: 503, body: '<html>busy</html>', headers: { 'content-type': 'text/html' } } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/renders\?/,
+      times: 3,
+      action: { kind: 'respond', status: 503, body: '<html>busy</html>', headers: { 'content-type': 'text/html' } },
+    });
     await client.listRenders({ limit: 1 });
-    assert.deepEqual(setup.proxy.matching('GET', /^\/v3\/renders\?/).slice(-4).map((r) => r.fault), ['respond', 'respond', 'respond', undefined]);
+    assert.deepEqual(
+      setup.proxy
+        .matching('GET', /^\/v3\/renders\?/)
+        .slice(-4)
+        .map((r) => r.fault),
+      ['respond', 'respond', 'respond', undefined],
+    );
 
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/renders\?/, times: 10, action: { kind: 'respond', status: 503, body: '<html>busy</html>', headers: { 'content-type': 'text/html' } } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/renders\?/,
+      times: 10,
+      action: { kind: 'respond', status: 503, body: '<html>busy</html>', headers: { 'content-type': 'text/html' } },
+    });
     const before_ = setup.proxy.seen.length;
-    const error = await rejection(setup.client({ retry: { baseDelayMs: 10, maxAttempts: 3 } }).listRenders({ limit: 1 }));
+    const error = await rejection(
+      setup.client({ retry: { baseDelayMs: 10, maxAttempts: 3 } }).listRenders({ limit: 1 }),
+    );
     assert.equal(error.code, 'http_error');
     assert.equal(error.status, 503);
     assert.equal(error.retryable, true);
@@ -155,7 +204,16 @@ describe('client under faults', () => {
   });
 
   test('a Retry-After beyond the time budget is not waited for', async () => {
-    setup.proxy.add({ method: 'GET', path: /^\/v3\/account$/, action: { kind: 'respond', status: 503, headers: { ...JSON_HEADERS, 'retry-after': '3600' }, body: errorJson('internal_error') } });
+    setup.proxy.add({
+      method: 'GET',
+      path: /^\/v3\/account$/,
+      action: {
+        kind: 'respond',
+        status: 503,
+        headers: { ...JSON_HEADERS, 'retry-after': '3600' },
+        body: errorJson('internal_error'),
+      },
+    });
     const started = Date.now();
     const error = await rejection(client.getAccount());
     assert.equal(error.code, 'internal_error');
@@ -166,13 +224,19 @@ describe('client under faults', () => {
     let done: Render;
     before(async () => {
       const { asset_id } = await client.uploadAsset(PROJECT_ZIP);
-      done = await client.waitForRender((await client.createRender({ asset_id, fps: 4 })).render_id, { pollInterval: 50 });
+      done = await client.waitForRender((await client.createRender({ asset_id, fps: 4 })).render_id, {
+        pollInterval: 50,
+      });
       assert.equal(done.status, 'completed');
     });
     const gets = () => setup.proxy.matching('GET', new RegExp(`^/v3/renders/${done.render_id}$`)).length;
 
     test('an expired download link gets one fresh record and the download succeeds', async () => {
-      setup.proxy.add({ method: 'GET', path: /^\/v3\/files\//, action: { kind: 'respond', status: 403, headers: JSON_HEADERS, body: errorJson('signed_url_expired') } });
+      setup.proxy.add({
+        method: 'GET',
+        path: /^\/v3\/files\//,
+        action: { kind: 'respond', status: 403, headers: JSON_HEADERS, body: errorJson('signed_url_expired') },
+      });
       const before_ = gets();
       const video = await client.downloadRender(done);
       assert.equal(gets() - before_, 1);
@@ -181,7 +245,12 @@ describe('client under faults', () => {
     });
 
     test('a link that expires twice fails with signed_url_expired after exactly one re-get', async () => {
-      setup.proxy.add({ method: 'GET', path: /^\/v3\/files\//, times: 2, action: { kind: 'respond', status: 403, headers: JSON_HEADERS, body: errorJson('signed_url_expired') } });
+      setup.proxy.add({
+        method: 'GET',
+        path: /^\/v3\/files\//,
+        times: 2,
+        action: { kind: 'respond', status: 403, headers: JSON_HEADERS, body: errorJson('signed_url_expired') },
+      });
       const before_ = gets();
       const error = await rejection(client.downloadRender(done));
       assert.equal(error.code, 'signed_url_expired');
@@ -190,12 +259,27 @@ describe('client under faults', () => {
     });
 
     test('aborting a wait stops polling at once: no further request', async () => {
-      const rendering = JSON.stringify({ ...done, status: 'rendering', video_url: null, thumbnail_url: null, expires_at: null });
+      const rendering = JSON.stringify({
+        ...done,
+        status: 'rendering',
+        video_url: null,
+        thumbnail_url: null,
+        expires_at: null,
+      });
       const path = new RegExp(`^/v3/renders/${done.render_id}$`);
-      setup.proxy.add({ method: 'GET', path, times: 1000, action: { kind: 'respond', status: 200, headers: JSON_HEADERS, body: rendering } });
+      setup.proxy.add({
+        method: 'GET',
+        path,
+        times: 1000,
+        action: { kind: 'respond', status: 200, headers: JSON_HEADERS, body: rendering },
+      });
       const controller = new AbortController();
       const progress: string[] = [];
-      const waiting = client.waitForRender(done.render_id, { pollInterval: 100, signal: controller.signal, onProgress: (render) => progress.push(render.status) });
+      const waiting = client.waitForRender(done.render_id, {
+        pollInterval: 100,
+        signal: controller.signal,
+        onProgress: (render) => progress.push(render.status),
+      });
       await new Promise((resolve) => setTimeout(resolve, 250));
       controller.abort();
       const error = await rejection(waiting);
@@ -213,10 +297,17 @@ describe('client under faults', () => {
     });
 
     test('aborting a download mid-body rejects the read with aborted and sends nothing more', async () => {
-      setup.proxy.add({ method: 'GET', path: /^\/v3\/files\//, action: { kind: 'trickle', chunkBytes: 256, intervalMs: 40 } });
+      setup.proxy.add({
+        method: 'GET',
+        path: /^\/v3\/files\//,
+        action: { kind: 'trickle', chunkBytes: 256, intervalMs: 40 },
+      });
       const controller = new AbortController();
       const loaded: number[] = [];
-      const file = await client.downloadRenderStream(done, { signal: controller.signal, onProgress: (progress) => loaded.push(progress.loaded) });
+      const file = await client.downloadRenderStream(done, {
+        signal: controller.signal,
+        onProgress: (progress) => loaded.push(progress.loaded),
+      });
       const reader = file.body.getReader();
       await reader.read();
       controller.abort();

@@ -34,7 +34,10 @@ describe('client against the reference service', () => {
     const queued = await client.createRender({ asset_id: asset.asset_id, fps: 4 });
     assert.equal(queued.status, 'queued');
     const seen: string[] = [];
-    const done = await client.waitForRender(queued.render_id, { pollInterval: 50, onProgress: (render) => seen.push(render.status) });
+    const done = await client.waitForRender(queued.render_id, {
+      pollInterval: 50,
+      onProgress: (render) => seen.push(render.status),
+    });
     assert.equal(done.status, 'completed');
     assert.equal(seen.at(-1), 'completed');
 
@@ -68,7 +71,8 @@ describe('client against the reference service', () => {
   test('the async iterator walks every page, newest first', async () => {
     const asset = await client.uploadAsset(PROJECT_ZIP);
     const ids: string[] = [];
-    for (let index = 0; index < 5; index++) ids.push((await client.createRender({ asset_id: asset.asset_id, fps: 1 })).render_id);
+    for (let index = 0; index < 5; index++)
+      ids.push((await client.createRender({ asset_id: asset.asset_id, fps: 1 })).render_id);
     const before = setup.proxy.matching('GET', /^\/v3\/renders\?/).length;
     const listed: string[] = [];
     for await (const render of client.renders({ limit: 2 })) listed.push(render.render_id);
@@ -77,8 +81,13 @@ describe('client against the reference service', () => {
   });
 
   test('render_project_invalid carries the variable issues', async () => {
-    const asset = await client.uploadAsset(projectZip({ 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }) }));
-    const error = await rejectsWith(client.createRender({ asset_id: asset.asset_id, variables: { speed: 'fast' } }), 'render_project_invalid');
+    const asset = await client.uploadAsset(
+      projectZip({ 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }) }),
+    );
+    const error = await rejectsWith(
+      client.createRender({ asset_id: asset.asset_id, variables: { speed: 'fast' } }),
+      'render_project_invalid',
+    );
     assert.equal(error.status, 422);
     assert.equal(error.retryable, false);
     assert.deepEqual(
@@ -100,13 +109,43 @@ describe('client against the reference service', () => {
       ['a query in an id', (c) => c.getRender('rnd_x?limit=1'), 'parameter_invalid', 'render_id'],
       ['an empty id', (c) => c.waitForRender(''), 'parameter_invalid', 'render_id'],
       ['a non-string id', (c) => c.getRender(42 as unknown as string), 'parameter_invalid', 'render_id'],
-      ['an idempotency key with a space', (c) => c.uploadAsset(PROJECT_ZIP, { idempotencyKey: 'a b' }), 'idempotency_key_invalid', 'Idempotency-Key'],
-      ['an empty idempotency key', (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: '' }), 'idempotency_key_invalid', 'Idempotency-Key'],
-      ['a 256-character idempotency key', (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: 'k'.repeat(256) }), 'idempotency_key_invalid', 'Idempotency-Key'],
-      ['a header-splitting idempotency key', (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: 'a\r\nx-evil: 1' }), 'idempotency_key_invalid', 'Idempotency-Key'],
+      [
+        'an idempotency key with a space',
+        (c) => c.uploadAsset(PROJECT_ZIP, { idempotencyKey: 'a b' }),
+        'idempotency_key_invalid',
+        'Idempotency-Key',
+      ],
+      [
+        'an empty idempotency key',
+        (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: '' }),
+        'idempotency_key_invalid',
+        'Idempotency-Key',
+      ],
+      [
+        'a 256-character idempotency key',
+        (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: 'k'.repeat(256) }),
+        'idempotency_key_invalid',
+        'Idempotency-Key',
+      ],
+      [
+        'a header-splitting idempotency key',
+        (c) => c.createRender({ asset_id: 'ast_x' }, { idempotencyKey: 'a\r\nx-evil: 1' }),
+        'idempotency_key_invalid',
+        'Idempotency-Key',
+      ],
       ['fps 0', (c) => c.createRender({ asset_id: 'ast_x', fps: 0 }), 'parameter_invalid', 'fps'],
-      ['an unknown option', (c) => c.createRender({ asset_id: 'ast_x', frames: 3 } as never), 'parameter_unknown', 'frames'],
-      ['4k webm', (c) => c.createRender({ asset_id: 'ast_x', format: 'webm', resolution: '4k' }), 'resolution_format_unsupported', 'resolution'],
+      [
+        'an unknown option',
+        (c) => c.createRender({ asset_id: 'ast_x', frames: 3 } as never),
+        'parameter_unknown',
+        'frames',
+      ],
+      [
+        '4k webm',
+        (c) => c.createRender({ asset_id: 'ast_x', format: 'webm', resolution: '4k' }),
+        'resolution_format_unsupported',
+        'resolution',
+      ],
       ['neither asset nor url', (c) => c.createRender({ fps: 30 }), 'parameter_missing', 'asset_id'],
       ['a page size of 101', (c) => c.listRenders({ limit: 101 }), 'parameter_invalid', 'limit'],
       ['a zero wait', (c) => c.waitForRender('rnd_x', { pollInterval: -1 }), 'client_option_invalid', 'pollInterval'],

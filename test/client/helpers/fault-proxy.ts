@@ -4,7 +4,13 @@
  * 429 with Retry-After, 503 bursts, an expired signed link, malformed bodies), and a log of every request seen.
  * Start the service with `publicBaseUrl: proxy.url` so its signed links point back at the proxy.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type FaultAction =
@@ -15,7 +21,12 @@ export type FaultAction =
   /** Forward, then send the service's answer `chunkBytes` at a time, one chunk every `intervalMs` (a slow download). */
   | { readonly kind: 'trickle'; readonly chunkBytes: number; readonly intervalMs: number }
   /** Answer without forwarding. */
-  | { readonly kind: 'respond'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: string | Uint8Array };
+  | {
+      readonly kind: 'respond';
+      readonly status: number;
+      readonly headers?: Record<string, string>;
+      readonly body?: string | Uint8Array;
+    };
 
 export interface Fault {
   readonly method?: string;
@@ -56,7 +67,9 @@ export async function startFaultProxy(): Promise<FaultProxy> {
   const sockets = new Set<Socket>();
 
   const take = (method: string, path: string): FaultAction | undefined => {
-    const entry = faults.find(({ fault, left }) => left > 0 && (fault.method === undefined || fault.method === method) && fault.path.test(path));
+    const entry = faults.find(
+      ({ fault, left }) => left > 0 && (fault.method === undefined || fault.method === method) && fault.path.test(path),
+    );
     if (!entry) return undefined;
     entry.left--;
     return entry.fault.action;
@@ -65,11 +78,19 @@ export async function startFaultProxy(): Promise<FaultProxy> {
   const forward = (incoming: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const outgoing = httpRequest(
-        { host: target!.hostname, port: target!.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, connection: 'close' } },
+        {
+          host: target!.hostname,
+          port: target!.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, connection: 'close' },
+        },
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('end', () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }));
+          answer.on('end', () =>
+            resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks) }),
+          );
           answer.on('error', reject);
         },
       );

@@ -24,7 +24,8 @@ export async function startClientSetup(): Promise<ClientSetup> {
   return {
     service,
     proxy,
-    client: (options = {}) => new FxClient({ baseUrl: proxy.url, credentials: apiKeyCredentials(service.key), retry: FAST_RETRY, ...options }),
+    client: (options = {}) =>
+      new FxClient({ baseUrl: proxy.url, credentials: apiKeyCredentials(service.key), retry: FAST_RETRY, ...options }),
     close: async () => {
       await proxy.close();
       await service.close();
