@@ -33,7 +33,7 @@ export async function send(config: ClientConfig, request: Outgoing): Promise<Res
   let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortedError(signal);
-    const authorization = await credentials?.authorization();
+    const authorization = credentials && (await fromCredentials(() => credentials.authorization()));
     const headers = new Headers(request.headers);
     if (authorization !== undefined) headers.set(Header.authorization, authorization);
     let response: Response;
@@ -60,7 +60,7 @@ export async function send(config: ClientConfig, request: Outgoing): Promise<Res
     if (response.status === 401 && credentials !== undefined && !refreshed) {
       refreshed = true;
       // The service scopes idempotency keys to the credential's grant, which a refresh keeps: the replay is the same request.
-      if (await credentials.refresh(authorization)) {
+      if (await fromCredentials(() => credentials.refresh(authorization))) {
         await discard(response);
         attempt--;
         continue;
@@ -93,6 +93,18 @@ async function pause(
   await beforeWait?.();
   await sleep(delay, signal);
   return true;
+}
+
+/** A credentials call; its failure (storage, a refresh refused by the authorization server) is `auth_required`. */
+async function fromCredentials<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof FxApiError) throw error;
+    throw new FxApiError(ClientErrorCode.authRequired, `the credentials failed: ${messageOf(error)}; sign in again`, {
+      cause: error,
+    });
+  }
 }
 
 /** Frees the connection of an answer nobody reads. */

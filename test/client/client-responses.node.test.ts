@@ -292,6 +292,21 @@ describe('options and credentials', () => {
     });
   }
 
+  test('credentials that throw make auth_required, with the cause kept', async () => {
+    const broken = new Error('storage is gone');
+    const unauthorized = json({ error: { code: 'invalid_token', message: 'expired', param: null } }, 401);
+    for (const credentials of [
+      { authorization: async () => Promise.reject(broken), refresh: async () => true },
+      { authorization: async () => 'Bearer old', refresh: async () => Promise.reject(broken) },
+    ]) {
+      const { fetch } = fakeFetch(unauthorized);
+      const error = await new FxClient({ baseUrl: 'http://service.test', fetch, credentials })
+        .getAccount()
+        .catch((error: FxApiError) => error);
+      assert.deepEqual([error.code, error.cause], ['auth_required', broken]);
+    }
+  });
+
   test('bad retry policies are refused', () => {
     for (const retry of [{ maxAttempts: 0 }, { baseDelayMs: -1 }, { budgetMs: Number.NaN }]) {
       assert.throws(
