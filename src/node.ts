@@ -7,3 +7,5 @@ import './runtime/dom-parser.node.js';
 
 export * from './runtime/index.js';
 export { declarationSchemas, declarationListSchema, variableDeclarationSchema } from './runtime/declaration-schemas.js';
+// The /v3 client works in Node 20 as in browsers (global fetch).
+export * from './client/index.js';

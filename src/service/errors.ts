@@ -1,5 +1,5 @@
 import type { Issue } from '../runtime/issues.js';
-import { ErrorCode, statusOf } from './constants.js';
+import { ErrorCode, statusOf } from '../wire/constants.js';
 
 /**
  * The one error class of the service. Routes throw it; the app turns it into the `{ error: { code, message,

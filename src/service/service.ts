@@ -9,7 +9,7 @@ import { SqliteAssetRecords } from './assets/asset-records.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { chainAuthenticators } from './auth/authenticator.js';
 import { resolveConfig, type ServiceConfig } from './config.js';
-import { FailureCode, WebhookEventType } from './constants.js';
+import { FailureCode, WebhookEventType } from '../wire/constants.js';
 import type { ServiceContext } from './context.js';
 import { settingOrCreate } from './db/settings.js';
 import { openDatabase } from './db/sqlite.js';

@@ -1,10 +1,38 @@
-// openapi.yaml is the contract; these checks keep the service's public names and the document in step.
+// openapi.yaml is the contract; these checks keep src/wire, the service's public names and the document in step.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ErrorCode, Route, statusOf } from '../../src/service/constants.js';
+import { RenderErrorCode } from '../../src/render/errors.js';
+import * as RENDERER from '../../src/render/options.js';
 import { renderRecord } from '../../src/service/renders/render-record.js';
-import { RENDER_OPTIONS } from '../../src/service/renders/render-request.js';
+import {
+  API_KEY_PREFIX,
+  DEFAULT_PAGE_SIZE,
+  ErrorCode,
+  FailureCode,
+  Header,
+  IDEMPOTENCY_KEY_PATTERN,
+  IdPrefix,
+  MAX_PAGE_SIZE,
+  RENDER_STAGES,
+  RenderStatus,
+  Route,
+  statusOf,
+  WEBHOOK_SECRET_PREFIX,
+  WebhookEventType,
+} from '../../src/wire/constants.js';
+import {
+  ALPHA_FORMATS,
+  ASPECT_RATIOS,
+  MAX_FPS,
+  MIN_FPS,
+  RENDER_FORMATS,
+  RENDER_OPTIONS,
+  RENDER_QUALITIES,
+  RENDER_RESOLUTIONS,
+  RenderDefaults,
+} from '../../src/wire/render-request.js';
+import { accountSchema, assetSchema, issueSchema, renderListSchema, renderSchema } from '../../src/wire/responses.js';
 
 const yaml = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
 
@@ -18,8 +46,12 @@ function block(heading: RegExp): string[] {
   return lines.slice(start + 1, end);
 }
 
-const listItems = (lines: string[]) => lines.map((line) => /^\s+- (\S+)$/.exec(line)?.[1]).filter((item): item is string => item !== undefined);
-const keysAt = (lines: string[], indent: number) => lines.map((line) => new RegExp(`^ {${indent}}([a-z_]+):`).exec(line)?.[1]).filter((key): key is string => key !== undefined);
+const listItems = (lines: string[]) =>
+  lines.map((line) => /^\s+- (\S+)$/.exec(line)?.[1]).filter((item): item is string => item !== undefined);
+const keysAt = (lines: string[], indent: number) =>
+  lines
+    .map((line) => new RegExp(`^ {${indent}}([a-z_]+):`).exec(line)?.[1])
+    .filter((key): key is string => key !== undefined);
 
 const errorCodeBlock = block(/^ {4}ErrorCode:$/);
 
@@ -30,17 +62,32 @@ test('every error code of the service is listed in openapi.yaml, and nothing els
 
 test('the status of every error code is the one openapi.yaml gives it', () => {
   // The description lists "<status> `code` · `code` …" groups; every code must appear under its own status.
-  const description = errorCodeBlock.slice(0, errorCodeBlock.findIndex((line) => /^\s+type: string$/.test(line))).join(' ');
+  const description = errorCodeBlock
+    .slice(
+      0,
+      errorCodeBlock.findIndex((line) => /^\s+type: string$/.test(line)),
+    )
+    .join(' ');
   const groups = description.split(/(?=\b\d{3} `)/).slice(1);
-  const documented = groups.flatMap((group) => [...group.matchAll(/`([a-z_]+)`/g)].map(([, code]) => [code!, Number(group.slice(0, 3))] as const));
+  const documented = groups.flatMap((group) =>
+    [...group.matchAll(/`([a-z_]+)`/g)].map(([, code]) => [code!, Number(group.slice(0, 3))] as const),
+  );
   assert.deepEqual(documented.map(([code]) => code).sort(), Object.values(ErrorCode).sort());
   for (const [code, status] of documented) assert.equal(statusOf(code as ErrorCode), status, code);
 });
 
 test('every route is a documented path', () => {
-  const paths = block(/^paths:$/).map((line) => /^ {2}(\/\S+):$/.exec(line)?.[1]).filter((path): path is string => path !== undefined);
+  const paths = block(/^paths:$/)
+    .map((line) => /^ {2}(\/\S+):$/.exec(line)?.[1])
+    .filter((path): path is string => path !== undefined);
   assert.equal(paths.length, 5);
-  for (const route of [Route.assets, Route.renders, Route.render.replace(':render_id', '{render_id}'), Route.account, `${Route.files}/renders/{render_id}/{file}`]) {
+  for (const route of [
+    Route.assets,
+    Route.renders,
+    Route.render.replace(':render_id', '{render_id}'),
+    Route.account,
+    `${Route.files}/renders/{render_id}/{file}`,
+  ]) {
     assert.ok(paths.includes(route), `${route} is not in openapi.yaml`);
   }
 });
@@ -50,15 +97,133 @@ test('the submit fields are exactly the documented RenderRequest properties', ()
 });
 
 test('the render record has exactly the documented required fields', () => {
-  const required = block(/^ {4}Render:$/).join(' ').match(/required: \[([^\]]*)\]/)![1]!.split(',').map((field) => field.trim());
+  const required = block(/^ {4}Render:$/)
+    .join(' ')
+    .match(/required: \[([^\]]*)\]/)![1]!
+    .split(',')
+    .map((field) => field.trim());
   const record = renderRecord(
     {
-      seq: 1, id: 'rnd_x', accountId: 'acct_x', credentialId: 'key_x', status: 'queued', warnings: [], projectKey: 'assets/x', stage: 'queued',
-      framesDone: 0, framesTotal: null, attempts: 0, createdAt: 0, startedAt: null, finishedAt: null, failure: null, videoKey: null,
-      thumbnailKey: null, output: null, credits: null, deletedAt: null,
-      request: { asset_id: 'ast_x', url: null, page_url: null, composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', resolution: '1080p', aspect_ratio: '16:9', variables: {}, strict_variables: false, callback_url: null, callback_id: null },
+      seq: 1,
+      id: 'rnd_x',
+      accountId: 'acct_x',
+      credentialId: 'key_x',
+      status: 'queued',
+      warnings: [],
+      projectKey: 'assets/x',
+      stage: 'queued',
+      framesDone: 0,
+      framesTotal: null,
+      attempts: 0,
+      createdAt: 0,
+      startedAt: null,
+      finishedAt: null,
+      failure: null,
+      videoKey: null,
+      thumbnailKey: null,
+      output: null,
+      credits: null,
+      deletedAt: null,
+      request: {
+        asset_id: 'ast_x',
+        url: null,
+        page_url: null,
+        composition: 'index.html',
+        fps: 30,
+        quality: 'standard',
+        format: 'mp4',
+        resolution: '1080p',
+        aspect_ratio: '16:9',
+        variables: {},
+        strict_variables: false,
+        callback_url: null,
+        callback_id: null,
+      },
     },
     { video_url: null, thumbnail_url: null, expires_at: null },
   );
   assert.deepEqual(Object.keys(record).sort(), required.sort());
+});
+
+// src/wire is the one source of the vocabulary the service and the client share: its tables against the document.
+test('statuses, stages and webhook event types are the documented enums', () => {
+  const enumOf = (heading: RegExp) =>
+    block(heading)
+      .join(' ')
+      .match(/enum: \[([^\]]*)\]/)![1]!
+      .split(',')
+      .map((value) => value.trim().replace(/^'|'$/g, ''));
+  assert.deepEqual(enumOf(/^ {4}RenderStatus:$/), Object.values(RenderStatus));
+  assert.deepEqual(enumOf(/^ {4}RenderStage:$/), [...RENDER_STAGES]);
+  assert.match(
+    yaml,
+    new RegExp(`type: \\{ enum: \\[${Object.values(WebhookEventType).join(', ').replaceAll('.', '\\.')}\\] \\}`),
+  );
+});
+
+test('the option lists and bounds of the submit body are the documented ones', () => {
+  const request = block(/^ {4}RenderRequest:$/).join('\n');
+  const enumOf = (field: string) =>
+    new RegExp(`^ {8}${field}:\\s*(?:\\{ )?enum: \\[([^\\]]*)\\]`, 'm')
+      .exec(request)![1]!
+      .split(',')
+      .map((value) => value.trim().replace(/^'|'$/g, ''));
+  assert.deepEqual(enumOf('quality'), [...RENDER_QUALITIES]);
+  assert.deepEqual(enumOf('format'), [...RENDER_FORMATS]);
+  assert.deepEqual(enumOf('resolution'), [...RENDER_RESOLUTIONS]);
+  assert.match(request, new RegExp(`^ {10}enum: \\['${ASPECT_RATIOS.join("', '")}'\\]`, 'm'));
+  assert.match(
+    request,
+    new RegExp(`fps: \\{ type: integer, minimum: ${MIN_FPS}, maximum: ${MAX_FPS}, default: ${RenderDefaults.fps} \\}`),
+  );
+  for (const field of ['quality', 'format', 'resolution'] as const)
+    assert.match(request, new RegExp(`${field}: \\{ enum: \\[[^\\]]*\\], default: ${RenderDefaults[field]}\\b`));
+  assert.match(request, new RegExp(`default: ${RenderDefaults.composition}\\b`));
+  assert.match(
+    block(/^ {2}\/v3\/renders:$/).join('\n'),
+    new RegExp(`minimum: 1, maximum: ${MAX_PAGE_SIZE}, default: ${DEFAULT_PAGE_SIZE} \\}`),
+  );
+});
+
+test('the renderer accepts exactly the option lists of the wire', () => {
+  assert.deepEqual([...RENDERER.RENDER_FORMATS], [...RENDER_FORMATS]);
+  assert.deepEqual([...RENDERER.RENDER_QUALITIES], [...RENDER_QUALITIES]);
+  assert.deepEqual([...RENDERER.RENDER_RESOLUTIONS], [...RENDER_RESOLUTIONS]);
+  assert.deepEqual([...RENDERER.ASPECT_RATIOS], [...ASPECT_RATIOS]);
+  assert.deepEqual([...RENDERER.ALPHA_FORMATS], [...ALPHA_FORMATS]);
+  assert.equal(RENDERER.MAX_FPS, MAX_FPS);
+  assert.equal(ErrorCode.compositionTooLong, RenderErrorCode.durationTooLong);
+});
+
+test('headers, id prefixes, secret prefixes, failure codes and the idempotency key pattern are documented', () => {
+  for (const header of Object.values(Header))
+    assert.ok(yaml.toLowerCase().includes(header.toLowerCase()), `header ${header}`);
+  for (const prefix of [...Object.values(IdPrefix), API_KEY_PREFIX, WEBHOOK_SECRET_PREFIX])
+    assert.ok(yaml.includes(`\`${prefix}`), `prefix ${prefix}`);
+  const failure = block(/^ {8}failure:$/).join(' ');
+  for (const code of Object.values(FailureCode)) assert.ok(failure.includes(`\`${code}\``), `failure code ${code}`);
+  assert.ok(yaml.includes(`pattern: '${IDEMPOTENCY_KEY_PATTERN.source}'`));
+});
+
+/** The keys of a zod/mini object schema, optional ones left out when `requiredOnly`. */
+const keysOf = (schema: { def: { shape: Record<string, { _zod: { optin?: string } }> } }, requiredOnly = true) =>
+  Object.entries(schema.def.shape)
+    .filter(([, field]) => !requiredOnly || field._zod.optin !== 'optional')
+    .map(([key]) => key)
+    .sort();
+const requiredOf = (heading: RegExp) =>
+  block(heading)
+    .join(' ')
+    .match(/required: \[([^\]]*)\]/)![1]!
+    .split(',')
+    .map((field) => field.trim())
+    .sort();
+
+test('the response schemas of the wire require exactly the documented fields', () => {
+  assert.deepEqual(keysOf(renderSchema), requiredOf(/^ {4}Render:$/));
+  assert.deepEqual(keysOf(assetSchema), requiredOf(/^ {4}Asset:$/));
+  assert.deepEqual(keysOf(accountSchema), requiredOf(/^ {4}Account:$/));
+  assert.deepEqual(keysOf(renderListSchema), requiredOf(/^ {4}RenderList:$/));
+  assert.deepEqual(keysOf(issueSchema), requiredOf(/^ {4}Issue:$/));
+  assert.deepEqual(keysOf(accountSchema, false), [...requiredOf(/^ {4}Account:$/), 'webhook_secret'].sort());
 });

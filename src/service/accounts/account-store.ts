@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IdPrefix, WEBHOOK_SECRET_PREFIX } from '../constants.js';
+import { IdPrefix, WEBHOOK_SECRET_PREFIX } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { newId } from '../ids.js';
 

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/authenticator.js';
-import { ErrorCode, IdPrefix } from '../constants.js';
+import { ErrorCode, IdPrefix } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';

@@ -1,5 +1,5 @@
 import type { Limits } from '../config.js';
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { TreeFile } from '../storage/blob-storage.js';
 import { entryContent } from './zip-inflate.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { crc32, createInflateRaw } from 'node:zlib';
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { ZipEntry } from './zip-reader.js';
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 
 const MAX_PATH_BYTES = 1024;

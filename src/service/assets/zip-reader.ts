@@ -1,4 +1,4 @@
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 
 /** One entry of a zip's central directory, as declared (nothing inflated yet). */

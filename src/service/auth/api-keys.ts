@@ -1,4 +1,4 @@
-import { API_KEY_PREFIX, IdPrefix } from '../constants.js';
+import { API_KEY_PREFIX, IdPrefix } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { newId, newSecret, sha256Hex } from '../ids.js';
 import type { Authenticator, Principal } from './authenticator.js';

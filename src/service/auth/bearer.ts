@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ErrorCode, Header } from '../constants.js';
+import { ErrorCode, Header } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
 import type { Authenticator } from './authenticator.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bearerAuth } from '../auth/bearer.js';
-import { ErrorCode, Route } from '../constants.js';
+import { ErrorCode, Route } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { ClientAbortedError, errorBody, internalError, ServiceError } from '../errors.js';
 import type { ServiceEnv } from './env.js';

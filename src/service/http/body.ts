@@ -1,4 +1,4 @@
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ClientAbortedError, ServiceError } from '../errors.js';
 
 /**

@@ -1,6 +1,6 @@
 import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode, Header, JSON_CONTENT_TYPE } from '../constants.js';
+import { ErrorCode, Header, JSON_CONTENT_TYPE } from '../../wire/constants.js';
 import { errorBody, ServiceError } from '../errors.js';
 
 /** What Node's HTTP parser refused, as the service's own error: code, status and a message. */

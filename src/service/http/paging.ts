@@ -1,8 +1,6 @@
-import { ErrorCode } from '../constants.js';
+import { DEFAULT_PAGE_SIZE, ErrorCode, MAX_PAGE_SIZE } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 const TOKEN_VERSION = 'v1';
 
 export function parseLimit(value: string | undefined): number {

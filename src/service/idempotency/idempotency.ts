@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { createHash } from 'node:crypto';
-import { ErrorCode, Header, IDEMPOTENCY_KEY_PATTERN } from '../constants.js';
+import { ErrorCode, Header, IDEMPOTENCY_KEY_PATTERN } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
 import type { IdempotencyStore } from './idempotency-store.js';

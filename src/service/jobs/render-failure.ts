@@ -1,6 +1,6 @@
 import { RenderErrorCode } from '../../render/errors.js';
 import { CompileIssueCode } from '../../runtime/compile.js';
-import { FailureCode } from '../constants.js';
+import { FailureCode } from '../../wire/constants.js';
 import type { RenderFailure } from '../renders/render-types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { RenderProgress } from '../../render/types.js';
-import { IdPrefix, WebhookEventType } from '../constants.js';
+import { IdPrefix, WebhookEventType } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { newId } from '../ids.js';
 import { creditsFor } from '../renders/billing.js';

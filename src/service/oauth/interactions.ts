@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import type Provider from 'oidc-provider';
 import { errors, type InteractionDetails, type InteractionResults } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.js';
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { readBodyLimited, requireMediaType } from '../http/body.js';
 import type { ServiceEnv } from '../http/env.js';
 import { InteractionPath, LoginField, OAuthScope } from './constants.js';

@@ -1,4 +1,4 @@
-import { Route } from '../constants.js';
+import { Route } from '../../wire/constants.js';
 import type { UrlSigner } from '../signing/url-signer.js';
 import type { RenderRow } from './render-types.js';
 

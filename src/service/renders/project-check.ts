@@ -5,7 +5,7 @@ import type { Issue } from '../../runtime/issues.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { validateVariables } from '../../runtime/values.js';
 import type { Limits } from '../config.js';
-import { ErrorCode } from '../constants.js';
+import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 
 /** The renderer's preset nearest to the composition's size; `16:9` when it declares none. */

@@ -1,4 +1,4 @@
-import { RenderStatus } from '../constants.js';
+import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
 import type { RenderStore } from './render-store.js';

@@ -1,6 +1,6 @@
 import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution, RenderStage } from '../../render/types.js';
 import type { Issue } from '../../runtime/issues.js';
-import type { RenderStatus, WebhookEventType } from '../constants.js';
+import type { RenderStatus, WebhookEventType } from '../../wire/constants.js';
 
 /** A validated submit body with defaults filled in; echoed as is in the render record. */
 export interface RenderRequest {

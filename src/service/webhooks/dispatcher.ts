@@ -1,4 +1,4 @@
-import { Header, WebhookEventType } from '../constants.js';
+import { Header, WebhookEventType } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { AddressRefusedError, isLoopbackHost, outboundFetch } from '../network-guard.js';
 import { signedLinks } from '../renders/links.js';

@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../constants.js';
+import type { WebhookEventType } from '../../wire/constants.js';
 
 /** A webhook waiting to be (re)sent. */
 export interface WebhookDelivery {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '../constants.js';
+import { WEBHOOK_SECRET_PREFIX } from '../../wire/constants.js';
 
 /**
  * The Standard Webhooks signature: `v1,` + base64(HMAC-SHA256(key, "{id}.{timestamp}.{body}")), the key being

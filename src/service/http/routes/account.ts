@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { ErrorCode, Route } from '../../constants.js';
+import { ErrorCode, Route } from '../../../wire/constants.js';
 import type { ServiceContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import type { ServiceEnv } from '../env.js';

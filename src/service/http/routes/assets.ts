@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { uploadAsset } from '../../assets/upload-asset.js';
-import { DEFAULT_COMPOSITION, ErrorCode, Route, ZIP_CONTENT_TYPE } from '../../constants.js';
+import { DEFAULT_COMPOSITION, ErrorCode, Route, ZIP_CONTENT_TYPE } from '../../../wire/constants.js';
 import type { ServiceContext } from '../../context.js';
 import { idempotency } from '../../idempotency/idempotency.js';
 import { readBodyLimited, requireMediaType } from '../body.js';

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { Readable } from 'node:stream';
 import { parseByteRange, type ByteRange } from '../../../render/byte-range.js';
 import { contentTypeOf } from '../../../render/content-types.js';
-import { ErrorCode, Header, Route } from '../../constants.js';
+import { ErrorCode, Header, Route } from '../../../wire/constants.js';
 import type { ServiceContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import { filePath } from '../../renders/links.js';

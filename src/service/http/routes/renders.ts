@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { ErrorCode, JSON_CONTENT_TYPE, Route } from '../../constants.js';
+import { ErrorCode, JSON_CONTENT_TYPE, Route } from '../../../wire/constants.js';
 import type { ServiceContext } from '../../context.js';
 import { ServiceError } from '../../errors.js';
 import { idempotency } from '../../idempotency/idempotency.js';

@@ -1,7 +1,7 @@
 /**
- * Public names of the `/v3` service, said once. openapi.yaml documents each of them; a test keeps the two in step.
+ * Public names of the `/v3` wire format, said once for the service, the client and the CLI. openapi.yaml documents
+ * each of them; test/service/openapi.node.test.ts keeps the three in step. Browser-safe: no I/O, no imports.
  */
-import { RenderErrorCode } from '../render/errors.js';
 
 /** Stable error codes with their HTTP status. */
 export const ErrorCode = {
@@ -38,8 +38,8 @@ export const ErrorCode = {
   renderProjectInvalid: 'render_project_invalid',
   compositionNotFound: 'composition_not_found',
   urlFetchFailed: 'url_fetch_failed',
-  /** The renderer's own code: submit and render refuse a too long composition the same way. */
-  compositionTooLong: RenderErrorCode.durationTooLong,
+  /** The renderer's own code (`RenderErrorCode.durationTooLong`): submit and render refuse it the same way. */
+  compositionTooLong: 'composition_duration_too_long',
   rangeNotSatisfiable: 'range_not_satisfiable',
   idempotencyKeyReused: 'idempotency_key_reused',
   assetEntryMissing: 'asset_entry_missing',
@@ -106,6 +106,12 @@ export const RenderStatus = {
   failed: 'failed',
 } as const;
 export type RenderStatus = (typeof RenderStatus)[keyof typeof RenderStatus];
+/** States a render never leaves. */
+export const TERMINAL_STATUSES: ReadonlySet<RenderStatus> = new Set([RenderStatus.completed, RenderStatus.failed]);
+
+/** `progress.stage`: `queued` before the job starts, then what the renderer reports. */
+export const RENDER_STAGES = ['queued', 'compiling', 'loading', 'capturing', 'encoding', 'muxing', 'done'] as const;
+export type RenderStage = (typeof RENDER_STAGES)[number];
 
 export const WebhookEventType = {
   completed: 'render.completed',
@@ -118,6 +124,8 @@ export const Header = {
   wwwAuthenticate: 'WWW-Authenticate',
   idempotencyKey: 'idempotency-key',
   idempotentReplayed: 'Idempotent-Replayed',
+  /** On 429 and 503 (from the service or a gateway in front of it): seconds, or an HTTP date, to wait. */
+  retryAfter: 'retry-after',
   contentType: 'content-type',
   contentLength: 'content-length',
   range: 'range',
@@ -140,6 +148,7 @@ export const IdPrefix = {
 export const API_KEY_PREFIX = 'fx_live_';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
+/** Paths; `:render_id` is a path parameter. Signed file links are `${Route.files}/renders/{render_id}/{file}`. */
 export const Route = {
   assets: '/v3/assets',
   renders: '/v3/renders',
@@ -152,3 +161,7 @@ export const ZIP_CONTENT_TYPE = 'application/zip';
 export const JSON_CONTENT_TYPE = 'application/json';
 export const DEFAULT_COMPOSITION = 'index.html';
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_:.-]{1,255}$/;
+
+/** `GET /v3/renders?limit=`: the page size when none is asked for, and the largest. */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;

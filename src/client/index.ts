@@ -1,0 +1,42 @@
+/** The `/v3` client: `FxClient`, the request/response pairs it is made of, its errors and its credentials contract. */
+export { FxClient } from './fx-client.js';
+export { apiKeyCredentials } from './api-key.js';
+export type { Credentials } from './credentials.js';
+export { FxApiError, ClientErrorCode, type ApiErrorCode } from './errors.js';
+export { clientConfig, type ClientOptions, type ClientConfig } from './options.js';
+export type { RetryOptions } from './retry.js';
+export {
+  uploadAssetRequest,
+  processUploadAssetResponse,
+  createRenderRequest,
+  processCreateRenderResponse,
+  getRenderRequest,
+  processGetRenderResponse,
+  listRendersRequest,
+  processListRendersResponse,
+  deleteRenderRequest,
+  processDeleteRenderResponse,
+  getAccountRequest,
+  processGetAccountResponse,
+  type CallOptions,
+  type IdempotentCallOptions,
+  type UploadOptions,
+  type ListOptions,
+} from './calls.js';
+export { waitForRender, type WaitOptions } from './wait.js';
+export {
+  downloadRender,
+  downloadRenderStream,
+  type DownloadOptions,
+  type DownloadProgress,
+  type DownloadedFile,
+} from './download.js';
+export type { Account, Asset, DeletedRender, Render, RenderList } from '../wire/responses.js';
+export type {
+  RenderRequest,
+  RenderFormat,
+  RenderQuality,
+  RenderResolution,
+  AspectRatio,
+} from '../wire/render-request.js';
+export { ErrorCode, RenderStatus } from '../wire/constants.js';

@@ -1,0 +1,124 @@
+/**
+ * The submit body (`POST /v3/renders`, openapi.yaml `RenderRequest`): its fields, their value lists and bounds, and
+ * the checks that need nothing but the body. The service runs them before it looks at the source; the client runs
+ * them before it sends anything, so a bad option costs no request.
+ */
+import * as z from 'zod/mini';
+import { ErrorCode } from './constants.js';
+import { describe } from './describe.js';
+import { nestsDeeperThan } from './json-depth.js';
+import { defineSchema } from './schema.js';
+
+export const RENDER_FORMATS = ['mp4', 'webm', 'mov'] as const;
+export const RENDER_QUALITIES = ['draft', 'standard', 'high'] as const;
+export const RENDER_RESOLUTIONS = ['1080p', '4k'] as const;
+export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+export type RenderQuality = (typeof RENDER_QUALITIES)[number];
+export type RenderResolution = (typeof RENDER_RESOLUTIONS)[number];
+export type AspectRatio = (typeof ASPECT_RATIOS)[number];
+/** Formats that keep the alpha channel; 4k is captured without one, so it goes with mp4 only. */
+export const ALPHA_FORMATS: ReadonlySet<RenderFormat> = new Set(['webm', 'mov']);
+export const MIN_FPS = 1;
+export const MAX_FPS = 240;
+/** What the service fills in for an option left out (`aspect_ratio` is detected from the composition). */
+export const RenderDefaults = {
+  fps: 30,
+  quality: 'standard',
+  format: 'mp4',
+  resolution: '1080p',
+  composition: 'index.html',
+} as const;
+
+const oneOf = (values: readonly string[]) => `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`;
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+
+/** Each accepted field: its schema and, for messages, what it expects. Order = order of checking. */
+export const RENDER_REQUEST_FIELDS = defineSchema(() => ({
+  asset_id: { schema: text(1, 64), expected: 'an asset id string' },
+  url: { schema: text(1, 2048), expected: 'an http: or https: URL of at most 2048 characters' },
+  composition: { schema: text(1, 1024), expected: 'the relative path of an HTML file in the asset' },
+  fps: { schema: z.int().check(z.gte(MIN_FPS), z.lte(MAX_FPS)), expected: `an integer from ${MIN_FPS} to ${MAX_FPS}` },
+  quality: { schema: z.enum(RENDER_QUALITIES), expected: oneOf(RENDER_QUALITIES) },
+  format: { schema: z.enum(RENDER_FORMATS), expected: oneOf(RENDER_FORMATS) },
+  resolution: { schema: z.enum(RENDER_RESOLUTIONS), expected: oneOf(RENDER_RESOLUTIONS) },
+  aspect_ratio: { schema: z.enum(ASPECT_RATIOS), expected: oneOf(ASPECT_RATIOS) },
+  variables: { schema: z.record(z.string(), z.unknown()), expected: 'a JSON object of values by variable id' },
+  strict_variables: { schema: z.boolean(), expected: 'true or false' },
+  callback_url: { schema: text(1, 2048), expected: 'an https: URL of at most 2048 characters' },
+  callback_id: { schema: text(1, 255), expected: 'a string of 1 to 255 characters' },
+}));
+export type RenderRequestField = keyof typeof RENDER_REQUEST_FIELDS;
+/** The accepted submit fields, in checking order. */
+export const RENDER_OPTIONS = Object.keys(RENDER_REQUEST_FIELDS) as readonly RenderRequestField[];
+
+/** A submit body as sent: exactly one of `asset_id` and `url`; the service fills in the rest. */
+export type RenderRequest = {
+  -readonly [K in RenderRequestField]?: z.infer<(typeof RENDER_REQUEST_FIELDS)[K]['schema']>;
+};
+
+/** Why a body is refused: the error code the service answers with, the field at fault, and the message. */
+export interface RequestProblem {
+  readonly code: ErrorCode;
+  readonly param: string | null;
+  readonly message: string;
+}
+
+/**
+ * Checks a submit body field by field, in the service's order: an object, no unknown field, `asset_id` or `url`
+ * (not both), `composition` only with an asset, nesting of `variables` (when `variablesDepth` is given), each
+ * field's type and range, then 4k with an alpha format. Returns the fields, or the first problem.
+ */
+export function checkRenderRequest(
+  body: unknown,
+  limits: { variablesDepth?: number } = {},
+): { fields: RenderRequest } | { problem: RequestProblem } {
+  const refuse = (code: ErrorCode, message: string, param: string | null = null) => ({
+    problem: { code, param, message },
+  });
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return refuse(ErrorCode.bodyInvalid, `the request body must be a JSON object, got ${describe(body)}`);
+  const input = body as Record<string, unknown>;
+  const has = (field: string) => Object.hasOwn(input, field);
+  const unknown = Object.keys(input).find((key) => !Object.hasOwn(RENDER_REQUEST_FIELDS, key));
+  if (unknown !== undefined)
+    return refuse(ErrorCode.parameterUnknown, `${JSON.stringify(unknown)} is not a render option`, unknown);
+  if (!has('asset_id') && !has('url'))
+    return refuse(ErrorCode.parameterMissing, 'one of "asset_id" and "url" is required', 'asset_id');
+  if (has('asset_id') && has('url'))
+    return refuse(ErrorCode.parameterConflict, 'give "asset_id" or "url", not both', 'url');
+  if (has('url') && has('composition')) {
+    return refuse(
+      ErrorCode.parameterConflict,
+      '"composition" applies to an asset; a "url" render renders the page itself',
+      'composition',
+    );
+  }
+  // Before anything walks it recursively (zod's messages, JSON.stringify, the renderer).
+  const depth = limits.variablesDepth;
+  if (depth !== undefined && has('variables') && nestsDeeperThan(input.variables, depth)) {
+    return refuse(
+      ErrorCode.variablesTooDeep,
+      `"variables" must nest at most ${depth} levels deep, got more`,
+      'variables',
+    );
+  }
+  const fields: Record<string, unknown> = {};
+  for (const field of RENDER_OPTIONS) {
+    if (!has(field)) continue;
+    const { schema, expected } = RENDER_REQUEST_FIELDS[field];
+    const result = schema.safeParse(input[field]);
+    if (!result.success)
+      return refuse(ErrorCode.parameterInvalid, `"${field}" must be ${expected}, got ${describe(input[field])}`, field);
+    fields[field] = result.data;
+  }
+  const format = (fields.format as RenderFormat | undefined) ?? RenderDefaults.format;
+  if (fields.resolution === '4k' && ALPHA_FORMATS.has(format)) {
+    return refuse(
+      ErrorCode.resolutionFormatUnsupported,
+      `"resolution" "4k" needs "format" "mp4", got "${format}": 4k is captured without an alpha channel; use mp4 for 4k, or render alpha at 1080p`,
+      'resolution',
+    );
+  }
+  return { fields: fields as RenderRequest };
+}
