@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm run test:apps`: packs the browser package (dist/ must be built) and installs it into real apps generated from
-// the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, webpack 5 — then type-checks
-// each, and checks it in Chromium (checks.mjs) in development and production builds. Installs are cached under
-// node_modules/.cache/fx-apps: an app's dependencies are installed again only when its lockfile changed.
+// the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, Vite + Svelte 5, webpack 5,
+// Rollup, esbuild, and a plain page using the package's files from a CDN-like folder — then type-checks each, and
+// checks it in Chromium (checks.mjs) in each of its modes. Installs are cached under node_modules/.cache/fx-apps: an
+// app's dependencies are installed again only when its lockfile changed.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -19,13 +21,38 @@ const cache = join(root, 'node_modules', '.cache', 'fx-apps');
 const npmCache = join(cache, 'npm');
 const composition = join(root, 'demo', 'compositions', 'launch');
 
-const vite = (port) => ({ dev: ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], build: ['npx', 'vite', 'build'], out: 'dist' });
+// How an app is served in one mode: a dev server (Vite's), a build whose output folder is served (`out`; with
+// `copyPage`, index.html and public/ are copied next to the bundle, as a bundler without an HTML step needs), or a
+// page that loads the package from a CDN-like origin (`cdnPage`, no install).
+const tsc = ['npx', 'tsc', '-p', '.'];
+const viteModes = { dev: { devServer: true }, prod: { build: ['npx', 'vite', 'build'], out: 'dist' } };
+const bundled = (build) => ({ build, out: 'dist', copyPage: true });
 const APPS = {
-  vanilla: { typecheck: ['npx', 'tsc', '-p', '.'], vite },
-  react: { typecheck: ['npx', 'tsc', '-p', '.'], vite },
-  vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], vite },
-  webpack: { typecheck: ['npx', 'tsc', '-p', '.'], webpack: true },
+  vanilla: { typecheck: tsc, modes: viteModes },
+  react: { typecheck: tsc, modes: viteModes },
+  vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], modes: viteModes },
+  // svelte-check drops every diagnostic of a file whose path has /node_modules/ in it, as the work folder's has:
+  // it checks the app through a link from outside.
+  svelte: { typecheck: (work) => ['npx', 'svelte-check', '--fail-on-warnings', '--workspace', linkOutsideNodeModules(work)], modes: viteModes },
+  webpack: {
+    typecheck: tsc,
+    modes: { dev: bundled(['npx', 'webpack', '--mode', 'development']), prod: bundled(['npx', 'webpack', '--mode', 'production']) },
+  },
+  // Rollup and esbuild always tree-shake, so one (production) build each shows whether `import 'fx-sdk'` survives.
+  rollup: { typecheck: tsc, modes: { prod: bundled(['npx', 'rollup', '-c']) } },
+  esbuild: { typecheck: tsc, modes: { prod: bundled(['npx', 'esbuild', 'src/main.ts', '--bundle', '--format=esm', '--minify', '--outfile=dist/main.js']) } },
+  // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
+  // `<script type="module">`, and fx.iife.js from a `<script src>`.
+  static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } } },
 };
+
+/** A link to `folder` from the system's temporary folder, for tools that skip paths under node_modules. */
+function linkOutsideNodeModules(folder) {
+  const link = join(tmpdir(), `fx-apps-${folder.split(/[\\/]/).at(-1)}`);
+  rmSync(link, { force: true });
+  symlinkSync(folder, link);
+  return link;
+}
 
 const log = (message) => console.error(`[apps] ${message}`);
 
@@ -49,6 +76,13 @@ function prepare(name, tarball) {
   mkdirSync(work, { recursive: true });
   for (const entry of readdirSync(template)) cpSync(join(template, entry), join(work, entry), { recursive: true });
   cpSync(composition, join(work, 'public', 'launch'), { recursive: true });
+  if (!existsSync(join(template, 'package-lock.json'))) {
+    // No dependencies: the package's files themselves, as a CDN holds them (package/ is the tarball's root).
+    rmSync(join(work, 'cdn'), { recursive: true, force: true });
+    mkdirSync(join(work, 'cdn'));
+    run('tar', ['-xzf', tarball, '-C', join(work, 'cdn'), '--strip-components=1'], work);
+    return work;
+  }
   const lock = readFileSync(join(template, 'package-lock.json'));
   const stamp = join(work, 'node_modules', '.fx-lock-hash');
   const hash = createHash('sha256').update(lock).digest('hex');
@@ -78,21 +112,19 @@ async function startDevServer(command, cwd, port) {
   throw new Error(`the dev server did not start:\n${output.slice(0, 2000)}`);
 }
 
-async function checkMode(browser, name, mode, work) {
-  const app = APPS[name];
-  if (app.webpack) {
-    rmSync(join(work, 'dist'), { recursive: true, force: true });
-    run('npx', ['webpack', '--mode', mode === 'dev' ? 'development' : 'production'], work);
-    cpSync(join(work, 'index.html'), join(work, 'dist', 'index.html'));
-    cpSync(join(work, 'public'), join(work, 'dist'), { recursive: true });
-    return serveAndCheck(browser, join(work, 'dist'));
-  }
-  if (mode === 'prod') {
-    run(...splitCommand(app.vite(0).build), work);
-    return serveAndCheck(browser, join(work, app.vite(0).out));
+async function checkMode(browser, mode, work) {
+  if (mode.cdnPage) return checkCdnPage(browser, mode.cdnPage, work);
+  if (mode.build) {
+    rmSync(join(work, mode.out), { recursive: true, force: true });
+    run(mode.build[0], mode.build.slice(1), work);
+    if (mode.copyPage) {
+      cpSync(join(work, 'index.html'), join(work, mode.out, 'index.html'));
+      cpSync(join(work, 'public'), join(work, mode.out), { recursive: true });
+    }
+    return serveAndCheck(browser, join(work, mode.out), 'index.html');
   }
   const port = await freePort();
-  const stop = await startDevServer(app.vite(port).dev, work, port);
+  const stop = await startDevServer(['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], work, port);
   try {
     const proxy = await proxyTo(port);
     try {
@@ -105,14 +137,27 @@ async function checkMode(browser, name, mode, work) {
   }
 }
 
-const splitCommand = (command) => [command[0], command.slice(1)];
-
-async function serveAndCheck(browser, folder) {
-  const server = await serveStatic(folder);
+async function serveAndCheck(browser, folder, page, failures = []) {
+  const server = await serveStatic(folder, { failures });
   try {
-    return await checkApp(browser, `http://127.0.0.1:${server.port}/`, server.failures);
+    return await checkApp(browser, `http://127.0.0.1:${server.port}/${page}`, failures);
   } finally {
     await server.close();
+  }
+}
+
+/** Serves the package's files on one origin and `page` (its `__CDN__` replaced by that origin) on another. */
+async function checkCdnPage(browser, page, work) {
+  const failures = [];
+  const cdn = await serveStatic(join(work, 'cdn'), { failures, cors: true });
+  try {
+    const site = join(work, 'site');
+    rmSync(site, { recursive: true, force: true });
+    cpSync(join(work, 'public'), site, { recursive: true });
+    writeFileSync(join(site, page), readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`));
+    return await serveAndCheck(browser, site, page, failures);
+  } finally {
+    await cdn.close();
   }
 }
 
@@ -139,16 +184,20 @@ try {
       report(`${name}: install`, 'failed', error.message);
       continue;
     }
-    try {
-      run(...splitCommand(APPS[name].typecheck), work);
-      report(`${name}: tsc`, 'passed');
-    } catch (error) {
-      report(`${name}: tsc`, 'failed', error.message);
+    const { typecheck, modes } = APPS[name];
+    if (typecheck) {
+      const command = typeof typecheck === 'function' ? typecheck(work) : typecheck;
+      try {
+        run(command[0], command.slice(1), work);
+        report(`${name}: ${command[1]}`, 'passed');
+      } catch (error) {
+        report(`${name}: ${command[1]}`, 'failed', error.message);
+      }
     }
-    for (const mode of ['dev', 'prod']) {
+    for (const [mode, how] of Object.entries(modes)) {
       let results;
       try {
-        results = await checkMode(browser, name, mode, work);
+        results = await checkMode(browser, how, work);
       } catch (error) {
         report(`${name} ${mode}: build and serve`, 'failed', error.message);
         continue;
