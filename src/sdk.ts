@@ -5,6 +5,5 @@ export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } fr
 export * from './elements/index.js';
 import { defineFxElements } from './elements/define.js';
 
-export { defineFxElements };
 // Importing the SDK registers <fx-composition>, as a classic <script> would.
 defineFxElements();
