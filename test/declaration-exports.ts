@@ -73,3 +73,11 @@ function localKind(file: string, text: string, name: string, seen: Map<string, M
   if (kinds.length > 0) return kinds.includes('value') ? 'value' : 'type';
   throw new Error(`${file} exports "${name}", which it neither imports nor declares`);
 }
+
+/** `file` and every declaration file it reaches through relative imports and re-exports (side-effect ones too). */
+export function declarationGraph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const [, specifier] of source(file).matchAll(/^(?:import|export)\b[^;]*?'(\.[^']+)';/gm)) declarationGraph(resolve(file, specifier!), seen);
+  return seen;
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { declarationExports, type ExportKind } from './declaration-exports.js';
+import { declarationExports, declarationGraph, type ExportKind } from './declaration-exports.js';
 
 const types = fileURLToPath(new URL('../dist/types/', import.meta.url));
 
@@ -52,6 +52,12 @@ for (const [entry, expected] of Object.entries(EXPECTED)) {
     assert.deepEqual({ values: byKind(names, 'value'), types: byKind(names, 'type') }, { values: [...expected.values].sort(), types: [...expected.types].sort() });
   });
 }
+
+test('index.d.ts brings the tag into HTMLElementTagNameMap (querySelector types the element)', () => {
+  const augmentation = /interface HTMLElementTagNameMap \{\s*'fx-composition': FxComposition;/;
+  const files = [...declarationGraph(join(types, 'index.d.ts'))].filter((file) => augmentation.test(readFileSync(file, 'utf8')));
+  assert.equal(files.length, 1, 'no declaration file reached from index.d.ts maps <fx-composition> to FxComposition');
+});
 
 test('the reader follows re-exports and refuses one whose name its module does not declare', () => {
   const fixture = fileURLToPath(new URL('fixtures/public-surface/entry.d.ts', import.meta.url));
