@@ -4,7 +4,7 @@
 // Rollup, esbuild, and a plain page using the package's files from a CDN-like folder — then type-checks each, and
 // checks it in Chromium (checks.mjs) in each of its modes. Installs are cached under node_modules/.cache/fx-apps: an
 // app's dependencies are installed again only when its lockfile changed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,21 +56,31 @@ function linkOutsideNodeModules(folder) {
 
 const log = (message) => console.error(`[apps] ${message}`);
 
+/** Runs a command to its end (without blocking the other app's checks); resolves its output, rejects on failure. */
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (result.status !== 0) throw new Error(`"${command} ${args.join(' ')}" failed (${result.status}):\n${result.stdout}${result.stderr}`.slice(0, 4000));
-  return result.stdout;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status === 0) resolve(stdout);
+      else reject(new Error(`"${command} ${args.join(' ')}" failed (${status}):\n${stdout}${stderr}`.slice(0, 4000)));
+    });
+  });
 }
 
-function pack() {
+async function pack() {
   mkdirSync(cache, { recursive: true });
   for (const file of readdirSync(cache)) if (file.endsWith('.tgz')) rmSync(join(cache, file));
-  const name = run('npm', ['pack', '--silent', '--pack-destination', cache], root).trim().split('\n').at(-1);
+  const name = (await run('npm', ['pack', '--silent', '--pack-destination', cache], root)).trim().split('\n').at(-1);
   return join(cache, name);
 }
 
 /** The app's work folder: the template's files, the composition, its dependencies (cached) and the packed SDK. */
-function prepare(name, tarball) {
+async function prepare(name, tarball) {
   const template = join(here, name);
   const work = join(cache, name);
   mkdirSync(work, { recursive: true });
@@ -80,7 +90,7 @@ function prepare(name, tarball) {
     // No dependencies: the package's files themselves, as a CDN holds them (package/ is the tarball's root).
     rmSync(join(work, 'cdn'), { recursive: true, force: true });
     mkdirSync(join(work, 'cdn'));
-    run('tar', ['-xzf', tarball, '-C', join(work, 'cdn'), '--strip-components=1'], work);
+    await run('tar', ['-xzf', tarball, '-C', join(work, 'cdn'), '--strip-components=1'], work);
     return work;
   }
   const lock = readFileSync(join(template, 'package-lock.json'));
@@ -88,10 +98,10 @@ function prepare(name, tarball) {
   const hash = createHash('sha256').update(lock).digest('hex');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
     log(`${name}: npm ci`);
-    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache], work);
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache], work);
     writeFileSync(stamp, hash);
   }
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball], work);
+  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball], work);
   return work;
 }
 
@@ -116,7 +126,7 @@ async function checkMode(browser, mode, work) {
   if (mode.cdnPage) return checkCdnPage(browser, mode.cdnPage, work);
   if (mode.build) {
     rmSync(join(work, mode.out), { recursive: true, force: true });
-    run(mode.build[0], mode.build.slice(1), work);
+    await run(mode.build[0], mode.build.slice(1), work);
     if (mode.copyPage) {
       cpSync(join(work, 'index.html'), join(work, mode.out, 'index.html'));
       cpSync(join(work, 'public'), join(work, mode.out), { recursive: true });
@@ -163,32 +173,33 @@ async function checkCdnPage(browser, page, work) {
 
 const only = process.argv.slice(2);
 const names = only.length > 0 ? only : Object.keys(APPS);
+// Two apps at a time: one app's builds and type-check overlap the other's checks, which mostly wait (3 s idle each).
+const CONCURRENT_APPS = 2;
 const started = Date.now();
 const counts = { passed: 0, failed: 0 };
-const report = (name, outcome, detail = '') => {
-  const mark = { passed: 'ok  ', failed: 'FAIL' }[outcome];
-  counts[outcome]++;
-  console.log(`${mark} ${name}${detail ? ` — ${detail}` : ''}`);
-};
+const mark = { passed: 'ok  ', failed: 'FAIL' };
 
-log('packing fx-sdk');
-const tarball = pack();
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
-try {
-  for (const name of names) {
-    const appStarted = Date.now();
+/** Installs, type-checks and checks one app; its lines print together when it is done. */
+async function checkOneApp(browser, name, tarball) {
+  const appStarted = Date.now();
+  const lines = [];
+  const report = (label, outcome, detail = '') => {
+    counts[outcome]++;
+    lines.push(`${mark[outcome]} ${label}${detail ? ` — ${detail}` : ''}`);
+  };
+  try {
     let work;
     try {
-      work = prepare(name, tarball);
+      work = await prepare(name, tarball);
     } catch (error) {
       report(`${name}: install`, 'failed', error.message);
-      continue;
+      return;
     }
     const { typecheck, modes } = APPS[name];
     if (typecheck) {
       const command = typeof typecheck === 'function' ? typecheck(work) : typecheck;
       try {
-        run(command[0], command.slice(1), work);
+        await run(command[0], command.slice(1), work);
         report(`${name}: ${command[1]}`, 'passed');
       } catch (error) {
         report(`${name}: ${command[1]}`, 'failed', error.message);
@@ -208,8 +219,21 @@ try {
         else report(label, 'failed', outcome);
       }
     }
+  } finally {
+    console.log(lines.join('\n'));
     log(`${name}: ${((Date.now() - appStarted) / 1000).toFixed(1)} s`);
   }
+}
+
+log('packing fx-sdk');
+const tarball = await pack();
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
+try {
+  const queue = [...names];
+  const worker = async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkOneApp(browser, name, tarball);
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_APPS }, worker));
 } finally {
   await browser.close();
 }
