@@ -3,8 +3,6 @@ export * from './runtime/index.js';
 export { compileComposition, CompileIssueCode } from './runtime/compile.js';
 export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } from './runtime/compile.js';
 export * from './elements/index.js';
-import { defineFxElements } from './elements/define.js';
-
-export { defineFxElements };
-// Importing the SDK registers <fx-composition>, as a classic <script> would.
-defineFxElements();
+// Importing the SDK registers <fx-composition>, as a classic <script> would; the import also carries the tag's
+// HTMLElementTagNameMap entry into the declarations (`querySelector('fx-composition')` is an FxComposition).
+import './elements/define.js';

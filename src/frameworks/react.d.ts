@@ -3,31 +3,15 @@
 // `onvariableschange`, `onerror`, `onready`, … (lowercase, as the events are named). Import it once:
 // `import 'fx-sdk/react'` (it also registers the element) or `import type {} from 'fx-sdk/react'`.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { FxComposition, FxCompositionEventMap } from './index.js';
+import type { FxComposition } from './index.js';
+import type { FxCompositionListeners, FxCompositionProperties } from './element-props.js';
 
-/** The element's own events (not the DOM's), each as React 19 adds it: `on` + the event's name. */
-type FxOwnEvent = 'loadedmetadata' | 'durationchange' | 'volumechange' | 'play' | 'pause' | 'timeupdate' | 'seeked' | 'ended' | 'ready' | 'variableschange' | 'error';
-
-export type FxCompositionListeners = {
-  [K in FxOwnEvent as `on${K}`]?: (event: FxCompositionEventMap[K]) => void;
-};
+export type { FxCompositionListeners, FxCompositionProperties };
 
 /** What `<fx-composition>` takes in JSX: its attributes and properties, and listeners for its events. */
 export type FxCompositionProps = DetailedHTMLProps<HTMLAttributes<FxComposition>, FxComposition> &
-  FxCompositionListeners & {
-    src?: string;
-    srcdoc?: string | null;
-    variables?: Record<string, unknown> | string | null;
-    controls?: boolean;
-    autoplay?: boolean;
-    loop?: boolean;
-    muted?: boolean;
-    nonce?: string;
-    loading?: 'eager' | 'lazy';
-    poster?: string;
-    posterTime?: string;
-    allowCompositionReadsUnder?: readonly string[];
-  };
+  FxCompositionListeners &
+  FxCompositionProperties;
 
 declare module 'react' {
   namespace JSX {

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm run test:apps`: packs the browser package (dist/ must be built) and installs it into real apps generated from
-// the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, webpack 5 — then type-checks
-// each, and checks it in Chromium (checks.mjs) in development and production builds. Installs are cached under
-// node_modules/.cache/fx-apps: an app's dependencies are installed again only when its lockfile changed.
-import { spawn, spawnSync } from 'node:child_process';
+// the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, Vite + Svelte 5, webpack 5,
+// Rollup, esbuild, and a plain page using the package's files from a CDN-like folder — then type-checks each, and
+// checks it in Chromium (checks.mjs) in each of its modes. Installs are cached under node_modules/.cache/fx-apps: an
+// app's dependencies are installed again only when its lockfile changed.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -19,45 +21,87 @@ const cache = join(root, 'node_modules', '.cache', 'fx-apps');
 const npmCache = join(cache, 'npm');
 const composition = join(root, 'demo', 'compositions', 'launch');
 
-const vite = (port) => ({ dev: ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], build: ['npx', 'vite', 'build'], out: 'dist' });
+// How an app is served in one mode: a dev server (Vite's), a build whose output folder is served (`out`; with
+// `copyPage`, index.html and public/ are copied next to the bundle, as a bundler without an HTML step needs), or a
+// page that loads the package from a CDN-like origin (`cdnPage`, no install).
+const tsc = ['npx', 'tsc', '-p', '.'];
+const viteModes = { dev: { devServer: true }, prod: { build: ['npx', 'vite', 'build'], out: 'dist' } };
+const bundled = (build) => ({ build, out: 'dist', copyPage: true });
 const APPS = {
-  vanilla: { typecheck: ['npx', 'tsc', '-p', '.'], vite },
-  react: { typecheck: ['npx', 'tsc', '-p', '.'], vite },
-  vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], vite },
-  webpack: { typecheck: ['npx', 'tsc', '-p', '.'], webpack: true },
+  vanilla: { typecheck: tsc, modes: viteModes },
+  react: { typecheck: tsc, modes: viteModes },
+  vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], modes: viteModes },
+  // svelte-check drops every diagnostic of a file whose path has /node_modules/ in it, as the work folder's has:
+  // it checks the app through a link from outside.
+  svelte: { typecheck: (work) => ['npx', 'svelte-check', '--fail-on-warnings', '--workspace', linkOutsideNodeModules(work)], modes: viteModes },
+  webpack: {
+    typecheck: tsc,
+    modes: { dev: bundled(['npx', 'webpack', '--mode', 'development']), prod: bundled(['npx', 'webpack', '--mode', 'production']) },
+  },
+  // Rollup and esbuild always tree-shake, so one (production) build each shows whether `import 'fx-sdk'` survives.
+  rollup: { typecheck: tsc, modes: { prod: bundled(['npx', 'rollup', '-c']) } },
+  esbuild: { typecheck: tsc, modes: { prod: bundled(['npx', 'esbuild', 'src/main.ts', '--bundle', '--format=esm', '--minify', '--outfile=dist/main.js']) } },
+  // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
+  // `<script type="module">`, and fx.iife.js from a `<script src>`.
+  static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } } },
 };
+
+/** A link to `folder` from the system's temporary folder, for tools that skip paths under node_modules. */
+function linkOutsideNodeModules(folder) {
+  const link = join(tmpdir(), `fx-apps-${folder.split(/[\\/]/).at(-1)}`);
+  rmSync(link, { force: true });
+  symlinkSync(folder, link);
+  return link;
+}
 
 const log = (message) => console.error(`[apps] ${message}`);
 
+/** Runs a command to its end (without blocking the other app's checks); resolves its output, rejects on failure. */
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (result.status !== 0) throw new Error(`"${command} ${args.join(' ')}" failed (${result.status}):\n${result.stdout}${result.stderr}`.slice(0, 4000));
-  return result.stdout;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status === 0) resolve(stdout);
+      else reject(new Error(`"${command} ${args.join(' ')}" failed (${status}):\n${stdout}${stderr}`.slice(0, 4000)));
+    });
+  });
 }
 
-function pack() {
+async function pack() {
   mkdirSync(cache, { recursive: true });
   for (const file of readdirSync(cache)) if (file.endsWith('.tgz')) rmSync(join(cache, file));
-  const name = run('npm', ['pack', '--silent', '--pack-destination', cache], root).trim().split('\n').at(-1);
+  const name = (await run('npm', ['pack', '--silent', '--pack-destination', cache], root)).trim().split('\n').at(-1);
   return join(cache, name);
 }
 
 /** The app's work folder: the template's files, the composition, its dependencies (cached) and the packed SDK. */
-function prepare(name, tarball) {
+async function prepare(name, tarball) {
   const template = join(here, name);
   const work = join(cache, name);
   mkdirSync(work, { recursive: true });
   for (const entry of readdirSync(template)) cpSync(join(template, entry), join(work, entry), { recursive: true });
   cpSync(composition, join(work, 'public', 'launch'), { recursive: true });
+  if (!existsSync(join(template, 'package-lock.json'))) {
+    // No dependencies: the package's files themselves, as a CDN holds them (package/ is the tarball's root).
+    rmSync(join(work, 'cdn'), { recursive: true, force: true });
+    mkdirSync(join(work, 'cdn'));
+    await run('tar', ['-xzf', tarball, '-C', join(work, 'cdn'), '--strip-components=1'], work);
+    return work;
+  }
   const lock = readFileSync(join(template, 'package-lock.json'));
   const stamp = join(work, 'node_modules', '.fx-lock-hash');
   const hash = createHash('sha256').update(lock).digest('hex');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
     log(`${name}: npm ci`);
-    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache], work);
+    await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache], work);
     writeFileSync(stamp, hash);
   }
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball], work);
+  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball], work);
   return work;
 }
 
@@ -78,21 +122,19 @@ async function startDevServer(command, cwd, port) {
   throw new Error(`the dev server did not start:\n${output.slice(0, 2000)}`);
 }
 
-async function checkMode(browser, name, mode, work) {
-  const app = APPS[name];
-  if (app.webpack) {
-    rmSync(join(work, 'dist'), { recursive: true, force: true });
-    run('npx', ['webpack', '--mode', mode === 'dev' ? 'development' : 'production'], work);
-    cpSync(join(work, 'index.html'), join(work, 'dist', 'index.html'));
-    cpSync(join(work, 'public'), join(work, 'dist'), { recursive: true });
-    return serveAndCheck(browser, join(work, 'dist'));
-  }
-  if (mode === 'prod') {
-    run(...splitCommand(app.vite(0).build), work);
-    return serveAndCheck(browser, join(work, app.vite(0).out));
+async function checkMode(browser, mode, work) {
+  if (mode.cdnPage) return checkCdnPage(browser, mode.cdnPage, work);
+  if (mode.build) {
+    rmSync(join(work, mode.out), { recursive: true, force: true });
+    await run(mode.build[0], mode.build.slice(1), work);
+    if (mode.copyPage) {
+      cpSync(join(work, 'index.html'), join(work, mode.out, 'index.html'));
+      cpSync(join(work, 'public'), join(work, mode.out), { recursive: true });
+    }
+    return serveAndCheck(browser, join(work, mode.out), 'index.html');
   }
   const port = await freePort();
-  const stop = await startDevServer(app.vite(port).dev, work, port);
+  const stop = await startDevServer(['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], work, port);
   try {
     const proxy = await proxyTo(port);
     try {
@@ -105,50 +147,68 @@ async function checkMode(browser, name, mode, work) {
   }
 }
 
-const splitCommand = (command) => [command[0], command.slice(1)];
-
-async function serveAndCheck(browser, folder) {
-  const server = await serveStatic(folder);
+async function serveAndCheck(browser, folder, page, failures = []) {
+  const server = await serveStatic(folder, { failures });
   try {
-    return await checkApp(browser, `http://127.0.0.1:${server.port}/`, server.failures);
+    return await checkApp(browser, `http://127.0.0.1:${server.port}/${page}`, failures);
   } finally {
     await server.close();
   }
 }
 
+/** Serves the package's files on one origin and `page` (its `__CDN__` replaced by that origin) on another. */
+async function checkCdnPage(browser, page, work) {
+  const failures = [];
+  const cdn = await serveStatic(join(work, 'cdn'), { failures, cors: true });
+  try {
+    const site = join(work, 'site');
+    rmSync(site, { recursive: true, force: true });
+    cpSync(join(work, 'public'), site, { recursive: true });
+    writeFileSync(join(site, page), readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`));
+    return await serveAndCheck(browser, site, page, failures);
+  } finally {
+    await cdn.close();
+  }
+}
+
 const only = process.argv.slice(2);
 const names = only.length > 0 ? only : Object.keys(APPS);
+// Two apps at a time: one app's builds and type-check overlap the other's checks, which mostly wait (3 s idle each).
+const CONCURRENT_APPS = 2;
 const started = Date.now();
 const counts = { passed: 0, failed: 0 };
-const report = (name, outcome, detail = '') => {
-  const mark = { passed: 'ok  ', failed: 'FAIL' }[outcome];
-  counts[outcome]++;
-  console.log(`${mark} ${name}${detail ? ` — ${detail}` : ''}`);
-};
+const mark = { passed: 'ok  ', failed: 'FAIL' };
 
-log('packing fx-sdk');
-const tarball = pack();
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
-try {
-  for (const name of names) {
-    const appStarted = Date.now();
+/** Installs, type-checks and checks one app; its lines print together when it is done. */
+async function checkOneApp(browser, name, tarball) {
+  const appStarted = Date.now();
+  const lines = [];
+  const report = (label, outcome, detail = '') => {
+    counts[outcome]++;
+    lines.push(`${mark[outcome]} ${label}${detail ? ` — ${detail}` : ''}`);
+  };
+  try {
     let work;
     try {
-      work = prepare(name, tarball);
+      work = await prepare(name, tarball);
     } catch (error) {
       report(`${name}: install`, 'failed', error.message);
-      continue;
+      return;
     }
-    try {
-      run(...splitCommand(APPS[name].typecheck), work);
-      report(`${name}: tsc`, 'passed');
-    } catch (error) {
-      report(`${name}: tsc`, 'failed', error.message);
+    const { typecheck, modes } = APPS[name];
+    if (typecheck) {
+      const command = typeof typecheck === 'function' ? typecheck(work) : typecheck;
+      try {
+        await run(command[0], command.slice(1), work);
+        report(`${name}: ${command[1]}`, 'passed');
+      } catch (error) {
+        report(`${name}: ${command[1]}`, 'failed', error.message);
+      }
     }
-    for (const mode of ['dev', 'prod']) {
+    for (const [mode, how] of Object.entries(modes)) {
       let results;
       try {
-        results = await checkMode(browser, name, mode, work);
+        results = await checkMode(browser, how, work);
       } catch (error) {
         report(`${name} ${mode}: build and serve`, 'failed', error.message);
         continue;
@@ -159,8 +219,21 @@ try {
         else report(label, 'failed', outcome);
       }
     }
+  } finally {
+    console.log(lines.join('\n'));
     log(`${name}: ${((Date.now() - appStarted) / 1000).toFixed(1)} s`);
   }
+}
+
+log('packing fx-sdk');
+const tarball = await pack();
+const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
+try {
+  const queue = [...names];
+  const worker = async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkOneApp(browser, name, tarball);
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_APPS }, worker));
 } finally {
   await browser.close();
 }

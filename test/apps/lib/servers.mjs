@@ -19,10 +19,12 @@ function listen(handler, failures) {
   });
 }
 
-/** Serves `folder` (index.html for `/`); records 4xx/5xx answers. */
-export function serveStatic(folder) {
+/**
+ * Serves `folder` (index.html for `/`); records 4xx/5xx answers in `failures`. With `cors`, answers as a CDN does
+ * (`access-control-allow-origin: *`), which a module script from another origin needs.
+ */
+export function serveStatic(folder, { failures = [], cors = false } = {}) {
   const base = normalize(folder + sep);
-  const failures = [];
   return listen((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const path = normalize(join(base, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
@@ -35,7 +37,8 @@ export function serveStatic(folder) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'content-length': size });
+    const headers = { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', 'content-length': size };
+    res.writeHead(200, cors ? { ...headers, 'access-control-allow-origin': '*' } : headers);
     createReadStream(path).pipe(res);
   }, failures);
 }

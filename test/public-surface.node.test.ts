@@ -1,0 +1,66 @@
+// The names each published entry offers, read from its built declarations (dist/types, after stripInternal): they
+// must be exactly the lists below, which are what README and DESIGN.md document plus the types their signatures
+// use. A new public name fails here until it is documented and added; a helper stays out of the barrel, or carries
+// `@internal`. Needs dist/ built, as `npm test` does before this.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { declarationExports, declarationGraph, type ExportKind } from './declaration-exports.js';
+
+const types = fileURLToPath(new URL('../dist/types/', import.meta.url));
+
+const RUNTIME_VALUES = [
+  'Attr', 'BindingIssueCode', 'DeclarationIssueCode', 'FxError', 'LintCode', 'MetadataIssueCode', 'RuntimeErrorCode',
+  'ValueIssueCode', 'applyBindings', 'declarationListSchema', 'declarationSchemas', 'extractCompositionMetadata',
+  'isFxError', 'isSafeMediaUrl', 'lintComposition', 'parseVariableDeclarations', 'resolveVariables', 'sanitizeCssValue',
+  'validateVariables', 'variableDeclarationSchema',
+];
+const RUNTIME_TYPES = [
+  'BooleanDeclaration', 'ColorDeclaration', 'CompositionMetadata', 'EnumDeclaration', 'EnumOption', 'FontDeclaration',
+  'FontValue', 'ImageDeclaration', 'ImageValue', 'Issue', 'IssuePath', 'IssueSeverity', 'LintFinding', 'LintOptions',
+  'NumberDeclaration', 'ParsedDeclarations', 'ResolveLayers', 'ResolvedVariables', 'StringDeclaration', 'ValidateOptions',
+  'VariableDeclaration', 'VariableValues',
+];
+const FRAMEWORK_TYPES = ['FxCompositionListeners', 'FxCompositionProperties'];
+
+/** Each entry's declaration file (package.json `exports`) and its public names. */
+const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
+  'index.d.ts': {
+    values: [...RUNTIME_VALUES, 'CompileIssueCode', 'FxAttribute', 'FxComposition', 'FxErrorCode', 'FxEvent', 'compileComposition'],
+    types: [...RUNTIME_TYPES, 'CompileLimits', 'CompileOptions', 'CompiledComposition', 'FxCompositionEventMap', 'FxErrorDetail', 'FxVariablesChangeDetail', 'HtmlEntry'],
+  },
+  'node.d.ts': { values: RUNTIME_VALUES, types: RUNTIME_TYPES },
+  'react.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionProps'] },
+  'svelte.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes'] },
+};
+
+const byKind = (names: Map<string, ExportKind>, kind: ExportKind) => [...names].filter(([, k]) => k === kind).map(([name]) => name).sort();
+
+test('every declaration file package.json exports is listed here', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+  const entries = new Set(Object.values(pkg.exports).flatMap((target) => (typeof target === 'object' && target.types ? [target.types.replace('./dist/types/', '')] : [])));
+  assert.deepEqual([...entries].sort(), Object.keys(EXPECTED).sort());
+});
+
+for (const [entry, expected] of Object.entries(EXPECTED)) {
+  test(`${entry} exports exactly the documented names`, () => {
+    const file = join(types, entry);
+    assert.ok(existsSync(file), `${file} is missing: build first (node scripts/build.mjs)`);
+    const names = declarationExports(file);
+    assert.deepEqual({ values: byKind(names, 'value'), types: byKind(names, 'type') }, { values: [...expected.values].sort(), types: [...expected.types].sort() });
+  });
+}
+
+test('index.d.ts brings the tag into HTMLElementTagNameMap (querySelector types the element)', () => {
+  const augmentation = /interface HTMLElementTagNameMap \{\s*'fx-composition': FxComposition;/;
+  const files = [...declarationGraph(join(types, 'index.d.ts'))].filter((file) => augmentation.test(readFileSync(file, 'utf8')));
+  assert.equal(files.length, 1, 'no declaration file reached from index.d.ts maps <fx-composition> to FxComposition');
+});
+
+test('the reader follows re-exports and refuses one whose name its module does not declare', () => {
+  const fixture = fileURLToPath(new URL('fixtures/public-surface/entry.d.ts', import.meta.url));
+  assert.deepEqual(Object.fromEntries(declarationExports(fixture)), { a: 'value', B: 'type', C: 'type', d: 'value', renamed: 'value', E: 'value', F: 'type', G: 'type' });
+  assert.throws(() => declarationExports(join(dirname(fixture), 'dangling.d.ts')), /"stripped" is not declared by .*leaf\.d\.ts/);
+});
