@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bearerAuth } from '../auth/bearer.js';
 import { ErrorCode, Route } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
+import { apiCors } from './cors.js';
 import { ClientAbortedError, errorBody, internalError, ServiceError } from '../errors.js';
 import type { ServiceEnv } from './env.js';
 import { accountRoutes } from './routes/account.js';
@@ -13,6 +14,8 @@ import { renderRoutes } from './routes/renders.js';
 export function createApp(context: ServiceContext): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
   const auth = bearerAuth(context.authenticator);
+  // Before authentication: a browser's preflight carries no credentials.
+  app.use('/v3/*', apiCors());
   // `/v3/renders/*` also matches `/v3/renders` itself.
   for (const path of [Route.assets, `${Route.renders}/*`, Route.account]) app.use(path, auth);
 
