@@ -20,7 +20,7 @@ import { KeyboardShortcuts } from './keyboard-shortcuts.js';
 import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { PlaybackSettings } from './playback-settings.js';
-import { NetworkState, PlaybackStatus } from './playback-status.js';
+import { NetworkState, networkStateOf, PlaybackStatus } from './playback-status.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
@@ -275,9 +275,7 @@ export class FxComposition extends LitElement {
     return this.#status.readyState(this.isReady);
   }
   get networkState(): number {
-    if (this.status.kind === 'loading') return NetworkState.loading;
-    if (this.status.kind === 'error') return NetworkState.noSource;
-    return this.isReady ? NetworkState.idle : NetworkState.empty;
+    return networkStateOf(this.status.kind, this.isReady);
   }
   get seekable(): TimeRanges {
     return timeRanges(this.isReady ? this.length : 0);
@@ -441,9 +439,7 @@ export class FxComposition extends LitElement {
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);
-      emit(this, FxEvent.loadedData);
-      emit(this, FxEvent.canPlay);
-      emit(this, FxEvent.canPlayThrough);
+      this.#status.loaded();
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);

@@ -15,7 +15,11 @@ function finite(name: string, value: unknown): number {
  */
 export function checkRate(name: string, value: unknown): number {
   const rate = finite(name, value);
-  if (!isRate(rate)) throw new DOMException(`"${name}" must be from ${PLAYBACK_RATE.min} to ${PLAYBACK_RATE.max}, got ${rate}`, 'NotSupportedError');
+  if (!isRate(rate))
+    throw new DOMException(
+      `"${name}" must be from ${PLAYBACK_RATE.min} to ${PLAYBACK_RATE.max}, got ${rate}`,
+      'NotSupportedError',
+    );
   return rate;
 }
 

@@ -6,6 +6,13 @@ export const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;
 /** HTMLMediaElement's `networkState` values. */
 export const NetworkState = { empty: 0, idle: 1, loading: 2, noSource: 3 } as const;
 
+/** `networkState` of a load that is `loading`, failed (`error`), or neither (then loaded once ready). */
+export function networkStateOf(kind: 'idle' | 'loading' | 'error', ready: boolean): number {
+  if (kind === 'loading') return NetworkState.loading;
+  if (kind === 'error') return NetworkState.noSource;
+  return ready ? NetworkState.idle : NetworkState.empty;
+}
+
 /**
  * Whether playback really moves, told as HTMLMediaElement tells it: `seeking` from a seek's start until it lands,
  * `waiting` when a seek starts while playing, and `playing` once the frame reports playback moving after `play()`
@@ -26,6 +33,11 @@ export class PlaybackStatus {
   readyState(ready: boolean): number {
     if (!ready) return ReadyState.nothing;
     return this.#seeking ? ReadyState.metadata : ReadyState.enoughData;
+  }
+
+  /** The first frame of a source is ready: a media element says so in three events. */
+  loaded(): void {
+    for (const name of [FxEvent.loadedData, FxEvent.canPlay, FxEvent.canPlayThrough]) emit(this.target, name);
   }
 
   /** `play()` started playback: `playing` follows once the frame's clock moves. */

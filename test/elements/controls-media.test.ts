@@ -8,10 +8,14 @@ import { AUTOHIDE_MS } from '../../src/elements/controls-autohide.js';
 import { compositionHtml, mount, nextEvent, probeUntil, sleep, waitFor, whenReady } from './helpers.js';
 
 const DURATION = 20;
-const WITH_AUDIO = compositionHtml({ duration: DURATION, body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>controls</p>' });
+const WITH_AUDIO = compositionHtml({
+  duration: DURATION,
+  body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>controls</p>',
+});
 const INTERACTIVE = ['play-button', 'scrubber', 'mute-button', 'volume', 'rate-button', 'fullscreen-button'];
 
-const part = <T extends HTMLElement = HTMLElement>(el: FxComposition, name: string) => el.shadowRoot!.querySelector<T>(`[part="${name}"]`)!;
+const part = <T extends HTMLElement = HTMLElement>(el: FxComposition, name: string) =>
+  el.shadowRoot!.querySelector<T>(`[part="${name}"]`)!;
 const controlsOf = (el: FxComposition) => part(el, 'controls');
 
 async function controlled(style?: string, srcdoc = WITH_AUDIO): Promise<FxComposition> {
@@ -33,14 +37,18 @@ describe('<fx-composition controls>: volume, rate, fullscreen', () => {
 
   it('is accessible with every control', async () => {
     const el = await controlled();
-    for (const name of INTERACTIVE.filter((name) => name !== 'fullscreen-button' || document.fullscreenEnabled)) expect(part(el, name), name).to.exist;
+    for (const name of INTERACTIVE.filter((name) => name !== 'fullscreen-button' || document.fullscreenEnabled))
+      expect(part(el, name), name).to.exist;
     await expect(el).to.be.accessible();
   });
 
   it('the volume slider sets the volume of the element and the composition’s media', async () => {
     const el = await controlled();
     const slider = part<HTMLInputElement>(el, 'volume');
-    expect([slider.getAttribute('aria-label'), slider.getAttribute('aria-valuetext')]).to.deep.equal(['Volume', '100%']);
+    expect([slider.getAttribute('aria-label'), slider.getAttribute('aria-valuetext')]).to.deep.equal([
+      'Volume',
+      '100%',
+    ]);
     const changed = nextEvent(el, 'volumechange');
     slider.value = '0.4';
     slider.dispatchEvent(new Event('input', { bubbles: true }));
@@ -48,7 +56,9 @@ describe('<fx-composition controls>: volume, rate, fullscreen', () => {
     await el.updateComplete;
     expect(el.volume).to.equal(0.4);
     expect(slider.getAttribute('aria-valuetext')).to.equal('40%');
-    expect(await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.4)).to.equal(0.4);
+    expect(
+      await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.4),
+    ).to.equal(0.4);
   });
 
   it('the rate button steps through 0.5×–2× and says the rate it plays at', async () => {
@@ -139,7 +149,13 @@ describe('<fx-composition controls>: keys', () => {
     const el = await controlled();
     const button = part(el, 'play-button');
     for (const modifier of ['ctrlKey', 'altKey', 'metaKey']) {
-      const event = new KeyboardEvent('keydown', { key: 'l', [modifier]: true, bubbles: true, composed: true, cancelable: true });
+      const event = new KeyboardEvent('keydown', {
+        key: 'l',
+        [modifier]: true,
+        bubbles: true,
+        composed: true,
+        cancelable: true,
+      });
       button.dispatchEvent(event);
       expect(event.defaultPrevented, modifier).to.equal(false);
     }
@@ -190,12 +206,20 @@ describe('<fx-composition controls>: layout', () => {
     const names = [...INTERACTIVE, 'time', 'errors'].filter((name) => part(el, name));
     const boxes = names.map((name) => [name, part(el, name).getBoundingClientRect()] as const);
     for (const [name, box] of boxes) {
-      expect(box.left >= host.left - 0.5 && box.right <= host.right + 0.5 && box.top >= host.top - 0.5 && box.bottom <= host.bottom + 0.5, `${name} inside`).to.equal(true);
+      expect(
+        box.left >= host.left - 0.5 &&
+          box.right <= host.right + 0.5 &&
+          box.top >= host.top - 0.5 &&
+          box.bottom <= host.bottom + 0.5,
+        `${name} inside`,
+      ).to.equal(true);
       if (INTERACTIVE.includes(name)) expect(Math.min(box.width, box.height), `${name} target size`).to.be.at.least(24);
     }
     for (const [i, [a, boxA]] of boxes.entries()) {
       for (const [b, boxB] of boxes.slice(i + 1)) {
-        const overlap = Math.min(boxA.right, boxB.right) - Math.max(boxA.left, boxB.left) > 0.5 && Math.min(boxA.bottom, boxB.bottom) - Math.max(boxA.top, boxB.top) > 0.5;
+        const overlap =
+          Math.min(boxA.right, boxB.right) - Math.max(boxA.left, boxB.left) > 0.5 &&
+          Math.min(boxA.bottom, boxB.bottom) - Math.max(boxA.top, boxB.top) > 0.5;
         expect(overlap, `${a} overlaps ${b}`).to.equal(false);
       }
     }
@@ -210,7 +234,10 @@ describe('<fx-composition controls>: layout', () => {
   }
 
   it('at 320 px with an error hint, too', async () => {
-    const failing = compositionHtml({ duration: 2, body: '<script>throw new Error("the chart data is missing for this composition")</script>' });
+    const failing = compositionHtml({
+      duration: 2,
+      body: '<script>throw new Error("the chart data is missing for this composition")</script>',
+    });
     const el = await controlled('display:block;width:320px', failing);
     await waitFor(() => part(el, 'errors'), 'the error hint');
     checkLayout(el);

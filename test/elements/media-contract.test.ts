@@ -3,13 +3,36 @@
 // it) and volume, with the platform's errors for refused values.
 import { expect } from '@open-wc/testing';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
-import { compositionHtml, mount, nextEvent, probe, probeUntil, recordEvents, sleep, waitFor, whenReady } from './helpers.js';
+import {
+  compositionHtml,
+  mount,
+  nextEvent,
+  probe,
+  probeUntil,
+  recordEvents,
+  sleep,
+  waitFor,
+  whenReady,
+} from './helpers.js';
 
-const WITH_AUDIO = compositionHtml({ duration: 10, body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>media</p>' });
-const LOAD_EVENTS = ['loadstart', 'emptied', 'loadedmetadata', 'durationchange', 'loadeddata', 'canplay', 'canplaythrough', 'ready'];
+const WITH_AUDIO = compositionHtml({
+  duration: 10,
+  body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>media</p>',
+});
+const LOAD_EVENTS = [
+  'loadstart',
+  'emptied',
+  'loadedmetadata',
+  'durationchange',
+  'loadeddata',
+  'canplay',
+  'canplaythrough',
+  'ready',
+];
 const PLAY_EVENTS = ['play', 'playing', 'waiting', 'pause', 'seeking', 'seeked'];
 
-const runtimeTime = async (el: FxComposition) => (await probe<{ currentTime: number }>(el, { ask: 'runtime' })).currentTime;
+const runtimeTime = async (el: FxComposition) =>
+  (await probe<{ currentTime: number }>(el, { ask: 'runtime' })).currentTime;
 
 /** Composition seconds per wall second while playing, measured in the frame over `ms`. */
 async function pace(el: FxComposition, ms = 800): Promise<number> {
@@ -40,7 +63,15 @@ describe('<fx-composition> media contract: loading', () => {
     await el.updateComplete;
     expect(el.networkState).to.equal(2);
     await whenReady(el);
-    expect(seen).to.deep.equal(['loadstart', 'loadedmetadata', 'durationchange', 'loadeddata', 'canplay', 'canplaythrough', 'ready']);
+    expect(seen).to.deep.equal([
+      'loadstart',
+      'loadedmetadata',
+      'durationchange',
+      'loadeddata',
+      'canplay',
+      'canplaythrough',
+      'ready',
+    ]);
     expect([el.readyState, el.networkState]).to.deep.equal([4, 1]);
   });
 
@@ -133,9 +164,13 @@ describe('<fx-composition> media contract: playbackRate', () => {
     const el = mount({}, { srcdoc: WITH_AUDIO });
     el.playbackRate = 1.5;
     await whenReady(el);
-    expect(await probeUntil(el, { ask: 'property', selector: '#a', name: 'playbackRate' }, (rate) => rate === 1.5)).to.equal(1.5);
+    expect(
+      await probeUntil(el, { ask: 'property', selector: '#a', name: 'playbackRate' }, (rate) => rate === 1.5),
+    ).to.equal(1.5);
     el.playbackRate = 2;
-    expect(await probeUntil(el, { ask: 'property', selector: '#a', name: 'playbackRate' }, (rate) => rate === 2)).to.equal(2);
+    expect(
+      await probeUntil(el, { ask: 'property', selector: '#a', name: 'playbackRate' }, (rate) => rate === 2),
+    ).to.equal(2);
     // Playing, drift steering scales it by at most ±20 %.
     await el.play();
     await sleep(600);
@@ -146,7 +181,8 @@ describe('<fx-composition> media contract: playbackRate', () => {
     const el = await whenReady(mount({}, { srcdoc: WITH_AUDIO }));
     let changes = 0;
     el.addEventListener('ratechange', () => (changes += 1));
-    for (const rate of [Number.NaN, Infinity, -Infinity, 'fast']) expectThrows(() => (el.playbackRate = rate as number), 'TypeError');
+    for (const rate of [Number.NaN, Infinity, -Infinity, 'fast'])
+      expectThrows(() => (el.playbackRate = rate as number), 'TypeError');
     for (const rate of [0, -1, 0.0624, 16.01, 100]) expectThrows(() => (el.playbackRate = rate), 'NotSupportedError');
     for (const rate of [0, 17]) expectThrows(() => (el.defaultPlaybackRate = rate), 'NotSupportedError');
     expect([el.playbackRate, el.defaultPlaybackRate, changes]).to.deep.equal([1, 1, 0]);
@@ -177,14 +213,18 @@ describe('<fx-composition> media contract: volume', () => {
     el.volume = 0.25;
     await changed;
     expect(el.volume).to.equal(0.25);
-    expect(await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.25)).to.equal(0.25);
+    expect(
+      await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.25),
+    ).to.equal(0.25);
   });
 
   it('a volume set before load reaches the frame', async () => {
     const el = mount({}, { srcdoc: WITH_AUDIO });
     el.volume = 0.5;
     await whenReady(el);
-    expect(await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.5)).to.equal(0.5);
+    expect(
+      await probeUntil(el, { ask: 'property', selector: '#a', name: 'volume' }, (volume) => volume === 0.5),
+    ).to.equal(0.5);
   });
 
   it('out of range is an IndexSizeError, not finite a TypeError; the volume stays', async () => {
@@ -192,8 +232,12 @@ describe('<fx-composition> media contract: volume', () => {
     let changes = 0;
     el.addEventListener('volumechange', () => (changes += 1));
     for (const volume of [-0.01, 1.01, 2]) expectThrows(() => (el.volume = volume), 'IndexSizeError');
-    for (const volume of [Number.NaN, Infinity, 'loud']) expectThrows(() => (el.volume = volume as number), 'TypeError');
+    for (const volume of [Number.NaN, Infinity, 'loud'])
+      expectThrows(() => (el.volume = volume as number), 'TypeError');
     expect([el.volume, changes]).to.deep.equal([1, 0]);
-    await waitFor(async () => (await probe(el, { ask: 'property', selector: '#a', name: 'volume' })) === 1, 'the media volume to stay 1');
+    await waitFor(
+      async () => (await probe(el, { ask: 'property', selector: '#a', name: 'volume' })) === 1,
+      'the media volume to stay 1',
+    );
   });
 });
