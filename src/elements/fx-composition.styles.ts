@@ -11,11 +11,6 @@ export const styles = css`
     /* The controls lay out by the element's width (two rows when narrow). */
     container-type: inline-size;
   }
-  :host(:fullscreen) {
-    aspect-ratio: auto;
-    width: 100%;
-    height: 100%;
-  }
   :host([hidden]) {
     display: none;
   }

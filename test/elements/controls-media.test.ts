@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
 import { AUTOHIDE_MS } from '../../src/elements/controls-autohide.js';
-import { compositionHtml, mount, nextEvent, probeUntil, sleep, waitFor, whenReady } from './helpers.js';
+import { compositionHtml, frameOf, mount, nextEvent, probeUntil, sleep, waitFor, whenReady } from './helpers.js';
 
 const DURATION = 20;
 const WITH_AUDIO = compositionHtml({
@@ -84,14 +84,38 @@ describe('<fx-composition controls>: volume, rate, fullscreen', () => {
     expect(el.playbackRate).to.equal(1.5);
   });
 
-  it('the fullscreen button puts the element itself in fullscreen', async function () {
+  it('f and the fullscreen button put the element itself in fullscreen, the composition scaled to fill it', async function () {
+    if (!document.fullscreenEnabled) this.skip();
+    const el = await controlled('display:block;width:320px', compositionHtml({ duration: 2 }));
+    const button = part<HTMLButtonElement>(el, 'fullscreen-button');
+    expect(button.getAttribute('aria-label')).to.equal('Fullscreen');
+    // A key press is the user activation the Fullscreen API asks for.
+    const entered = nextEvent(document, 'fullscreenchange');
+    await press(el, button, 'f');
+    await entered;
+    expect(document.fullscreenElement).to.equal(el);
+    const { width, height } = el.getBoundingClientRect();
+    expect([width, height]).to.deep.equal([innerWidth, innerHeight]);
+    const scale = Math.min(innerWidth / 320, innerHeight / 180);
+    await waitFor(
+      () => Math.abs(frameOf(el).getBoundingClientRect().width - 320 * scale) < 1,
+      'the composition to fill the screen',
+    );
+    await el.updateComplete;
+    expect(button.getAttribute('aria-label')).to.equal('Exit fullscreen');
+    const left = nextEvent(document, 'fullscreenchange');
+    await press(el, button, 'f');
+    await left;
+    expect(document.fullscreenElement).to.equal(null);
+  });
+
+  it('the fullscreen button asks for fullscreen on the element', async function () {
     if (!document.fullscreenEnabled) this.skip();
     const el = await controlled();
     const requests: string[] = [];
     el.requestFullscreen = () => (requests.push('request'), Promise.resolve());
     part<HTMLButtonElement>(el, 'fullscreen-button').click();
     expect(requests).to.deep.equal(['request']);
-    expect(part(el, 'fullscreen-button').getAttribute('aria-label')).to.equal('Fullscreen');
   });
 
   it('leaves the fullscreen button out where fullscreen is not available', async () => {
