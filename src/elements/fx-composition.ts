@@ -7,20 +7,17 @@ import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
-import { ControlsAutohide } from './controls-autohide.js';
-import { renderControls } from './controls.js';
 import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameLoader, type Playhead } from './frame-loader.js';
-import { Fullscreen } from './fullscreen.js';
 import type { FrameSession } from './frame-session.js';
 import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
 import { styles } from './fx-composition.styles.js';
-import { KeyboardShortcuts } from './keyboard-shortcuts.js';
 import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { PlaybackSettings } from './playback-settings.js';
 import { NetworkState, networkStateOf, PlaybackStatus } from './playback-status.js';
+import { PlayerControls } from './player-controls.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
@@ -221,8 +218,11 @@ export class FxComposition extends LitElement {
   #variables = new LiveVariables(this, this.#loader);
   #settings = new PlaybackSettings(this, (message) => this.#session?.post(message));
   #status = new PlaybackStatus(this);
-  #fullscreen = new Fullscreen(this);
-  #autohide = new ControlsAutohide(this, () => this.renderRoot.querySelector('.controls'));
+  #controls = new PlayerControls(
+    this,
+    () => ({ time: this.time, seekFrom: this.#seekTarget ?? this.time, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors }),
+    (seconds) => this.#seekQuietly(seconds),
+  );
   /** The session on stage. */
   get #session(): FrameSession | undefined {
     return this.#loader.session;
@@ -231,13 +231,6 @@ export class FxComposition extends LitElement {
   constructor() {
     super();
     new FocusGuard(this);
-    new KeyboardShortcuts(this, {
-      togglePlay: () => this.#togglePlay(),
-      seekBy: (seconds) => this.#seekQuietly((this.#seekTarget ?? this.time) + seconds),
-      seekTo: (where) => this.#seekQuietly(where === 'start' ? 0 : this.length),
-      toggleMute: () => (this.muted = !this.muted),
-      toggleFullscreen: () => this.#fullscreen.toggle(),
-    });
     // Every error the element reports also shows in the controls, so a composition that broke is not a silent 0:00.
     this.addEventListener(FxEvent.error, (event) => (this.errors = [...this.errors, event.detail.message].slice(-MAX_SHOWN_ERRORS)));
   }
@@ -320,7 +313,6 @@ export class FxComposition extends LitElement {
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#variables.reportProblem();
-    this.#autohide.playing(!this.isPaused);
     // The first load carries the variables; later changes go to the frame live.
     if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#loader.load();
     else if (changed.has('variables')) this.#variables.send();
@@ -507,11 +499,6 @@ export class FxComposition extends LitElement {
     else if (this.#wantsPlay) void this.play();
   }
 
-  #togglePlay(): void {
-    if (this.isPaused) void this.play();
-    else this.pause();
-  }
-
   protected override render() {
     const showPoster = this.poster && !this.isReady;
     return html`
@@ -519,31 +506,7 @@ export class FxComposition extends LitElement {
       ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
       ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading…</div>` : nothing}
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
-      ${this.controls
-        ? renderControls(
-            {
-              paused: this.isPaused,
-              muted: this.muted,
-              volume: this.volume,
-              playbackRate: this.playbackRate,
-              fullscreen: this.#fullscreen.available ? this.#fullscreen.active : undefined,
-              hidden: this.#autohide.hidden,
-              time: this.time,
-              duration: this.length,
-              fps: this.#stage.fps,
-              issues: this.valueIssues,
-              errors: this.errors,
-            },
-            {
-              togglePlay: () => this.#togglePlay(),
-              toggleMute: () => (this.muted = !this.muted),
-              setVolume: (volume) => (this.volume = volume),
-              setPlaybackRate: (rate) => (this.playbackRate = rate),
-              toggleFullscreen: () => this.#fullscreen.toggle(),
-              seek: (seconds) => this.#seekQuietly(seconds),
-            },
-          )
-        : nothing}
+      ${this.#controls.render()}
     `;
   }
 }
