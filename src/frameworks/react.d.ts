@@ -3,10 +3,10 @@
 // `onvariableschange`, `onerror`, `onready`, … (lowercase, as the events are named). Import it once:
 // `import 'fx-sdk/react'` (it also registers the element) or `import type {} from 'fx-sdk/react'`.
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { FxComposition, FxCompositionEventMap } from './index.js';
+import type { FxComposition, FxCompositionEventMap, FxEvent } from './index.js';
 
 /** The element's own events (not the DOM's), each as React 19 adds it: `on` + the event's name. */
-type FxOwnEvent = 'loadedmetadata' | 'durationchange' | 'volumechange' | 'play' | 'pause' | 'timeupdate' | 'seeked' | 'ended' | 'ready' | 'variableschange' | 'error';
+type FxOwnEvent = FxEvent;
 
 export type FxCompositionListeners = {
   [K in FxOwnEvent as `on${K}`]?: (event: FxCompositionEventMap[K]) => void;
@@ -27,6 +27,9 @@ export type FxCompositionProps = DetailedHTMLProps<HTMLAttributes<FxComposition>
     poster?: string;
     posterTime?: string;
     allowCompositionReadsUnder?: readonly string[];
+    playbackRate?: number;
+    defaultPlaybackRate?: number;
+    volume?: number;
   };
 
 declare module 'react' {
