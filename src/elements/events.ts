@@ -35,9 +35,18 @@ export interface FxCompositionEventMap extends Omit<HTMLElementEventMap, typeof 
   [FxEvent.loadedMetadata]: Event;
   [FxEvent.durationChange]: Event;
   [FxEvent.volumeChange]: Event;
+  [FxEvent.rateChange]: Event;
+  [FxEvent.loadStart]: Event;
+  [FxEvent.emptied]: Event;
+  [FxEvent.loadedData]: Event;
+  [FxEvent.canPlay]: Event;
+  [FxEvent.canPlayThrough]: Event;
   [FxEvent.play]: Event;
+  [FxEvent.playing]: Event;
+  [FxEvent.waiting]: Event;
   [FxEvent.pause]: Event;
   [FxEvent.timeUpdate]: Event;
+  [FxEvent.seeking]: Event;
   [FxEvent.seeked]: Event;
   [FxEvent.ended]: Event;
   [FxEvent.ready]: Event;

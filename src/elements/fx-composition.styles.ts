@@ -8,6 +8,8 @@ export const styles = css`
     aspect-ratio: var(--fx-aspect-ratio, 16 / 9);
     background: #000;
     contain: content;
+    /* The controls lay out by the element's width (two rows when narrow). */
+    container-type: inline-size;
   }
   :host([hidden]) {
     display: none;
@@ -59,15 +61,28 @@ export const styles = css`
     background: var(--fx-controls-background, linear-gradient(transparent, rgb(0 0 0 / 0.7)));
     color: #fff;
     font: 13px/1 system-ui, sans-serif;
+    transition: opacity 0.2s;
   }
+  /* Hidden, not gone: still focusable, and focus brings them back (controls-autohide.ts). */
+  .controls.hidden {
+    opacity: 0;
+  }
+  /* 24 px targets at least (WCAG 2.5.8). */
   .controls button {
     all: unset;
     cursor: pointer;
-    min-width: 1.8em;
-    min-height: 1.8em;
+    box-sizing: border-box;
+    min-width: 28px;
+    min-height: 28px;
+    padding: 0 2px;
     display: inline-grid;
     place-items: center;
     border-radius: 4px;
+    white-space: nowrap;
+    font-variant-numeric: tabular-nums;
+  }
+  [part='rate-button'] {
+    min-width: 3.2em;
   }
   .controls button:focus-visible,
   .controls input:focus-visible {
@@ -75,8 +90,30 @@ export const styles = css`
     outline-offset: 2px;
   }
   .controls input[type='range'] {
-    flex: 1;
+    min-height: 24px;
+    margin: 0;
     accent-color: #fff;
+  }
+  [part='scrubber'] {
+    flex: 1;
+    min-width: 48px;
+  }
+  [part='volume'] {
+    width: 64px;
+  }
+  /* Narrow: the scrubber takes a row of its own above the buttons. */
+  @container (max-width: 480px) {
+    .controls {
+      flex-wrap: wrap;
+      row-gap: 0.2em;
+    }
+    [part='scrubber'] {
+      order: -1;
+      flex-basis: 100%;
+    }
+    [part='time'] {
+      margin-inline-end: auto;
+    }
   }
   .time {
     font-variant-numeric: tabular-nums;

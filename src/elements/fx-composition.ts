@@ -7,7 +7,6 @@ import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
-import { renderControls } from './controls.js';
 import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameLoader, type Playhead } from './frame-loader.js';
@@ -16,6 +15,9 @@ import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedVa
 import { styles } from './fx-composition.styles.js';
 import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
+import { PlaybackSettings } from './playback-settings.js';
+import { NetworkState, networkStateOf, PlaybackStatus } from './playback-status.js';
+import { PlayerControls } from './player-controls.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
@@ -36,7 +38,10 @@ const MAX_SHOWN_ERRORS = 5;
  * @attr src - URL of the composition's entry HTML.
  * @attr srcdoc - Composition HTML given inline (used when `src` is absent).
  * @attr variables - JSON object of variable overrides (top-level composition only).
- * @attr controls - Shows play/pause, a scrubber, the time and mute.
+ * @attr controls - Shows play/pause, a scrubber, the time, mute and volume, the playback rate and fullscreen. They
+ *   hide after 2 s without pointer or keyboard activity while playing. Keys while focus is inside the element:
+ *   Space or `k` play/pause, `j`/`l` and ←/→ seek 5 s (on the scrubber, arrows step one frame), `m` mutes, `f`
+ *   toggles fullscreen, Home/End go to the start/end.
  * @attr autoplay - Starts playing once ready.
  * @attr loop - Starts again at the end.
  * @attr muted - Mutes the composition's media.
@@ -62,15 +67,40 @@ const MAX_SHOWN_ERRORS = 5;
  * @prop {string} posterTime - See the `poster-time` attribute.
  * @prop {number} duration - Length in seconds (`NaN` until loaded).
  * @prop {boolean} paused
+ * @prop {boolean} ended
  * @prop {boolean} ready - True once the first frame is ready.
+ * @prop {boolean} seeking - True from a seek's start until its `seeked`.
+ * @prop {number} playbackRate - Speed of the composition and its media, 0.0625 to 16 (the range browsers play
+ *   media at; 0 is refused too: use `pause()`). Anything else throws, as HTMLMediaElement does: a `TypeError` when
+ *   not a finite number, else a `NotSupportedError` `DOMException`; the rate stays. A source replacing another
+ *   starts at `defaultPlaybackRate` (a rate set before the first load is kept). Fires `ratechange`.
+ * @prop {number} defaultPlaybackRate - The rate a replacing source starts at (checked like `playbackRate`).
+ * @prop {number} volume - 0 to 1, scaling each media element's own volume in the composition; out of range
+ *   throws an `IndexSizeError` `DOMException` (not finite: a `TypeError`), as HTMLMediaElement does. Fires
+ *   `volumechange`.
+ * @prop {number} readyState - HTMLMediaElement's: 0 until the first frame is ready, 1 while a seek is pending, else 4.
+ * @prop {number} networkState - HTMLMediaElement's: 0 before any load, 2 while loading, 1 once loaded, 3 after a
+ *   failed load.
+ * @prop {TimeRanges} seekable - The whole duration once ready (the composition is never streamed).
+ * @prop {TimeRanges} buffered - Same as `seekable`.
  *
  * @fires loadedmetadata - Duration and size are known.
+ * @fires loadstart - A new `src`/`srcdoc` started loading.
+ * @fires emptied - A new load replaced what was loaded (or failed) before.
  * @fires durationchange - `duration` changed.
- * @fires volumechange - `muted` changed.
+ * @fires loadeddata - The first frame is ready (with `canplay` and `canplaythrough` right after it).
+ * @fires canplay - Ready to play.
+ * @fires canplaythrough - Ready to play to the end (the composition is never streamed).
+ * @fires volumechange - `muted` or `volume` changed.
+ * @fires ratechange - `playbackRate` or `defaultPlaybackRate` changed.
  * @fires ready - The first frame is ready to show.
  * @fires play - Playback started.
+ * @fires playing - Playback is moving: after `play()` once the frame's clock runs, and after a seek made while
+ *   playing landed.
+ * @fires waiting - A seek started while playing: playback waits for it.
  * @fires pause - Playback paused (also at the end).
  * @fires timeupdate - The playhead moved.
+ * @fires seeking - A seek started.
  * @fires seeked - A seek landed and its frame was painted.
  * @fires ended - Playback reached the end (not fired with `loop`).
  * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[] }>} variableschange - Values were applied.
@@ -83,6 +113,9 @@ const MAX_SHOWN_ERRORS = 5;
  * @csspart scrubber
  * @csspart time
  * @csspart mute-button
+ * @csspart volume - The volume slider.
+ * @csspart rate-button - Steps through the playback rates 0.5×, 1×, 1.5×, 2×.
+ * @csspart fullscreen-button - Left out where fullscreen is not available (`document.fullscreenEnabled`).
  * @csspart issues - The hint shown when variables have issues.
  * @csspart errors - The hint shown when the composition reported errors (the latest; all in its title).
  * @csspart status - Loading and error messages.
@@ -160,6 +193,13 @@ export class FxComposition extends LitElement {
     runtimeUrl: () => FxComposition.runtimeUrl,
     defer: () => this.#viewport.defer(this.loading === 'lazy'),
     loading: () => {
+      // As a media element's load: `emptied` if something was loaded (or tried) and a new source at the default
+      // rate; a rate set before the first load stays (frameworks set properties and attributes in any order).
+      if (this.networkState !== NetworkState.empty) {
+        emit(this, FxEvent.emptied);
+        this.#settings.reset();
+      }
+      emit(this, FxEvent.loadStart);
       this.isReady = false;
       this.status = { kind: 'loading' };
       this.errors = [];
@@ -176,6 +216,13 @@ export class FxComposition extends LitElement {
     message: (session, message) => this.#onFrameMessage(session, message),
   });
   #variables = new LiveVariables(this, this.#loader);
+  #settings = new PlaybackSettings(this, (message) => this.#session?.post(message));
+  #status = new PlaybackStatus(this);
+  #controls = new PlayerControls(
+    this,
+    () => ({ time: this.time, seekFrom: this.#seekTarget ?? this.time, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors }),
+    (seconds) => this.#seekQuietly(seconds),
+  );
   /** The session on stage. */
   get #session(): FrameSession | undefined {
     return this.#loader.session;
@@ -214,8 +261,14 @@ export class FxComposition extends LitElement {
     return this.isReady && this.isPaused && this.time >= this.length;
   }
   // HTMLMediaElement-shaped extras, so media-chrome and similar controllers can drive the element.
+  get seeking(): boolean {
+    return this.#status.seeking;
+  }
   get readyState(): number {
-    return this.isReady ? 4 : 0;
+    return this.#status.readyState(this.isReady);
+  }
+  get networkState(): number {
+    return networkStateOf(this.status.kind, this.isReady);
   }
   get seekable(): TimeRanges {
     return timeRanges(this.isReady ? this.length : 0);
@@ -223,12 +276,29 @@ export class FxComposition extends LitElement {
   get buffered(): TimeRanges {
     return this.seekable;
   }
-  volume = 1;
-  playbackRate = 1;
+  get playbackRate(): number {
+    return this.#settings.rate;
+  }
+  set playbackRate(rate: number) {
+    this.#settings.rate = rate;
+    this.requestUpdate();
+  }
+  get defaultPlaybackRate(): number {
+    return this.#settings.defaultRate;
+  }
+  set defaultPlaybackRate(rate: number) {
+    this.#settings.defaultRate = rate;
+  }
+  get volume(): number {
+    return this.#settings.volume;
+  }
+  set volume(volume: number) {
+    this.#settings.volume = volume;
+    this.requestUpdate();
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('keydown', this.#onKeyDown);
     // Moved in the DOM: the frame was dropped on disconnect, so load again.
     if (this.hasUpdated && !this.#session) void this.#loader.load();
   }
@@ -258,6 +328,7 @@ export class FxComposition extends LitElement {
   #sendSettings(session: FrameSession): void {
     session.post({ type: Message.setMuted, muted: this.muted });
     session.post({ type: Message.setLoop, loop: this.loop });
+    for (const message of this.#settings.messages()) session.post(message);
   }
 
   /** Starts playback (once ready). */
@@ -269,6 +340,7 @@ export class FxComposition extends LitElement {
       if (this.#posterAt !== undefined) void this.#session?.seek(this.time);
       this.#posterAt = undefined;
       this.#session?.post({ type: Message.play });
+      this.#status.played();
       emit(this, FxEvent.play);
     }
     return Promise.resolve();
@@ -284,13 +356,21 @@ export class FxComposition extends LitElement {
     if (this.isPaused) return;
     this.isPaused = true;
     this.#session?.post({ type: Message.pause });
+    this.#status.paused();
     emit(this, FxEvent.pause);
   }
 
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
   async seek(seconds: number): Promise<number> {
     const call = ++this.#seekCall;
-    const session = await this.#readySession();
+    this.#status.seekStarted(!this.isPaused);
+    let session: FrameSession;
+    try {
+      session = await this.#readySession();
+    } catch (error) {
+      if (call === this.#seekCall) this.#status.seekEnded();
+      throw error;
+    }
     if (call !== this.#seekCall) return landingTime(seconds, this.#stage);
     const time = landingTime(seconds, this.#stage);
     this.#seekTarget = time;
@@ -301,12 +381,14 @@ export class FxComposition extends LitElement {
     this.#seekTarget = undefined;
     // A reload swapped in meanwhile (starting at this seek's time): land there on the new frame too.
     if (session !== this.#session && this.#session) return this.seek(seconds);
+    this.#status.seekEnded();
     if (!painted) return this.time;
     // A time report from before the seek must not move the playhead back.
     this.#timeReports.cancel();
     this.time = time;
     emit(this, FxEvent.timeUpdate);
     emit(this, FxEvent.seeked);
+    if (!this.isPaused) this.#status.moving();
     return time;
   }
 
@@ -349,6 +431,7 @@ export class FxComposition extends LitElement {
     if (!keep) {
       emit(this, FxEvent.loadedMetadata);
       if (durationChanged) emit(this, FxEvent.durationChange);
+      this.#status.loaded();
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
@@ -384,12 +467,14 @@ export class FxComposition extends LitElement {
         const time = clampTime(message.time, this.#stage);
         // A pause reported within the frame's burst still counts.
         this.#timeReports.push((waiting) => ({ time, paused: message.paused || (waiting?.paused ?? false) }));
+        if (!message.paused && !this.isPaused) this.#status.moving();
         return;
       }
       case Message.ended:
         this.#timeReports.flush();
         this.isPaused = true;
         this.#wantsPlay = false;
+        this.#status.paused();
         emit(this, FxEvent.pause);
         emit(this, FxEvent.ended);
         return;
@@ -414,15 +499,6 @@ export class FxComposition extends LitElement {
     else if (this.#wantsPlay) void this.play();
   }
 
-  #onKeyDown = (event: KeyboardEvent) => {
-    if (event.target instanceof HTMLInputElement && event.target.type === 'range' && event.key !== ' ') return;
-    if (event.key === ' ' || event.key === 'k') {
-      event.preventDefault();
-      if (this.isPaused) void this.play();
-      else this.pause();
-    }
-  };
-
   protected override render() {
     const showPoster = this.poster && !this.isReady;
     return html`
@@ -430,16 +506,7 @@ export class FxComposition extends LitElement {
       ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
       ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading…</div>` : nothing}
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
-      ${this.controls
-        ? renderControls(
-            { paused: this.isPaused, muted: this.muted, time: this.time, duration: this.length, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors },
-            {
-              togglePlay: () => (this.isPaused ? void this.play() : this.pause()),
-              toggleMute: () => (this.muted = !this.muted),
-              seek: (seconds) => this.#seekQuietly(seconds),
-            },
-          )
-        : nothing}
+      ${this.#controls.render()}
     `;
   }
 }

@@ -17,6 +17,9 @@ export interface FxCompositionProperties {
   poster?: string;
   posterTime?: string;
   allowCompositionReadsUnder?: readonly string[];
+  playbackRate?: number;
+  defaultPlaybackRate?: number;
+  volume?: number;
 }
 
 /** A listener for each of the element's own events (the `FxEvent` table), typed by its event map. */

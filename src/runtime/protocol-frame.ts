@@ -1,6 +1,6 @@
 /** The frame's end of the protocol: what it accepts from the host. */
 import { isRecord } from './data.js';
-import { isBoolean, isTime, matchesShape, Message, PROTOCOL_VERSION, type ConnectMessage, type HostMessage, type Shape } from './protocol-messages.js';
+import { isBoolean, isRate, isTime, isVolume, matchesShape, Message, PROTOCOL_VERSION, type ConnectMessage, type HostMessage, type Shape } from './protocol-messages.js';
 
 const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},
@@ -9,6 +9,8 @@ const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.setVariables]: { values: isRecord },
   [Message.setMuted]: { muted: isBoolean },
   [Message.setLoop]: { loop: isBoolean },
+  [Message.setRate]: { rate: isRate },
+  [Message.setVolume]: { volume: isVolume },
 };
 
 export const isConnectMessage = (data: unknown): data is ConnectMessage =>

@@ -18,6 +18,8 @@ export const Message = {
   setVariables: 'set-variables',
   setMuted: 'set-muted',
   setLoop: 'set-loop',
+  setRate: 'set-rate',
+  setVolume: 'set-volume',
   // frame → host
   ready: 'ready',
   time: 'time',
@@ -40,7 +42,9 @@ export type HostMessage =
   | { readonly type: typeof Message.seek; readonly id: number; readonly time: number }
   | { readonly type: typeof Message.setVariables; readonly values: Values }
   | { readonly type: typeof Message.setMuted; readonly muted: boolean }
-  | { readonly type: typeof Message.setLoop; readonly loop: boolean };
+  | { readonly type: typeof Message.setLoop; readonly loop: boolean }
+  | { readonly type: typeof Message.setRate; readonly rate: number }
+  | { readonly type: typeof Message.setVolume; readonly volume: number };
 
 export interface ReadyMessage {
   readonly type: typeof Message.ready;
@@ -73,6 +77,12 @@ export type FrameMessage =
 export const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 export const isBoolean = (value: unknown) => typeof value === 'boolean';
 export const isString = (value: unknown) => typeof value === 'string';
+
+/** Playback rates the element and the frame accept: the range browsers play media at (Chromium's and Firefox's). */
+export const PLAYBACK_RATE = { min: 0.0625, max: 16 } as const;
+export const isRate = (value: unknown) => typeof value === 'number' && value >= PLAYBACK_RATE.min && value <= PLAYBACK_RATE.max;
+/** A media volume: from 0 (silent) to 1 (as authored). */
+export const isVolume = (value: unknown) => typeof value === 'number' && value >= 0 && value <= 1;
 
 /** The fields a message type must carry, each with its check. */
 export type Shape = Readonly<Record<string, (value: unknown) => boolean>>;

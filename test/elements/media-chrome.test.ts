@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import 'media-chrome';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
-import { compositionHtml, nextEvent, sleep, track, waitFor, watchUncaught, whenReady } from './helpers.js';
+import { compositionHtml, nextEvent, probe, sleep, track, waitFor, watchUncaught, whenReady } from './helpers.js';
 
 const DURATION = 4;
 
@@ -12,6 +12,8 @@ interface Player {
   readonly playButton: HTMLElement;
   readonly timeRange: HTMLElement;
   readonly muteButton: HTMLElement;
+  readonly loadingIndicator: HTMLElement;
+  readonly rateButton: HTMLElement;
 }
 
 /** `<media-controller>` with `<fx-composition slot="media">` and a play button and time range. */
@@ -24,12 +26,23 @@ async function player(): Promise<Player> {
       <media-play-button></media-play-button>
       <media-mute-button></media-mute-button>
       <media-time-range style="width:400px"></media-time-range>
-    </media-control-bar>`;
+      <media-playback-rate-button rates="1 2"></media-playback-rate-button>
+    </media-control-bar>
+    <media-loading-indicator slot="centered-chrome" noautohide></media-loading-indicator>`;
   const media = controller.querySelector('fx-composition')!;
   media.srcdoc = compositionHtml({ duration: DURATION, width: 480, height: 270, body: '<h1>media-chrome</h1>' });
   track(document.body, controller);
   await whenReady(media);
-  return { controller, media, playButton: controller.querySelector('media-play-button')!, timeRange: controller.querySelector('media-time-range')!, muteButton: controller.querySelector('media-mute-button')! };
+  const find = (selector: string) => controller.querySelector<HTMLElement>(selector)!;
+  return {
+    controller,
+    media,
+    playButton: find('media-play-button'),
+    timeRange: find('media-time-range'),
+    muteButton: find('media-mute-button'),
+    loadingIndicator: find('media-loading-indicator'),
+    rateButton: find('media-playback-rate-button'),
+  };
 }
 
 /** Clicks at a point of an element with the real mouse. */
@@ -86,6 +99,33 @@ describe('media-chrome drives <fx-composition slot="media">', () => {
     await clickAt(muteButton, 0.5);
     await waitFor(() => media.muted, 'the composition to be muted');
     await waitFor(() => controller.hasAttribute('mediavolumelevel') && controller.getAttribute('mediavolumelevel') === 'off', 'the controller to show it muted');
+  });
+
+  it('its loading indicator stops loading once the composition plays (playing, readyState)', async () => {
+    const { media, loadingIndicator } = await player();
+    await media.play();
+    await waitFor(() => !loadingIndicator.hasAttribute('medialoading'), 'the loading indicator to stop loading', 2000);
+    await sleep(700); // past its loading delay: it must not come back while playing
+    expect(loadingIndicator.hasAttribute('medialoading')).to.equal(false);
+    // What the user sees: its spinner (the icon slot's default content) stays transparent.
+    expect(getComputedStyle(loadingIndicator.shadowRoot!.querySelector('slot[name="icon"] > *')!).opacity).to.equal('0');
+  });
+
+  it('its rate button sets playbackRate, and the composition plays at that pace', async () => {
+    const { media, rateButton, controller } = await player();
+    const changed = nextEvent(media, 'ratechange');
+    await clickAt(rateButton, 0.5);
+    await changed;
+    expect(media.playbackRate).to.equal(2);
+    await waitFor(() => controller.getAttribute('mediaplaybackrate') === '2', 'the controller to show the rate');
+    const playing = nextEvent(media, 'playing');
+    await media.play();
+    await playing;
+    const runtimeTime = async () => (await probe<{ currentTime: number }>(media, { ask: 'runtime' })).currentTime;
+    const [t0, w0] = [await runtimeTime(), performance.now()];
+    await sleep(800);
+    const [t1, w1] = [await runtimeTime(), performance.now()];
+    expect((t1 - t0) / ((w1 - w0) / 1000)).to.be.within(1.6, 2.4);
   });
 
   it('follows time updates while playing', async () => {

@@ -64,6 +64,12 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     case Message.setLoop:
       player.loop = message.loop;
       return;
+    case Message.setRate:
+      player.rate = message.rate;
+      return;
+    case Message.setVolume:
+      player.volume = message.volume;
+      return;
   }
 }
 

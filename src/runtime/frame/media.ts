@@ -61,6 +61,9 @@ export class MediaSync {
   #steering = new WeakSet<HTMLMediaElement>();
   #warmups = new WeakMap<HTMLMediaElement, Warmup>();
   #authoredMuted = new WeakMap<HTMLMediaElement, boolean>();
+  #authoredVolume = new WeakMap<HTMLMediaElement, number>();
+  /** The composition's playback rate: media play at it (times a steering factor while drift is corrected). */
+  #rate = 1;
   /**
    * How far a media element falls behind while it starts (its start-up stall), learned from the starts seen so far:
    * later starts begin this far ahead, so they run in step once they move.
@@ -76,6 +79,7 @@ export class MediaSync {
   ) {
     for (const media of this.media) {
       this.#authoredMuted.set(media, media.muted);
+      this.#authoredVolume.set(media, media.volume);
       media.preload = 'auto';
       media.autoplay = false;
     }
@@ -83,6 +87,17 @@ export class MediaSync {
 
   set muted(muted: boolean) {
     for (const media of this.media) media.muted = muted || this.#authoredMuted.get(media)!;
+  }
+
+  /** The host's volume scales each element's own (an author's quiet background track stays quieter). */
+  set volume(volume: number) {
+    for (const media of this.media) media.volume = volume * this.#authoredVolume.get(media)!;
+  }
+
+  set rate(rate: number) {
+    this.#rate = rate;
+    // Steered elements get the new rate times their factor on the next tick.
+    for (const media of this.media) if (!this.#steering.has(media)) media.playbackRate = rate;
   }
 
   /** `time` in the media's own clock, `undefined` outside its clip window. */
@@ -144,7 +159,7 @@ export class MediaSync {
   /** Moves `media` to `local` (plus the start-up lead) and watches it until it moves again. */
   #jump(media: HTMLMediaElement, local: number): void {
     this.#steering.delete(media);
-    media.playbackRate = 1;
+    media.playbackRate = this.#rate;
     media.currentTime = local + this.#startLead;
     this.#warmups.set(media, { position: media.currentTime, time: Number.NaN, advances: 0 });
   }
@@ -180,14 +195,15 @@ export class MediaSync {
     if (action.kind === 'leave') return;
     if (action.steering) this.#steering.add(media);
     else this.#steering.delete(media);
-    if (media.playbackRate !== action.rate) media.playbackRate = action.rate;
+    const rate = action.rate * this.#rate;
+    if (media.playbackRate !== rate) media.playbackRate = rate;
   }
 
   pause(): void {
     for (const media of this.media) {
       if (!media.paused) media.pause();
       this.#steering.delete(media);
-      media.playbackRate = 1;
+      media.playbackRate = this.#rate;
     }
   }
 }

@@ -18,9 +18,12 @@ export interface PlaybackStep {
   readonly ended: boolean;
 }
 
-/** Where playback is at wall-clock `now`, having started from `anchor`: wrapped with `loop`, else ended at the end. */
-export function playbackStep(anchor: Anchor, now: number, duration: number, loop: boolean): PlaybackStep {
-  const time = anchor.time + (now - anchor.wall) / 1000;
+/**
+ * Where playback is at wall-clock `now`, having started from `anchor` and played at `rate` since (a rate change
+ * re-anchors): wrapped with `loop`, else ended at the end.
+ */
+export function playbackStep(anchor: Anchor, now: number, duration: number, loop: boolean, rate: number): PlaybackStep {
+  const time = anchor.time + ((now - anchor.wall) / 1000) * rate;
   if (time < duration) return { time, anchor, ended: false };
   if (loop && duration > 0) {
     const wrapped = time % duration;

@@ -30,6 +30,9 @@ export class Player {
   #time = 0;
   #paused = true;
   #muted = false;
+  #volume = 1;
+  /** Composition seconds per wall-clock second. */
+  #rate = 1;
   #anchor: Anchor = { wall: 0, time: 0 };
   #frame = 0;
   #markReady!: () => void;
@@ -54,6 +57,8 @@ export class Player {
     this.timeline = new Timeline(root, this.duration, this.#instanceTimelines);
     this.#media = new MediaSync(media, this.timeline);
     this.#media.muted = this.#muted;
+    this.#media.volume = this.#volume;
+    this.#media.rate = this.#rate;
     await this.seek(0);
     this.variables.markReady();
     this.#markReady();
@@ -62,6 +67,22 @@ export class Player {
   set muted(muted: boolean) {
     this.#muted = muted;
     if (this.#media) this.#media.muted = muted;
+  }
+
+  set volume(volume: number) {
+    this.#volume = volume;
+    if (this.#media) this.#media.volume = volume;
+  }
+
+  /** Plays on at `rate` from where playback is now (the time so far was played at the old rate). */
+  set rate(rate: number) {
+    if (!this.#paused) this.#anchor = { wall: performance.now(), time: this.#step(performance.now()).time };
+    this.#rate = rate;
+    if (this.#media) this.#media.rate = rate;
+  }
+
+  #step(now: number) {
+    return playbackStep(this.#anchor, now, this.duration, this.loop, this.#rate);
   }
 
   #apply(time: number): void {
@@ -98,7 +119,7 @@ export class Player {
 
   #tick = (now: number) => {
     if (this.#paused) return;
-    const { time, anchor, ended } = playbackStep(this.#anchor, now, this.duration, this.loop);
+    const { time, anchor, ended } = this.#step(now);
     this.#anchor = anchor;
     if (ended) {
       this.#apply(time);

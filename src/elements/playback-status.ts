@@ -1,0 +1,71 @@
+import { FxEvent } from './constants.js';
+import { emit } from './events.js';
+
+/** HTMLMediaElement's `readyState` values the element uses. */
+export const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;
+/** HTMLMediaElement's `networkState` values. */
+export const NetworkState = { empty: 0, idle: 1, loading: 2, noSource: 3 } as const;
+
+/** `networkState` of a load that is `loading`, failed (`error`), or neither (then loaded once ready). */
+export function networkStateOf(kind: 'idle' | 'loading' | 'error', ready: boolean): number {
+  if (kind === 'loading') return NetworkState.loading;
+  if (kind === 'error') return NetworkState.noSource;
+  return ready ? NetworkState.idle : NetworkState.empty;
+}
+
+/**
+ * Whether playback really moves, told as HTMLMediaElement tells it: `seeking` from a seek's start until it lands,
+ * `waiting` when a seek starts while playing, and `playing` once the frame reports playback moving after `play()`
+ * or once a seek made while playing landed. media-chrome's loading indicator reads exactly these.
+ */
+export class PlaybackStatus {
+  #seeking = false;
+  /** `play()` or a seek while playing happened, and `playing` was not told since. */
+  #owesPlaying = false;
+
+  constructor(private readonly target: EventTarget) {}
+
+  get seeking(): boolean {
+    return this.#seeking;
+  }
+
+  /** `readyState`: nothing before the first frame, only metadata while a seek is pending, else enough to play. */
+  readyState(ready: boolean): number {
+    if (!ready) return ReadyState.nothing;
+    return this.#seeking ? ReadyState.metadata : ReadyState.enoughData;
+  }
+
+  /** The first frame of a source is ready: a media element says so in three events. */
+  loaded(): void {
+    for (const name of [FxEvent.loadedData, FxEvent.canPlay, FxEvent.canPlayThrough]) emit(this.target, name);
+  }
+
+  /** `play()` started playback: `playing` follows once the frame's clock moves. */
+  played(): void {
+    this.#owesPlaying = true;
+  }
+
+  paused(): void {
+    this.#owesPlaying = false;
+  }
+
+  /** The frame reported its clock moving while the element plays. */
+  moving(): void {
+    if (!this.#owesPlaying || this.#seeking) return;
+    this.#owesPlaying = false;
+    emit(this.target, FxEvent.playing);
+  }
+
+  seekStarted(playing: boolean): void {
+    this.#seeking = true;
+    emit(this.target, FxEvent.seeking);
+    if (!playing) return;
+    this.#owesPlaying = true;
+    emit(this.target, FxEvent.waiting);
+  }
+
+  /** The latest seek settled (landed or not); it fires `seeked` itself, then calls {@link moving} if playing. */
+  seekEnded(): void {
+    this.#seeking = false;
+  }
+}
