@@ -1,7 +1,7 @@
 import { collisionProblem, ratioProblem, relativePathProblem, ZipErrorCode, type ZipLimits } from '../../wire/zip-limits.js';
 import { ZipError } from './errors.js';
 import { isStored } from './media.js';
-import type { ProjectFile } from './sources.js';
+import { sizeOf, type ProjectFile } from './sources.js';
 import type { WrittenEntry } from './writer.js';
 
 /**
@@ -19,12 +19,12 @@ export function checkProjectFiles(files: readonly ProjectFile[], composition: st
   }
   const collision = collisionProblem(files.map(({ path }) => ({ path, isDirectory: false })));
   if (collision) throw ZipError.of(collision);
-  const total = files.reduce((sum, { blob }) => sum + blob.size, 0);
+  const total = files.reduce((sum, { content }) => sum + sizeOf(content), 0);
   if (total > limits.zipUncompressedBytes) {
     throw new ZipError(ZipErrorCode.zipDeclaredSizeExceeded, `the archive must unpack to at most ${limits.zipUncompressedBytes} bytes, the project has ${total}`);
   }
   // Stored files alone already make the zip at least this large.
-  const stored = files.reduce((sum, { path, blob }) => sum + (isStored(path) ? blob.size : 0), 0);
+  const stored = files.reduce((sum, { path, content }) => sum + (isStored(path) ? sizeOf(content) : 0), 0);
   if (stored > limits.uploadBytes) {
     throw new ZipError(ZipErrorCode.uploadTooLarge, `the zipped project must be at most ${limits.uploadBytes} bytes, its media alone is ${stored}`);
   }

@@ -36,7 +36,7 @@ export async function readProjectDirectory(directory: string, ignore = true): Pr
       } else if (rules.ignores(path)) {
         continue;
       } else if (dirent.isFile()) {
-        files.push({ path, blob: await openAsBlob(full) });
+        files.push({ path, content: await openAsBlob(full) });
       } else {
         const kind = dirent.isSymbolicLink() ? 'a symbolic link' : 'a special file';
         throw new ZipError(ZipErrorCode.zipEntrySymlink, `entry ${JSON.stringify(path)} must be a regular file or folder, got ${kind}`, { path });

@@ -5,8 +5,9 @@
  */
 import { ZipError, ProjectSourceErrorCode } from './errors.js';
 import { IGNORE_FILE, ignoreRules, type IgnoreRules } from './ignore.js';
+import { nextTask } from './next-task.js';
 
-/** A file given by its project path. `data` is taken as it is (a string as UTF-8). */
+/** A file given by its project path. `data` is taken as it is (a string as UTF-8) and read while zipping: leave it unchanged until the zip is done. */
 export interface ProjectEntry {
   readonly path: string;
   readonly data: string | Uint8Array | Blob;
@@ -21,11 +22,24 @@ export type ProjectSource =
   | FileSystemDirectoryHandle
   | readonly ProjectEntry[];
 
-/** One file of a project: its path from the root (`/`-separated) and its bytes. */
+/** One file of a project: its path from the root (`/`-separated) and its bytes (bytes in memory are not copied). */
 export interface ProjectFile {
   readonly path: string;
-  readonly blob: Blob;
+  readonly content: Blob | Uint8Array;
 }
+
+export const sizeOf = (content: Blob | Uint8Array) => (content instanceof Uint8Array ? content.byteLength : content.size);
+
+/**
+ * Bytes `start` to `end` of `content`. Bytes in memory are a view on the caller's buffer unless `copy` (a worker
+ * is given the buffer of what it is pushed, which would take the caller's bytes away).
+ */
+export async function readBytes(content: Blob | Uint8Array, start: number, end: number, copy = false): Promise<Uint8Array> {
+  if (content instanceof Uint8Array) return copy ? content.slice(start, end) : content.subarray(start, end);
+  return new Uint8Array(await content.slice(start, end).arrayBuffer());
+}
+
+const textOf = async (content: Blob | Uint8Array) => new TextDecoder().decode(await readBytes(content, 0, sizeOf(content)));
 
 /** `false`: zip every file given, the fixed ignore set and `.fxignore` included. */
 export type IgnoreOption = boolean;
@@ -44,7 +58,7 @@ export function readSource(source: ProjectSource, ignore: IgnoreOption = true): 
   if (isDirectoryHandle(source)) return readHandle(source, ignore);
   const items = [...(source as ArrayLike<unknown> & Iterable<unknown>)];
   if (items.length === 0) return Promise.resolve([]);
-  if (items.every(isProjectEntry)) return filtered(items.map(entryFile), ignore);
+  if (items.every(isProjectEntry)) return entryFiles(items).then((files) => filtered(files, ignore));
   if (items.every(isFileSystemEntry)) return readEntries(items, ignore);
   if (items.every((item): item is File => item instanceof File)) return filtered(pickedFiles(items), ignore);
   return Promise.reject(invalid('the project source must be a FileList, File[], DataTransfer, FileSystemEntry[], FileSystemDirectoryHandle or { path, data }[]'));
@@ -66,9 +80,35 @@ function isFileSystemEntry(item: unknown): item is FileSystemEntry {
   return typeof item === 'object' && item !== null && typeof (item as FileSystemEntry).isDirectory === 'boolean' && 'fullPath' in item;
 }
 
-function entryFile({ path, data }: ProjectEntry): ProjectFile {
-  if (typeof data === 'string' || data instanceof Uint8Array || data instanceof Blob) return { path, blob: data instanceof Blob ? data : new Blob([data as BlobPart]) };
-  throw invalid(`the data of ${JSON.stringify(path)} must be a string, Uint8Array or Blob`);
+/** Characters of a string encoded per task. */
+const STRING_SLICE = 256 * 1024;
+
+async function entryFiles(entries: readonly ProjectEntry[]): Promise<ProjectFile[]> {
+  const files: ProjectFile[] = [];
+  for (const { path, data } of entries) {
+    if (typeof data === 'string') {
+      files.push({ path, content: data.length > STRING_SLICE ? await encodeLong(data) : new TextEncoder().encode(data) });
+    } else if (data instanceof Uint8Array || data instanceof Blob) {
+      files.push({ path, content: data });
+    } else {
+      throw invalid(`the data of ${JSON.stringify(path)} must be a string, Uint8Array or Blob`);
+    }
+  }
+  return files;
+}
+
+/** A long string as UTF-8, a slice per task (never between the two halves of a surrogate pair). */
+async function encodeLong(text: string): Promise<Blob> {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for (let start = 0; start < text.length; ) {
+    await nextTask();
+    let end = Math.min(start + STRING_SLICE, text.length);
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+    parts.push(encoder.encode(text.slice(start, end)));
+    start = end;
+  }
+  return new Blob(parts);
 }
 
 /** Files from `<input webkitdirectory>`: their paths start with the picked folder's name, which is dropped. */
@@ -76,13 +116,13 @@ function pickedFiles(files: readonly File[]): ProjectFile[] {
   const paths = files.map((file) => file.webkitRelativePath || file.name);
   const top = paths[0]!.split('/', 1)[0]!;
   const shared = paths.every((path) => path.startsWith(`${top}/`));
-  return files.map((file, index) => ({ path: shared ? paths[index]!.slice(top.length + 1) : paths[index]!, blob: file }));
+  return files.map((file, index) => ({ path: shared ? paths[index]!.slice(top.length + 1) : paths[index]!, content: file }));
 }
 
 async function filtered(files: ProjectFile[], ignore: IgnoreOption): Promise<ProjectFile[]> {
   if (!ignore) return files;
   const ignoreFile = files.find((file) => file.path === IGNORE_FILE);
-  const rules = ignoreRules(ignoreFile && (await ignoreFile.blob.text()));
+  const rules = ignoreRules(ignoreFile && (await textOf(ignoreFile.content)));
   return files.filter((file) => !rules.ignores(file.path));
 }
 
@@ -105,7 +145,7 @@ async function readEntries(entries: readonly FileSystemEntry[], ignore: IgnoreOp
       if (item.isDirectory) {
         if (!rules.prunes(path)) await walk(await directoryContent(item as FileSystemDirectoryEntry), `${path}/`);
       } else if (!rules.ignores(path)) {
-        files.push({ path, blob: await entryBlob(item as FileSystemFileEntry) });
+        files.push({ path, content: await entryBlob(item as FileSystemFileEntry) });
       }
     }
   };
@@ -144,7 +184,7 @@ async function readHandle(root: FileSystemDirectoryHandle, ignore: IgnoreOption)
       if (handle.kind === 'directory') {
         if (!rules.prunes(path)) await walk(handle as FileSystemDirectoryHandle, `${path}/`);
       } else if (!rules.ignores(path)) {
-        files.push({ path, blob: await (handle as FileSystemFileHandle).getFile() });
+        files.push({ path, content: await (handle as FileSystemFileHandle).getFile() });
       }
     }
   };

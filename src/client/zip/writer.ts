@@ -1,14 +1,16 @@
 /**
  * Writes project files into one zip with fflate's streaming `Zip`: deflate of large files runs in fflate's workers
- * (`AsyncZipDeflate`), media is stored (`ZipPassThrough`), and the main thread only reads 1 MiB chunks, computes
+ * (`AsyncZipDeflate`), media is stored (`StoredEntry`), and the main thread only reads 1 MiB chunks, computes
  * their CRC-32 and passes them on, one task per chunk, so it is never blocked for long. The bytes depend on the
  * files alone: entries in the order given, a fixed timestamp, fixed attributes, fixed chunking and level.
  */
-import { AsyncZipDeflate, Zip, ZipDeflate, ZipPassThrough, type ZipInputFile } from 'fflate';
+import { AsyncZipDeflate, Zip, ZipDeflate, type ZipInputFile } from 'fflate';
 import { ZipErrorCode } from '../../wire/zip-limits.js';
 import { ProjectSourceErrorCode, ZipError } from './errors.js';
 import { isStored } from './media.js';
-import type { ProjectFile } from './sources.js';
+import { nextTask } from './next-task.js';
+import { StoredEntry } from './stored-entry.js';
+import { readBytes, sizeOf, type ProjectFile } from './sources.js';
 
 /** Bytes read and handed to the zip at a time; also what `onProgress` advances by at most. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -22,6 +24,8 @@ const FIXED_HOST = 0;
 const FIXED_ATTRIBUTES = 0;
 /** Files in flight at once; each deflated one may have a worker. */
 const LANES = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2));
+/** Output gathered into one Blob at a time. */
+const BLOB_PART_BYTES = 4 * 1024 * 1024;
 /** Chunks a file may have pushed and not yet seen come out, which bounds the memory a slow worker holds. */
 const MAX_IN_FLIGHT = 2;
 
@@ -60,13 +64,14 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
     const zip = new Zip((error, chunk, final) => {
       if (settled) return;
       if (error) return fail(new ZipError(ProjectSourceErrorCode.zipFailed, `the project could not be zipped: ${error.message}`, { cause: error }));
+      // Only kept here: the zip emits a file's output in one burst when the files before it are done.
       output.push(chunk);
       outputBytes += chunk.byteLength;
       if (outputBytes > maxBytes) return fail(new ZipError(ZipErrorCode.uploadTooLarge, `the zipped project must be at most ${maxBytes} bytes, it is already ${outputBytes}`));
       if (!final) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      resolve({ zip: new Blob(output as BlobPart[], { type: 'application/zip' }), entries });
+      toBlob(output).then((zip) => resolve({ zip, entries }), reject);
     });
     const credit = (bytes: number) => {
       creditedBytes += bytes;
@@ -76,10 +81,11 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
     /** Adds one file and pushes its chunks; resolves once all of its output has come out. */
     const addFile = async (file: ProjectFile): Promise<void> => {
       const stored = isStored(file.path);
-      const size = file.blob.size;
+      const size = sizeOf(file.content);
+      const inWorker = !stored && size > SYNC_DEFLATE_BYTES;
       const input: ZipInputFile & { push(chunk: Uint8Array, final: boolean): void } = stored
-        ? new ZipPassThrough(file.path)
-        : size <= SYNC_DEFLATE_BYTES ? new ZipDeflate(file.path, DEFLATE) : new AsyncZipDeflate(file.path, DEFLATE);
+        ? new StoredEntry(file.path)
+        : inWorker ? new AsyncZipDeflate(file.path, DEFLATE) : new ZipDeflate(file.path, DEFLATE);
       Object.assign(input, { mtime: FIXED_TIME, os: FIXED_HOST, attrs: FIXED_ATTRIBUTES });
       zip.add(input);
       // `zip.add` set the handler that writes into the zip; ours runs after it, to count.
@@ -104,7 +110,9 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
       });
       for (let offset = 0; offset === 0 || offset < size; offset += CHUNK_BYTES) {
         if (settled) return;
-        const chunk = new Uint8Array(await file.blob.slice(offset, offset + CHUNK_BYTES).arrayBuffer());
+        // Bytes in memory are read without a task boundary: make one, so the page runs between chunks.
+        if (file.content instanceof Uint8Array) await nextTask();
+        const chunk = await readBytes(file.content, offset, offset + CHUNK_BYTES, inWorker);
         if (settled) return;
         while (pending.length >= MAX_IN_FLIGHT && !settled) await new Promise<void>((resolveWake) => (wake = resolveWake));
         if (settled) return;
@@ -126,4 +134,17 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
       (error: unknown) => fail(error instanceof ZipError ? error : new ZipError(ProjectSourceErrorCode.sourceInvalid, `a project file could not be read: ${(error as Error).message}`, { cause: error })),
     );
   });
+}
+
+/** The zip's chunks as one Blob, copied a few MiB per task so no one task copies the whole zip. */
+async function toBlob(chunks: readonly Uint8Array[]): Promise<Blob> {
+  const parts: Blob[] = [];
+  for (let start = 0; start < chunks.length; ) {
+    let end = start;
+    for (let bytes = 0; end < chunks.length && bytes < BLOB_PART_BYTES; end++) bytes += chunks[end]!.byteLength;
+    parts.push(new Blob(chunks.slice(start, end) as BlobPart[]));
+    start = end;
+    await nextTask();
+  }
+  return new Blob(parts, { type: 'application/zip' });
 }

@@ -1,6 +1,6 @@
 import { ZIP_LIMITS, type ZipLimits } from '../../wire/zip-limits.js';
 import { checkProjectFiles, checkRatios } from './check.js';
-import { readSource, type IgnoreOption, type ProjectFile, type ProjectSource } from './sources.js';
+import { readSource, sizeOf, type IgnoreOption, type ProjectFile, type ProjectSource } from './sources.js';
 import { writeZip, type WrittenEntry } from './writer.js';
 
 /** Progress of `zipProject`: input bytes zipped so far out of the project's total, never decreasing. */
@@ -58,7 +58,7 @@ export async function zipFiles(files: readonly ProjectFile[], options: ZipProjec
   // Code-unit order, which is what the same names sort to everywhere.
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   checkProjectFiles(sorted, composition, limits);
-  const totalBytes = sorted.reduce((sum, file) => sum + file.blob.size, 0);
+  const totalBytes = sorted.reduce((sum, file) => sum + sizeOf(file.content), 0);
   const { onProgress } = options;
   onProgress?.({ stage: 'zipping', bytes: 0, totalBytes });
   const { zip, entries } = await writeZip(sorted, {
