@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_FRAMES } from '../render/options.js';
 import type { RenderFunction, RenderOptions } from '../render/types.js';
 import { VALUE_LIMITS } from '../runtime/value-bounds.js';
+import { ZIP_LIMITS } from '../wire/zip-limits.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Hono } from 'hono';
@@ -11,7 +12,7 @@ const MiB = 1024 * KiB;
 
 /** Size and count limits; every one is documented in openapi.yaml. */
 export interface Limits {
-  /** Zip upload body. Above → 413 `upload_too_large`. */
+  /** Zip upload body. Above → 413 `upload_too_large`. The zip defaults are `ZIP_LIMITS` (src/wire), shared with the client. */
   readonly uploadBytes: number;
   /** JSON request body. Above → 413 `body_too_large`. */
   readonly jsonBodyBytes: number;
@@ -39,15 +40,11 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  uploadBytes: 100 * MiB,
+  ...ZIP_LIMITS,
   jsonBodyBytes: 1 * MiB,
   variablesBytes: 256 * KiB,
   // The preview's bound (16 levels; real values are 2 at most), so what the preview takes is never refused here.
   variablesDepth: VALUE_LIMITS.depth,
-  zipEntries: 10_000,
-  zipUncompressedBytes: 512 * MiB,
-  zipRatio: 100,
-  zipRatioMinBytes: 1 * MiB,
   urlPageBytes: 5 * MiB,
   urlFetchTimeoutMs: 10_000,
   // The renderer's defaults: 600 s, 36 000 frames (10 minutes at 60 fps).

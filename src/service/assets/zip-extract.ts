@@ -2,6 +2,7 @@ import type { Limits } from '../config.js';
 import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { TreeFile } from '../storage/blob-storage.js';
+import { ratioProblem } from '../../wire/zip-limits.js';
 import { entryContent } from './zip-inflate.js';
 import { checkNoCollisions, checkRelativePath } from './zip-names.js';
 import { readZipDirectory, type ZipEntry } from './zip-reader.js';
@@ -54,11 +55,7 @@ function checkFileType(entry: ZipEntry): void {
   throw new ServiceError(ErrorCode.zipEntrySymlink, `entry ${JSON.stringify(entry.name)} must be a regular file or folder, got ${kind}`);
 }
 
-/** Small files of zeros compress absurdly well: the ratio counts from `zipRatioMinBytes` unpacked. */
 function checkRatio(what: string, uncompressed: number, compressed: number, limits: ZipLimits): void {
-  if (uncompressed < limits.zipRatioMinBytes) return;
-  const ratio = uncompressed / Math.max(compressed, 1);
-  if (ratio > limits.zipRatio) {
-    throw new ServiceError(ErrorCode.zipCompressionRatioExceeded, `${what} must compress at most ${limits.zipRatio}:1, got ${Math.round(ratio)}:1`);
-  }
+  const problem = ratioProblem(what, uncompressed, compressed, limits);
+  if (problem) throw new ServiceError(problem.code, problem.message);
 }
