@@ -21,7 +21,11 @@ export function checkId(value: unknown, param: string): string {
 
 /** The caller's key, checked as the service checks it, or a new random one for this logical operation. */
 export function idempotencyKey(value: unknown): string {
-  if (value === undefined) return newIdempotencyKey();
+  return value === undefined ? newIdempotencyKey() : checkIdempotencyKey(value);
+}
+
+/** A caller's key, refused unless 1–255 characters of `[A-Za-z0-9_:.-]`. */
+export function checkIdempotencyKey(value: unknown): string {
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw refused(
       ErrorCode.idempotencyKeyInvalid,

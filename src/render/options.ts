@@ -1,6 +1,9 @@
 import { availableParallelism } from 'node:os';
+import { detectAspectRatio } from '../wire/aspect-ratio.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { AspectRatio, CaptureMode, RenderFormat, RenderOptions, RenderQuality, RenderResolution } from './types.js';
+
+export { detectAspectRatio };
 
 export const RENDER_FORMATS: readonly RenderFormat[] = ['mp4', 'webm', 'mov'];
 export const RENDER_QUALITIES: readonly RenderQuality[] = ['draft', 'standard', 'high'];
@@ -114,18 +117,6 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
     throw invalid(`"allowCompositionReadsUnder" must be a list of http(s) folder URLs, got ${quoted(allowCompositionReadsUnder)}`);
   }
   return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs, maxDurationSeconds, maxFrames, unsafeAllowPrivateNetwork, allowCompositionReadsUnder };
-}
-
-/** The preset shape closest to a composition's own width and height. */
-export function detectAspectRatio(width: number, height: number): AspectRatio {
-  const ratio = Math.log(width / height);
-  let best: AspectRatio = '16:9';
-  for (const candidate of ASPECT_RATIOS) {
-    const [w, h] = candidate.split(':').map(Number) as [number, number];
-    const [bw, bh] = best.split(':').map(Number) as [number, number];
-    if (Math.abs(Math.log(w / h) - ratio) < Math.abs(Math.log(bw / bh) - ratio)) best = candidate;
-  }
-  return best;
 }
 
 const even = (value: number) => 2 * Math.ceil(value / 2);

@@ -1,5 +1,5 @@
 import '../../runtime/dom-parser.node.js';
-import { detectAspectRatio } from '../../render/options.js';
+import { detectAspectRatio } from '../../wire/aspect-ratio.js';
 import type { AspectRatio } from '../../render/types.js';
 import type { Issue } from '../../runtime/issues.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';

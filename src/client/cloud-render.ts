@@ -1,0 +1,217 @@
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import type { Issue } from '../runtime/issues.js';
+import { isFxError } from '../runtime/errors.js';
+import { extractCompositionMetadata } from '../runtime/metadata.js';
+import { validateVariables } from '../runtime/values.js';
+import { detectAspectRatio } from '../wire/aspect-ratio.js';
+import { DEFAULT_COMPOSITION, ErrorCode, FailureCode, RenderStatus } from '../wire/constants.js';
+import { checkRenderRequest, type AspectRatio, type RenderRequest } from '../wire/render-request.js';
+import type { Render } from '../wire/responses.js';
+import { checkCallbackUrl } from './callback-url.js';
+import { checkIdempotencyKey } from './checks.js';
+import { abortedError, ClientErrorCode, FxApiError, refused } from './errors.js';
+import { FxClient } from './fx-client.js';
+import type { ClientOptions } from './options.js';
+import { CloudRenderStage, type CloudRenderProgress } from './progress.js';
+import { fetchWithUploadProgress } from './upload-progress.js';
+import { readSource, type ProjectEntry, type ProjectFile, type ProjectSource } from './zip/sources.js';
+import { zipFiles } from './zip/zip-project.js';
+
+/** A live `<fx-composition>` (or anything shaped like one): what it shows now is what gets rendered. */
+export interface EmbedLike {
+  readonly metadata: { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] } | undefined;
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** The files the composition uses, the entry as `index.html`, with `extraFiles` added. */
+  projectFiles(options?: { extraFiles?: readonly ProjectEntry[]; signal?: AbortSignal }): Promise<ProjectEntry[]>;
+}
+
+/** What to render: a live embed, project files, an uploaded asset, or a page URL. */
+export type CloudProject =
+  | { readonly embed: EmbedLike; readonly extraFiles?: readonly ProjectEntry[] }
+  | { readonly files: ProjectSource | readonly ProjectFile[]; readonly composition?: string }
+  | { readonly assetId: string; readonly composition?: string }
+  | { readonly url: string };
+
+export interface CloudRenderOptions extends ClientOptions {
+  /** 1–240, default 30. */
+  readonly fps?: number;
+  readonly quality?: RenderRequest['quality'];
+  readonly format?: RenderRequest['format'];
+  readonly resolution?: RenderRequest['resolution'];
+  /** Default: the one nearest the entry's `data-width`/`data-height`; `16:9` for an asset or URL. */
+  readonly aspectRatio?: AspectRatio;
+  /** Overrides. Default for an embed: its current `variables`; else none (the declared defaults). */
+  readonly variables?: Readonly<Record<string, unknown>>;
+  /** Warnings (an undeclared id, a value out of range) refuse the render too, before any request. */
+  readonly strictVariables?: boolean;
+  /** Submit, and resolve with the queued record: no polling, no download. */
+  readonly noWait?: boolean;
+  /** Resolve once completed without downloading the video (it stays at `render.video_url`). */
+  readonly download?: boolean;
+  /** Sent with both the upload and the submit, so a repeated call creates nothing new. */
+  readonly idempotencyKey?: string;
+  /** An https URL the service calls when the render ends (see openapi.yaml, `render.terminated`). */
+  readonly callbackUrl?: string;
+  readonly callbackId?: string;
+  /** Between two polls, in ms. Default 10 s. */
+  readonly pollInterval?: number;
+  /** How long to poll, in ms, before a `timeout` error (the render goes on). Default 60 min. */
+  readonly maxWait?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CloudRenderProgress) => void;
+}
+
+export interface CloudRenderResult {
+  /** The render's record: `queued` with `noWait`, else `completed`. */
+  readonly render: Render;
+  /** The video, unless `noWait` or `download: false`. */
+  readonly video?: Blob;
+  /** Variable warnings found before submitting (the service records them too, in `render.warnings`). */
+  readonly warnings: readonly Issue[];
+}
+
+/** A local project, read and checked: its files, and what its entry declares. */
+interface LocalProject {
+  readonly files: readonly ProjectFile[];
+  readonly composition: string;
+  readonly metadata: { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] } | undefined;
+  readonly variables: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * The whole "render this" in one call: read the project, check its variables against its declarations and every
+ * option (nothing is sent when one is wrong), zip, upload, submit, wait, download — reporting each stage through
+ * `onProgress`. Abort with `signal` at any stage: nothing keeps running here (a submitted render goes on at the
+ * service; delete it to stop it). A failed render rejects with its failure `code`.
+ *
+ * @example
+ * const { video } = await cloudRender({ embed: document.querySelector('fx-composition')! }, {
+ *   baseUrl: 'https://render.example.com', credentials, format: 'webm',
+ *   onProgress: (progress) => (status.textContent = describeProgress(progress)),
+ * });
+ */
+export async function cloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
+  try {
+    return await runCloudRender(project, options);
+  } catch (error) {
+    // One abort error whatever the stage was doing (zipping throws the signal's own reason).
+    if (options.signal?.aborted && !isFxError(error, ClientErrorCode.aborted)) throw abortedError(options.signal);
+    throw error;
+  }
+}
+
+async function runCloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
+  const { signal, onProgress } = options;
+  const client = new FxClient(options);
+  // Options first: a wrong one costs no zipping and no request. One key for the upload and the submit.
+  const settings = renderSettings(options);
+  const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
+  const local = await readProject(project, signal);
+  const variables = options.variables ?? local?.variables ?? {};
+  const warnings = local?.metadata ? checkVariables(variables, local.metadata.variables, options.strictVariables ?? false) : [];
+  const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
+  const source = local ? { asset_id: await upload(local, options), composition: local.composition } : remoteSource(project as Exclude<CloudProject, { embed: unknown } | { files: unknown }>);
+
+  const queued = await client.createRender({ ...settings, ...source, aspect_ratio: aspectRatio, variables: { ...variables } }, { idempotencyKey, signal });
+  onProgress?.({ stage: CloudRenderStage.queued });
+  if (options.noWait) return { render: queued, warnings };
+  const finished = await client.waitForRender(queued.render_id, {
+    pollInterval: options.pollInterval,
+    maxWait: options.maxWait,
+    signal,
+    onProgress: (render) => onProgress?.(renderProgress(render)),
+  });
+  if (finished.status === RenderStatus.failed) {
+    const failure = finished.failure ?? { code: FailureCode.failed, message: 'the render failed' };
+    throw new FxApiError(failure.code, `render ${finished.render_id} failed: ${failure.message}`);
+  }
+  if (options.download === false) return { render: finished, warnings };
+  const downloaded = await client.downloadRender(finished, {
+    signal,
+    onProgress: ({ loaded, total }) => onProgress?.({ stage: CloudRenderStage.downloading, bytes: loaded, totalBytes: total }),
+  });
+  return { render: downloaded.render, video: downloaded.body, warnings };
+}
+
+/** The submit fields the options set, checked as the service checks them (4k with alpha, fps, enums…). */
+function renderSettings(options: CloudRenderOptions): RenderRequest {
+  const settings: RenderRequest = {
+    ...(options.fps === undefined ? {} : { fps: options.fps }),
+    ...(options.quality === undefined ? {} : { quality: options.quality }),
+    ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.resolution === undefined ? {} : { resolution: options.resolution }),
+    ...(options.aspectRatio === undefined ? {} : { aspect_ratio: options.aspectRatio }),
+    ...(options.strictVariables === undefined ? {} : { strict_variables: options.strictVariables }),
+    ...(options.callbackUrl === undefined ? {} : { callback_url: checkCallbackUrl(options.callbackUrl) }),
+    ...(options.callbackId === undefined ? {} : { callback_id: options.callbackId }),
+  };
+  // The source is not known yet; a stand-in lets the one check see every other field.
+  const checked = checkRenderRequest({ ...settings, asset_id: 'pending', variables: { ...options.variables } });
+  if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
+  return settings;
+}
+
+async function readProject(project: CloudProject, signal: AbortSignal | undefined): Promise<LocalProject | undefined> {
+  if ('embed' in project) {
+    const { embed } = project;
+    if (!embed.metadata) throw refused(ErrorCode.renderProjectInvalid, 'the composition has not loaded yet: wait for its "ready" event');
+    const files = await embed.projectFiles({ extraFiles: project.extraFiles, signal });
+    return { files: await readSource(files), composition: DEFAULT_COMPOSITION, metadata: embed.metadata, variables: embed.variables };
+  }
+  if (!('files' in project)) return undefined;
+  const files = isFileList(project.files) ? project.files : await readSource(project.files as ProjectSource);
+  const composition = project.composition ?? DEFAULT_COMPOSITION;
+  const entry = files.find((file) => file.path === composition);
+  // A missing entry is refused by the zip check, with the service's code.
+  const metadata = entry ? extractCompositionMetadata(await textOf(entry.content)) : undefined;
+  return { files, composition, metadata, variables: undefined };
+}
+
+const isFileList = (files: unknown): files is readonly ProjectFile[] =>
+  Array.isArray(files) && files.every((file) => typeof file?.path === 'string' && 'content' in file);
+
+const textOf = async (content: Blob | Uint8Array) => (content instanceof Blob ? content.text() : new TextDecoder().decode(content));
+
+function remoteSource(project: { readonly assetId: string; readonly composition?: string } | { readonly url: string }): RenderRequest {
+  return 'url' in project ? { url: project.url } : { asset_id: project.assetId, ...(project.composition === undefined ? {} : { composition: project.composition }) };
+}
+
+/** The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */
+function checkVariables(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
+  const issues = validateVariables(values, declarations, { path: ['variables'] });
+  const refusedIssues = issues.filter((found) => strict || found.severity === 'error');
+  const first = refusedIssues[0];
+  if (first) {
+    throw new FxApiError(ErrorCode.renderProjectInvalid, `${refusedIssues.length} variable issue(s), nothing sent; first: ${first.message}`, {
+      param: first.path.join('.'),
+      issues: refusedIssues,
+    });
+  }
+  return issues;
+}
+
+function aspectRatioOf(metadata: LocalProject['metadata']): AspectRatio {
+  return metadata?.width && metadata.height ? detectAspectRatio(metadata.width, metadata.height) : '16:9';
+}
+
+async function upload(local: LocalProject, options: CloudRenderOptions): Promise<string> {
+  const { signal, onProgress } = options;
+  const zipped = await zipFiles(local.files, {
+    composition: local.composition,
+    signal,
+    onProgress: ({ bytes, totalBytes }) => onProgress?.({ stage: CloudRenderStage.zipping, bytes, totalBytes }),
+  });
+  const uploading = (bytes: number, totalBytes: number | undefined) => onProgress?.({ stage: CloudRenderStage.uploading, bytes, totalBytes });
+  uploading(0, zipped.zip.size);
+  // An injected fetch is the caller's to instrument; progress then comes at the end only.
+  const fetch = options.fetch ?? fetchWithUploadProgress((sent) => uploading(sent, zipped.zip.size));
+  const asset = await new FxClient({ ...options, fetch }).uploadAsset(zipped.zip, { composition: local.composition, idempotencyKey: options.idempotencyKey, signal });
+  uploading(zipped.zip.size, zipped.zip.size);
+  return asset.asset_id;
+}
+
+/** A polled record as progress: queued, then frames done out of the total once the renderer knows it. */
+function renderProgress(render: Render): CloudRenderProgress {
+  if (render.status === RenderStatus.queued) return { stage: CloudRenderStage.queued };
+  return { stage: CloudRenderStage.rendering, framesDone: render.progress.frames_done, framesTotal: render.progress.frames_total ?? undefined };
+}
