@@ -70,8 +70,8 @@ export interface CloudRenderResult {
   readonly warnings: readonly Issue[];
 }
 
-/** A local project, read and checked: its files, and what its entry declares. */
-interface LocalProject {
+/** @internal A local project, read: its files, and what its entry declares. */
+export interface LocalProject {
   readonly files: readonly ProjectFile[];
   readonly composition: string;
   readonly metadata: { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] } | undefined;
@@ -91,28 +91,76 @@ interface LocalProject {
  * });
  */
 export async function cloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
+  return withAbortError(options.signal, () => runCloudRender(project, options));
+}
+
+/** @internal Runs `work`, turning whatever an abort made it throw into the client's one `aborted` error (zipping throws the signal's own reason). */
+export async function withAbortError<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
   try {
-    return await runCloudRender(project, options);
+    return await work();
   } catch (error) {
-    // One abort error whatever the stage was doing (zipping throws the signal's own reason).
-    if (options.signal?.aborted && !isFxError(error, ClientErrorCode.aborted)) throw abortedError(options.signal);
+    if (signal?.aborted && !isFxError(error, ClientErrorCode.aborted)) throw abortedError(signal);
     throw error;
   }
 }
 
 async function runCloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
-  const { signal, onProgress } = options;
-  const client = new FxClient(options);
-  // Options first: a wrong one costs no zipping and no request. One key for the upload and the submit.
-  const settings = renderSettings(options);
   const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
-  const local = await readProject(project, signal);
-  const variables = options.variables ?? local?.variables ?? {};
-  const warnings = local?.metadata ? checkVariables(variables, local.metadata.variables, options.strictVariables ?? false) : [];
-  const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
-  const source = local ? { asset_id: await upload(local, options), composition: local.composition } : remoteSource(project as Exclude<CloudProject, { embed: unknown } | { files: unknown }>);
+  const prepared = await prepareProject(project, options, (local) => {
+    const variables = options.variables ?? local?.variables ?? {};
+    return [{ variables, warnings: local?.metadata ? checkVariables(variables, local.metadata.variables, options.strictVariables ?? false) : [] }];
+  });
+  const [{ variables, warnings }] = prepared.rows as [PreparedRow];
+  return submitAndFinish(prepared, variables, warnings, idempotencyKey, options, options.onProgress);
+}
 
-  const queued = await client.createRender({ ...settings, ...source, aspect_ratio: aspectRatio, variables: { ...variables } }, { idempotencyKey, signal });
+/** One submit's values, checked. */
+export interface PreparedRow {
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly warnings: readonly Issue[];
+}
+
+/** @internal A project read, its values checked and its files uploaded once: what every submit of it shares. */
+export interface PreparedProject {
+  readonly client: FxClient;
+  /** Every submit field but the variables. */
+  readonly request: RenderRequest;
+  readonly rows: readonly PreparedRow[];
+}
+
+/**
+ * @internal Checks the options, reads the project, checks the values `rows` gives for it (it throws to refuse),
+ * then zips and uploads the project's files — in that order, so a refusal costs no upload.
+ */
+export async function prepareProject(
+  project: CloudProject,
+  options: CloudRenderOptions,
+  rows: (local: LocalProject | undefined) => readonly PreparedRow[],
+): Promise<PreparedProject> {
+  const client = new FxClient(options);
+  // Options first: a wrong one costs no reading, zipping or request.
+  const settings = renderSettings(options);
+  const local = await readProject(project, options.signal);
+  const checked = rows(local);
+  const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
+  const source = local
+    ? { asset_id: await upload(local, options), composition: local.composition }
+    : remoteSource(project as Exclude<CloudProject, { embed: unknown } | { files: unknown }>);
+  return { client, request: { ...settings, ...source, aspect_ratio: aspectRatio }, rows: checked };
+}
+
+/** @internal Submits one render of a prepared project, then (unless `noWait`) waits for it and downloads it. */
+export async function submitAndFinish(
+  prepared: PreparedProject,
+  variables: Readonly<Record<string, unknown>>,
+  warnings: readonly Issue[],
+  idempotencyKey: string | undefined,
+  options: CloudRenderOptions,
+  onProgress: ((progress: CloudRenderProgress) => void) | undefined,
+): Promise<CloudRenderResult> {
+  const { client } = prepared;
+  const { signal } = options;
+  const queued = await client.createRender({ ...prepared.request, variables: { ...variables } }, { idempotencyKey, signal });
   onProgress?.({ stage: CloudRenderStage.queued });
   if (options.noWait) return { render: queued, warnings };
   const finished = await client.waitForRender(queued.render_id, {
@@ -176,8 +224,8 @@ function remoteSource(project: { readonly assetId: string; readonly composition?
   return 'url' in project ? { url: project.url } : { asset_id: project.assetId, ...(project.composition === undefined ? {} : { composition: project.composition }) };
 }
 
-/** The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */
-function checkVariables(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
+/** @internal The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */
+export function checkVariables(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
   const issues = validateVariables(values, declarations, { path: ['variables'] });
   const refusedIssues = issues.filter((found) => strict || found.severity === 'error');
   const first = refusedIssues[0];

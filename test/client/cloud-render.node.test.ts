@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiKeyCredentials } from '../../src/client/api-key.js';
+import { cloudRenderBatch } from '../../src/client/cloud-render-batch.js';
 import { cloudRender, type CloudRenderOptions } from '../../src/client/cloud-render.js';
 import type { CloudRenderProgress } from '../../src/client/progress.js';
 import { isFxError } from '../../src/runtime/errors.js';
@@ -162,4 +163,67 @@ describe('cloudRender', () => {
       assert.equal(timers(), baseline);
     });
   }
+});
+
+describe('cloudRenderBatch', () => {
+  let setup: ClientSetup;
+  let options: CloudRenderOptions;
+  before(async () => {
+    setup = await startClientSetup();
+    options = { baseUrl: setup.proxy.url, credentials: apiKeyCredentials(setup.service.key), retry: FAST_RETRY, pollInterval: 50 };
+  });
+  after(() => setup.close());
+
+  const project = () => ({ files: files(compositionHtml({ variables: TITLE_DECLARATIONS, duration: 0.2 })) });
+
+  test('one upload, one render per row merged over the defaults, two at a time, a manifest in row order', async () => {
+    const before = setup.proxy.seen.length;
+    const ended: number[] = [];
+    const manifest = await cloudRenderBatch(project(), 'title,speed\nOne,1\nTwo,2\nThree,3\n', {
+      ...options,
+      variables: { theme: 'light' },
+      concurrency: 2,
+      download: false,
+      onRow: (row) => ended.push(row.row),
+    });
+    assert.deepEqual(
+      manifest.map((row) => [row.row, row.status, row.variables]),
+      [
+        [0, 'completed', { theme: 'light', title: 'One', speed: 1 }],
+        [1, 'completed', { theme: 'light', title: 'Two', speed: 2 }],
+        [2, 'completed', { theme: 'light', title: 'Three', speed: 3 }],
+      ],
+    );
+    assert.deepEqual([...ended].sort(), [0, 1, 2]);
+    assert.ok(manifest.every((row) => row.render_id?.startsWith('rnd_') && row.video_url));
+    const requests = setup.proxy.seen.slice(before);
+    assert.equal(requests.filter((request) => request.path.startsWith('/v3/assets')).length, 1, 'one upload');
+    assert.equal(requests.filter((request) => request.method === 'POST' && request.path === '/v3/renders').length, 3);
+  });
+
+  test('one bad row refuses the batch before the upload; a failed render fails its row only', async () => {
+    const before = setup.proxy.seen.length;
+    assert.equal(await codeOf(cloudRenderBatch(project(), [{ title: 'ok' }, { speed: 'fast' }], options)), 'batch_rows_refused');
+    assert.equal(setup.proxy.seen.length, before);
+    const failing = await cloudRenderBatch({ files: files(compositionHtml({ extra: FAIL_MARKER })) }, [{}, {}], { ...options, download: false });
+    assert.deepEqual(
+      failing.map((row) => [row.status, row.error?.code]),
+      [
+        ['failed', 'composition_broken'],
+        ['failed', 'composition_broken'],
+      ],
+    );
+  });
+
+  test('with an idempotency key, repeating the batch creates no new renders', async () => {
+    const first = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], { ...options, idempotencyKey: 'campaign-42', noWait: true });
+    const again = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], { ...options, idempotencyKey: 'campaign-42', noWait: true });
+    assert.deepEqual(
+      again.map((row) => row.render_id),
+      first.map((row) => row.render_id),
+    );
+    assert.notEqual(first[0]!.render_id, first[1]!.render_id);
+    assert.equal(await codeOf(cloudRenderBatch(project(), [{}], { ...options, idempotencyKey: 'k'.repeat(241) })), 'idempotency_key_invalid');
+    assert.equal(await codeOf(cloudRenderBatch(project(), [{}], { ...options, concurrency: 0 })), 'batch_rows_invalid');
+  });
 });

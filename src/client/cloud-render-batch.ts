@@ -1,0 +1,94 @@
+import { FxError, isFxError } from '../runtime/errors.js';
+import type { Issue } from '../runtime/issues.js';
+import { ErrorCode } from '../wire/constants.js';
+import type { Render } from '../wire/responses.js';
+import { BatchErrorCode, batchRows } from './batch-rows.js';
+import { checkIdempotencyKey } from './checks.js';
+import { prepareProject, submitAndFinish, withAbortError, type CloudProject, type CloudRenderOptions } from './cloud-render.js';
+import { refused } from './errors.js';
+import type { CloudRenderProgress } from './progress.js';
+
+export const MAX_BATCH_CONCURRENCY = 16;
+/** 255 (the service's longest key) less room for `.` and a row number. */
+const MAX_BATCH_KEY_LENGTH = 240;
+
+export interface CloudBatchOptions extends Omit<CloudRenderOptions, 'onProgress'> {
+  /** Rows rendered at once, 1–16. Default 1. */
+  readonly concurrency?: number;
+  /** Progress of the shared stages (zipping, uploading: no `row`) and of each row's own. */
+  readonly onProgress?: (progress: CloudRenderProgress & { readonly row?: number }) => void;
+  /** Called as each row ends, in the order they end. */
+  readonly onRow?: (row: BatchManifestRow, video: Blob | undefined) => void;
+}
+
+/** One row's outcome, as `manifest.json` lists it. */
+export interface BatchManifestRow {
+  readonly row: number;
+  readonly status: 'queued' | 'completed' | 'failed';
+  readonly render_id: string | null;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly video_url: string | null;
+  readonly warnings: readonly Issue[];
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+/**
+ * Renders a project once per row of values (an array of objects, or a CSV text), each row merged over
+ * `options.variables`. Every row is checked before the project is uploaded (one upload for all rows) and before
+ * the first submit: one bad row refuses the batch (`batch_rows_refused`, every row's issues listed). Rows run
+ * `concurrency` at a time; a failed row does not stop the others; an abort stops them all. With
+ * `idempotencyKey`, row `i` submits with `key.i`, so the whole batch can be repeated without duplicates.
+ * Resolves with one manifest row per input row, in row order.
+ */
+export function cloudRenderBatch(project: CloudProject, rows: readonly unknown[] | string, options: CloudBatchOptions): Promise<BatchManifestRow[]> {
+  return withAbortError(options.signal, () => runBatch(project, rows, options));
+}
+
+async function runBatch(project: CloudProject, input: readonly unknown[] | string, options: CloudBatchOptions): Promise<BatchManifestRow[]> {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_BATCH_CONCURRENCY) {
+    throw new FxError(BatchErrorCode.rowsInvalid, `"concurrency" must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(concurrency)}`);
+  }
+  const baseKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
+  const rowKey = (row: number) => (baseKey === undefined ? undefined : `${baseKey}.${row}`);
+  if (baseKey !== undefined && baseKey.length > MAX_BATCH_KEY_LENGTH) {
+    throw refused(ErrorCode.idempotencyKeyInvalid, `a batch's "idempotencyKey" is at most ${MAX_BATCH_KEY_LENGTH} characters, leaving room for ".<row>"`, 'Idempotency-Key');
+  }
+  const prepared = await prepareProject(project, { ...options, onProgress: options.onProgress }, (local) => {
+    const { rows, warnings } = batchRows(input, options.variables ?? local?.variables ?? {}, local?.metadata?.variables ?? [], options.strictVariables);
+    return rows.map((variables, row) => ({ variables, warnings: warnings.filter((found) => found.path[1] === row) }));
+  });
+
+  const manifest: BatchManifestRow[] = new Array(prepared.rows.length);
+  let next = 0;
+  const runRows = async () => {
+    for (let row = next++; row < prepared.rows.length; row = next++) {
+      const { variables, warnings } = prepared.rows[row]!;
+      let video: Blob | undefined;
+      try {
+        const onProgress = options.onProgress && ((progress: CloudRenderProgress) => options.onProgress!({ ...progress, row }));
+        const result = await submitAndFinish(prepared, variables, warnings, rowKey(row), options, onProgress);
+        video = result.video;
+        manifest[row] = manifestRow(row, variables, warnings, result.render, null);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const failure = { code: isFxError(error) ? error.code : 'render_failed', message: error instanceof Error ? error.message : String(error) };
+        manifest[row] = manifestRow(row, variables, warnings, undefined, failure);
+      }
+      options.onRow?.(manifest[row]!, video);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, prepared.rows.length) }, runRows));
+  return manifest;
+}
+
+function manifestRow(
+  row: number,
+  variables: Readonly<Record<string, unknown>>,
+  warnings: readonly Issue[],
+  render: Render | undefined,
+  error: BatchManifestRow['error'],
+): BatchManifestRow {
+  const status = error ? 'failed' : render!.status === 'completed' ? 'completed' : 'queued';
+  return { row, status, render_id: render?.render_id ?? null, variables, video_url: render?.video_url ?? null, warnings, error };
+}
