@@ -40,8 +40,8 @@ export interface LoadEvents {
   defer(): boolean;
   /** A first load starts (a reload keeps what is on stage until it swaps). */
   loading(): void;
-  /** A first load compiled: what is known shows at once. */
-  compiled(known: CompositionMetadata): void;
+  /** A first load compiled: what is known shows at once. `dependencies`: the compile's (`CompiledComposition`). */
+  compiled(known: CompositionMetadata, dependencies: readonly string[]): void;
   /** Puts a new frame into the element, sized for `stage`, before it loads. */
   mount(iframe: HTMLIFrameElement, stage: Stage): void;
   /** The new frame is ready: hand it the settings it applies itself. */
@@ -137,7 +137,7 @@ export class FrameLoader implements ReactiveController {
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
-      if (!reload) events.compiled(known);
+      if (!reload) events.compiled(known, compiled.dependencies);
       // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
       const broken = compiled.issues.find((found) => found.severity === 'error');
       if (broken) emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });

@@ -18,6 +18,9 @@ import { OncePerFrame } from './once-per-frame.js';
 import { PlaybackSettings } from './playback-settings.js';
 import { NetworkState, networkStateOf, PlaybackStatus } from './playback-status.js';
 import { PlayerControls } from './player-controls.js';
+import { ProjectFiles } from './project-files.js';
+import type { ProjectDependency, ProjectFilesOptions } from '../client/zip/embed-files.js';
+import type { ProjectEntry } from '../client/zip/sources.js';
 import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
@@ -60,6 +63,8 @@ const MAX_SHOWN_ERRORS = 5;
  *   bounds) is refused with an `error` event `variables_json_invalid`, and the values in effect stay.
  * @prop {VariableDeclaration[]} declarations - The composition's declared variables (after load).
  * @prop {CompositionMetadata | undefined} metadata - Id, size, duration, declarations and compile issues.
+ * @prop {ProjectDependency[]} dependencies - The files the composition uses, each `{ path, url }` with its path in a
+ *   project zip (the entry is `index.html`); empty until loaded. See `projectFiles()`.
  * @prop {string[]} allowCompositionReadsUnder - Folders (URL prefixes) beyond the entry's own folder whose files
  *   the composition may have the host fetch and inline (sub-compositions, stylesheets, scripts, fonts). What is
  *   served there becomes readable by the composition: list only folders of public composition files. Default: none.
@@ -204,7 +209,10 @@ export class FxComposition extends LitElement {
       this.status = { kind: 'loading' };
       this.errors = [];
     },
-    compiled: (known) => (this.#metadata = known),
+    compiled: (known, dependencies) => {
+      this.#metadata = known;
+      this.#project.compiled(dependencies, this.#loader.base, !this.src);
+    },
     mount: (iframe, stage) => {
       this.#layout.place(iframe, stage);
       this.stage.append(iframe);
@@ -223,6 +231,7 @@ export class FxComposition extends LitElement {
     () => ({ time: this.time, seekFrom: this.#seekTarget ?? this.time, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors }),
     (seconds) => this.#seekQuietly(seconds),
   );
+  #project = new ProjectFiles(this);
   /** The session on stage. */
   get #session(): FrameSession | undefined {
     return this.#loader.session;
@@ -358,6 +367,20 @@ export class FxComposition extends LitElement {
     this.#session?.post({ type: Message.pause });
     this.#status.paused();
     emit(this, FxEvent.pause);
+  }
+
+  get dependencies(): ProjectDependency[] {
+    return this.#project.dependencies;
+  }
+
+  /**
+   * Fetches the files the composition uses (with the current variables' image and font files) as `{ path, data }`
+   * entries for `zipProject(files, { ignore: false })`, the entry as `index.html`. `extraFiles` adds what scripts
+   * load by URLs the compiler cannot see. Rejects with a `ZipError` (`project_not_loaded`,
+   * `project_file_unavailable`).
+   */
+  projectFiles(options?: ProjectFilesOptions): Promise<ProjectEntry[]> {
+    return this.#project.fetch(options);
   }
 
   /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */

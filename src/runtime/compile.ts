@@ -2,6 +2,7 @@ import { Attr } from './constants.js';
 import { absolutizeCssUrls, inlineFontFaces, parseSheet, scopeInstanceCss } from './compile-css.js';
 import { CssNameRegister, renameCssText, renameInlineStyles, type CssRenames } from './compile-css-names.js';
 import { absolutizeImageValues } from './compile-image-values.js';
+import { referencedUrls } from './compile-dependencies.js';
 import { CompileIssueCode } from './compile-codes.js';
 import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
 import { ReadScope } from './compile-reads.js';
@@ -66,6 +67,13 @@ export interface CompiledComposition {
   readonly metadata: CompositionMetadata;
   /** Problems found (broken sub-compositions carry their path); the document still plays. */
   readonly issues: Issue[];
+  /**
+   * Absolute URLs of the files the composition uses: what this compile read (the entry, sub-compositions,
+   * stylesheets, scripts, fonts; failed reads left out) and what the compiled document names (images, media,
+   * posters, CSS `url()`s, files of image and font variables). Sorted, without `data:` URLs. What a project zip
+   * of the composition holds (`<fx-composition>.projectFiles()`), before the read scope is applied.
+   */
+  readonly dependencies: readonly string[];
 }
 
 interface Context extends Loader {
@@ -158,9 +166,17 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     fps: options.fps ?? 30,
     overrides: await overrides,
   };
+  const dependencies = [...new Set([...(await succeededReads(context)), ...referencedUrls(doc, documentBase)])].sort();
   injectHead(doc, documentBase, runtimeElement(doc, options), config);
   if (options.nonce) stampNonce(doc, options.nonce);
-  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues };
+  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues, dependencies };
+}
+
+/** The URLs this compile fetched successfully (each once, whatever its role). */
+async function succeededReads(loader: Loader): Promise<string[]> {
+  const reads = [...loader.files];
+  const results = await Promise.allSettled(reads.map(([, result]) => result));
+  return reads.filter((_, index) => results[index]!.status === 'fulfilled').map(([key]) => key.slice(key.indexOf(' ') + 1));
 }
 
 /**

@@ -29,5 +29,9 @@ export const ProjectSourceErrorCode = {
   zipFailed: 'project_zip_failed',
   /** An embed's file could not be fetched for `projectFiles()`. */
   fileUnavailable: 'project_file_unavailable',
+  /** An embed's composition uses a file at `index.html` besides its entry, which goes there. */
+  entryNameTaken: 'project_entry_name_taken',
+  /** `projectFiles()` was called before the composition loaded. */
+  notLoaded: 'project_not_loaded',
 } as const;
 export type ProjectSourceErrorCode = (typeof ProjectSourceErrorCode)[keyof typeof ProjectSourceErrorCode];

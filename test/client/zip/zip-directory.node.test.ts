@@ -82,6 +82,15 @@ describe('zipProjectDirectory (Node)', () => {
     assert.equal(asset.size_bytes, entries.reduce((sum, entry) => sum + entry.size, 0));
   });
 
+  test('the service accepts the embed fixture project (test/fixtures/project) zipped from disk', async () => {
+    const folder = new URL('../../fixtures/project/', import.meta.url);
+    const { zip, entries } = await zipProjectDirectory(folder.pathname);
+    assert.ok(entries.some((entry) => entry.path === 'parts/card.html') && entries.some((entry) => entry.path === 'fonts/title.ttf'));
+    const response = await service.api('/v3/assets', zipInit(new Uint8Array(await zip.arrayBuffer())));
+    assert.equal(response.status, 201, await response.clone().text());
+    assert.equal(((await response.json()) as { file_count: number }).file_count, entries.length);
+  });
+
   test('refuses a symbolic link instead of following it', async () => {
     const linked = await mkdtemp(join(tmpdir(), 'fx-zip-link-'));
     try {
