@@ -13,7 +13,7 @@ const targets = {
   // No bare specifiers left: a browser imports it by URL with no import map.
   standalone: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.standalone.js', external: [] },
   // fx-sdk/node: analysis in Node, with the DOMParser of dom-parser.node.ts (its parse5 and linkedom stay imports).
-  node: { entry: 'src/node.ts', name: undefined, format: 'es', fileName: 'fx-node.js', external: [...external, /^(parse5|linkedom)(\/|$)/] },
+  node: { entry: 'src/node.ts', name: undefined, format: 'es', fileName: 'fx-node.js', external: [...external, /^(parse5|linkedom)(\/|$)/, /^node:/] },
   iife: { entry: 'src/iife.ts', name: 'fx', format: 'iife', fileName: 'fx.iife.js', external: [] },
   // No exports, so the name makes no global; Vite asks for one with every IIFE.
   player: { entry: 'src/player.iife.ts', name: 'fxPlayer', format: 'iife', fileName: 'fx-player.iife.js', external: [] },

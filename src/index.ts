@@ -3,5 +3,3 @@ export * from './sdk.js';
 // zod schemas for tools (editors, services); the element and the frame runtime never import them, and bundlers
 // drop them when unused (they are built lazily, see declaration-schemas.ts).
 export { declarationSchemas, declarationListSchema, variableDeclarationSchema } from './runtime/declaration-schemas.js';
-// The /v3 client (browser and Node): FxClient, its request/response pairs, FxApiError, apiKeyCredentials.
-export * from './client/index.js';

@@ -3,6 +3,10 @@ export * from './runtime/index.js';
 export { compileComposition, CompileIssueCode } from './runtime/compile.js';
 export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } from './runtime/compile.js';
 export * from './elements/index.js';
-// Importing the SDK registers <fx-composition>, as a classic <script> would; the import also carries the tag's
-// HTMLElementTagNameMap entry into the declarations (`querySelector('fx-composition')` is an FxComposition).
+// "Render this": the /v3 client (with zipping, cloudRender and batches) and sign-in, in browsers and in Node.
+export * from './client/index.js';
+export * from './auth/index.js';
+// Importing the SDK registers <fx-composition> and <fx-render-button>, as a classic <script> would; the imports
+// also carry the tags' HTMLElementTagNameMap entries into the declarations.
 import './elements/define.js';
+import './elements/define-render-button.js';

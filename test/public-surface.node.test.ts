@@ -23,15 +23,44 @@ const RUNTIME_TYPES = [
   'NumberDeclaration', 'ParsedDeclarations', 'ResolveLayers', 'ResolvedVariables', 'StringDeclaration', 'ValidateOptions',
   'VariableDeclaration', 'VariableValues',
 ];
+// The /v3 client (request/response pairs, FxClient, zipping, cloudRender, batches) and sign-in: README "Render this".
+const CLIENT_VALUES = [
+  'BatchErrorCode', 'ClientErrorCode', 'CloudRenderStage', 'CsvErrorCode', 'ErrorCode', 'FxApiError', 'FxClient', 'IGNORE_FILE',
+  'MAX_BATCH_CONCURRENCY', 'ProjectSourceErrorCode', 'RenderStatus', 'ZIP_LIMITS', 'ZipError', 'ZipErrorCode', 'apiKeyCredentials',
+  'clientConfig', 'cloudRender', 'cloudRenderBatch', 'createRenderRequest', 'deleteRenderRequest', 'describeProgress', 'downloadRender',
+  'downloadRenderStream', 'getAccountRequest', 'getRenderRequest', 'listRendersRequest', 'parseCsv', 'processCreateRenderResponse',
+  'processDeleteRenderResponse', 'processGetAccountResponse', 'processGetRenderResponse', 'processListRendersResponse',
+  'processUploadAssetResponse', 'progressFraction', 'uploadAssetRequest', 'waitForRender', 'zipProject',
+];
+const CLIENT_TYPES = [
+  'Account', 'ApiErrorCode', 'AspectRatio', 'Asset', 'BatchManifestRow', 'CallOptions', 'ClientConfig', 'ClientOptions', 'CloudBatchOptions',
+  'CloudProject', 'CloudRenderOptions', 'CloudRenderProgress', 'CloudRenderResult', 'Credentials', 'DeletedRender', 'DownloadOptions',
+  'DownloadProgress', 'DownloadedFile', 'EmbedLike', 'IdempotentCallOptions', 'ListOptions', 'ProjectEntry', 'ProjectSource', 'ProjectZip',
+  'Render', 'RenderFormat', 'RenderList', 'RenderQuality', 'RenderRequest', 'RenderResolution', 'RetryOptions', 'UploadOptions',
+  'WaitOptions', 'WrittenEntry', 'ZipLimits', 'ZipProgress', 'ZipProjectOptions',
+];
+const AUTH_VALUES = ['AuthErrorCode', 'BROWSER_CLIENT_ID', 'MemoryCredentialStore', 'OAuthSession'];
+const AUTH_TYPES = ['AuthError', 'CredentialStore', 'LockRunner', 'SessionOptions', 'TokenRecord'];
+const BROWSER_AUTH_VALUES = ['BrowserSignIn', 'createBrowserSignIn', 'loadApiKey', 'openBrowserStore', 'saveApiKey'];
+const BROWSER_AUTH_TYPES = ['BrowserSignInOptions', 'PopupOptions'];
 const FRAMEWORK_TYPES = ['FxCompositionListeners', 'FxCompositionProperties'];
 
 /** Each entry's declaration file (package.json `exports`) and its public names. */
 const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
   'index.d.ts': {
-    values: [...RUNTIME_VALUES, 'CompileIssueCode', 'FxAttribute', 'FxComposition', 'FxErrorCode', 'FxEvent', 'compileComposition'],
-    types: [...RUNTIME_TYPES, 'CompileLimits', 'CompileOptions', 'CompiledComposition', 'FxCompositionEventMap', 'FxErrorDetail', 'FxVariablesChangeDetail', 'HtmlEntry'],
+    values: [
+      ...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, ...BROWSER_AUTH_VALUES, 'CompileIssueCode', 'FxAttribute', 'FxComposition', 'FxErrorCode', 'FxEvent',
+      'FxRenderButton', 'FxRenderButtonAttribute', 'FxRenderButtonErrorCode', 'FxRenderButtonEvent', 'compileComposition',
+    ],
+    types: [
+      ...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, ...BROWSER_AUTH_TYPES, 'CompileLimits', 'CompileOptions', 'CompiledComposition',
+      'FxCompositionEventMap', 'FxErrorDetail', 'FxRenderButtonEventMap', 'FxRenderedDetail', 'FxVariablesChangeDetail', 'HtmlEntry',
+    ],
   },
-  'node.d.ts': { values: RUNTIME_VALUES, types: RUNTIME_TYPES },
+  'node.d.ts': {
+    values: [...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, 'CredentialEnv', 'DEFAULT_API_URL', 'FileCredentialStore', 'defaultCredentialsPath', 'readProjectDirectory', 'resolveNodeCredentials', 'zipProjectDirectory'],
+    types: [...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, 'ApiKeySource', 'NodeCredentials', 'ResolveOptions'],
+  },
   'react.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionProps'] },
   'svelte.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes'] },
 };

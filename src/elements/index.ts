@@ -1,3 +1,5 @@
 export { FxComposition } from './fx-composition.js';
 export { FxEvent, FxAttribute, FxErrorCode } from './constants.js';
 export type { FxCompositionEventMap, FxErrorDetail, FxVariablesChangeDetail } from './events.js';
+export { FxRenderButton, type FxRenderButtonEventMap, type FxRenderedDetail } from './fx-render-button.js';
+export { FxRenderButtonEvent, FxRenderButtonAttribute, FxRenderButtonErrorCode } from './render-button-constants.js';

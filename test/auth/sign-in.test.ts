@@ -7,13 +7,13 @@ import {
   AuthErrorCode,
   BrowserSignIn,
   createBrowserSignIn,
-  IDB_DATABASE,
   MemoryCredentialStore,
   openBrowserStore,
   saveApiKey,
-  StoreKey,
   type CredentialStore,
 } from '../../src/auth/index.js';
+import { IDB_DATABASE } from '../../src/auth/store.idb.js';
+import { StoreKey } from '../../src/auth/store.js';
 import { CALLBACK_MESSAGE } from '../../src/auth/popup.js';
 import type { Credentials } from '../../src/client/credentials.js';
 import { isFxError } from '../../src/runtime/errors.js';

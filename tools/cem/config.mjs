@@ -31,6 +31,13 @@ export default {
             (module.exports ??= []).push({ kind: 'custom-element-definition', name: declaration.tagName, declaration: { name: declaration.name, module: SHIPPED_MODULE } });
           }
         }
+        // Every element ships in the one module: one entry, as users import it.
+        const [first, ...others] = customElementsManifest.modules;
+        for (const module of others) {
+          first.declarations = [...(first.declarations ?? []), ...(module.declarations ?? [])];
+          first.exports = [...(first.exports ?? []), ...(module.exports ?? [])];
+        }
+        customElementsManifest.modules = first ? [first] : [];
       },
     },
   ],

@@ -1,0 +1,186 @@
+import './lit-dev-notice.js';
+import { LitElement, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { cloudRender, type CloudRenderResult } from '../client/cloud-render.js';
+import type { Credentials } from '../client/credentials.js';
+import type { Render } from '../wire/responses.js';
+import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
+import { FxError, isFxError } from '../runtime/errors.js';
+import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './render-button-constants.js';
+import { FxComposition } from './fx-composition.js';
+import { styles } from './fx-render-button.styles.js';
+import { signedInCredentials } from './render-button-sign-in.js';
+
+type Run =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly progress: CloudRenderProgress | undefined }
+  | { readonly kind: 'done'; readonly href: string; readonly fileName: string }
+  | { readonly kind: 'failed'; readonly code: string; readonly message: string };
+
+/**
+ * "Render this": renders the `<fx-composition>` it names with that element's current variables on a `/v3` render
+ * service, signing in first when it has no credentials, then offers the video for download.
+ *
+ * @tagname fx-render-button
+ * @summary Renders a live preview to a video file.
+ *
+ * @attr for - Id of the `<fx-composition>` to render (looked up in the button's own document or shadow root).
+ * @attr service - Base URL of the render service (`…/v3` is appended). Default: the page's origin.
+ * @attr issuer - OAuth issuer to sign in with. Default: the one the service names in its metadata.
+ * @attr client-id - OAuth client id. Default `fx-browser`.
+ * @attr redirect-uri - Where the sign-in returns; must be registered for the client. Default: this page.
+ * @attr format - `mp4` (default), `webm` or `mov`.
+ * @attr quality - `draft`, `standard` (default) or `high`.
+ * @attr resolution - `1080p` (default) or `4k` (mp4 only).
+ * @attr fps - Frames per second, 1–240. Default 30.
+ *
+ * @prop {Credentials | undefined} credentials - Use these (e.g. `apiKeyCredentials(key)` on an internal page)
+ *   instead of signing in.
+ *
+ * @fires {CustomEvent<CloudRenderProgress>} renderprogress - A stage advanced.
+ * @fires {CustomEvent<FxRenderedDetail>} rendered - The video is ready to save: `{ renderId, videoUrl, blob, render }`.
+ * @fires {CustomEvent<{ code: string, message: string }>} error - Signing in or rendering failed (or was cancelled).
+ *
+ * @slot - The button's label. Default "Render video".
+ * @csspart button - The button that starts a render.
+ * @csspart progress - The progress bar while rendering.
+ * @csspart status - What is happening (stage and percent).
+ * @csspart cancel - Stops the render.
+ * @csspart download - The link to the finished video.
+ * @csspart error - The failure, with its code.
+ * @cssproperty --fx-render-button-background
+ * @cssproperty --fx-render-button-color
+ * @cssproperty --fx-render-button-error-color
+ */
+export class FxRenderButton extends LitElement {
+  static override styles = styles;
+
+  @property() for = '';
+  @property() service = '';
+  @property() issuer = '';
+  @property({ attribute: 'client-id' }) clientId = 'fx-browser';
+  @property({ attribute: 'redirect-uri' }) redirectUri = '';
+  @property() format: 'mp4' | 'webm' | 'mov' = 'mp4';
+  @property() quality: 'draft' | 'standard' | 'high' = 'standard';
+  @property() resolution: '1080p' | '4k' = '1080p';
+  @property({ type: Number }) fps = 30;
+  @property({ attribute: false }) credentials: Credentials | undefined;
+
+  @state() private run: Run = { kind: 'idle' };
+  #abort: AbortController | undefined;
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.cancel();
+    this.#forgetDownload();
+  }
+
+  /** Renders the composition now (what a click does). Resolves when it finished, failed or was cancelled. */
+  async start(): Promise<void> {
+    if (this.run.kind === 'running') return;
+    this.#forgetDownload();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.run = { kind: 'running', progress: undefined };
+    try {
+      const result = await this.#render(abort.signal);
+      const href = URL.createObjectURL(result.video);
+      this.run = { kind: 'done', href, fileName: `${result.render.render_id}.${result.render.format}` };
+      const detail: FxRenderedDetail = { renderId: result.render.render_id, videoUrl: result.render.video_url ?? '', blob: result.video, render: result.render };
+      this.#emit(FxRenderButtonEvent.rendered, detail);
+    } catch (error) {
+      const code = isFxError(error) ? error.code : FxRenderButtonErrorCode.failed;
+      const message = error instanceof Error ? error.message : String(error);
+      this.run = { kind: 'failed', code, message };
+      this.#emit(FxRenderButtonEvent.error, { code, message });
+    } finally {
+      if (this.#abort === abort) this.#abort = undefined;
+    }
+  }
+
+  /** Stops a render in progress: nothing of it keeps running here (the service may still finish it). */
+  cancel(): void {
+    this.#abort?.abort();
+  }
+
+  async #render(signal: AbortSignal): Promise<CloudRenderResult & { video: Blob }> {
+    const composition = this.#composition();
+    const onProgress = (progress: CloudRenderProgress) => {
+      this.run = { kind: 'running', progress };
+      this.#emit(FxRenderButtonEvent.progress, progress);
+    };
+    const baseUrl = this.service || location.origin;
+    const credentials =
+      this.credentials ?? (await signedInCredentials({ issuer: this.issuer, serviceUrl: baseUrl, clientId: this.clientId, redirectUri: this.redirectUri }, onProgress));
+    signal.throwIfAborted();
+    const result = await cloudRender(
+      { embed: composition },
+      { baseUrl, credentials, format: this.format, quality: this.quality, resolution: this.resolution, fps: this.fps, signal, onProgress },
+    );
+    return result as CloudRenderResult & { video: Blob };
+  }
+
+  /** As `<fx-composition>`: bubbling and composed, but `error`, which stays on the element. */
+  #emit(name: FxRenderButtonEvent, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { bubbles: name !== FxRenderButtonEvent.error, composed: true, detail }));
+  }
+
+  #composition(): FxComposition {
+    const root = this.getRootNode() as Document | ShadowRoot;
+    const found = this.for ? root.getElementById(this.for) : null;
+    if (!(found instanceof FxComposition)) {
+      throw new FxError(FxRenderButtonErrorCode.compositionNotFound, `<fx-render-button for="${this.for}"> names no <fx-composition> in its document`);
+    }
+    return found;
+  }
+
+  #forgetDownload(): void {
+    if (this.run.kind === 'done') URL.revokeObjectURL(this.run.href);
+  }
+
+  protected override render() {
+    const { run } = this;
+    const running = run.kind === 'running';
+    return html`
+      <button part="button" type="button" ?disabled=${running} aria-describedby="state" @click=${() => void this.start()}>
+        <slot>Render video</slot>
+      </button>
+      <span id="state" part="status" role="status">${running ? (run.progress ? describeProgress(run.progress) : 'Starting') : nothing}</span>
+      ${running ? this.#renderProgress(run.progress) : nothing}
+      ${run.kind === 'done' ? html`<a part="download" href=${run.href} download=${run.fileName}>Download ${run.fileName}</a>` : nothing}
+      ${run.kind === 'failed' ? html`<span part="error" role="alert"><code>${run.code}</code>: ${run.message}</span>` : nothing}
+    `;
+  }
+
+  #renderProgress(progress: CloudRenderProgress | undefined) {
+    const fraction = progress && progressFraction(progress);
+    return html`
+      <progress part="progress" aria-label="Render progress" max="1" value=${fraction ?? nothing}></progress>
+      <button part="cancel" type="button" @click=${() => this.cancel()}>Cancel</button>
+    `;
+  }
+}
+
+/** Every event of `<fx-render-button>` with its type; `error` is a `CustomEvent` with `{ code, message }`. */
+export interface FxRenderButtonEventMap extends Omit<HTMLElementEventMap, typeof FxRenderButtonEvent.error> {
+  [FxRenderButtonEvent.progress]: CustomEvent<CloudRenderProgress>;
+  [FxRenderButtonEvent.rendered]: CustomEvent<FxRenderedDetail>;
+  [FxRenderButtonEvent.error]: CustomEvent<{ readonly code: string; readonly message: string }>;
+}
+
+export interface FxRenderedDetail {
+  readonly renderId: string;
+  /** The service's signed link (it expires; the Blob does not). */
+  readonly videoUrl: string;
+  readonly blob: Blob;
+  /** The render's record: its variables, output size, frames, credits. */
+  readonly render: Render;
+}
+
+// Typed listeners for the button's own events.
+export interface FxRenderButton {
+  addEventListener<K extends keyof FxRenderButtonEventMap>(type: K, listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof FxRenderButtonEventMap>(type: K, listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}

@@ -1,0 +1,122 @@
+// <fx-render-button> end to end in real browsers: it signs in through the real authorization server (a popup,
+// signing in as `wtr` without a form), zips the embed's files, renders on the real service (FFmpeg test renderer)
+// and offers the video. Its own service: the sign-in tests clear their session in this origin's store.
+import { expect, fixture, html } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import '../../src/elements/define.js';
+import '../../src/elements/define-render-button.js';
+import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxRenderButton, FxRenderedDetail } from '../../src/elements/fx-render-button.js';
+import { saveTestConfig } from '../auth/fixtures/test-config.js';
+import { waitFor } from './helpers.js';
+
+interface TestService {
+  url: string;
+  issuer: string;
+  redirectUris: string[];
+}
+
+let service: TestService;
+
+before(async () => {
+  service = (await executeServerCommand<TestService, { origin: string; name: string }>('fx-oauth-service', { origin: location.origin, name: 'render-button' }))!;
+  // The redirect page reads its settings from here (test/auth/fixtures/signed-in.html).
+  saveTestConfig({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
+});
+
+async function setup(attributes: Partial<Record<'for' | 'format' | 'fps', string>> = {}) {
+  const root = await fixture<HTMLDivElement>(html`
+    <div>
+      <fx-composition id="preview" src="/test/fixtures/basic/index.html" .variables=${{ title: 'Rendered' }}></fx-composition>
+      <fx-render-button
+        for=${attributes.for ?? 'preview'}
+        format=${attributes.format ?? 'mp4'}
+        fps=${attributes.fps ?? '10'}
+        service=${service.url}
+        issuer=${service.issuer}
+        redirect-uri=${service.redirectUris[0]!}
+      ></fx-render-button>
+    </div>
+  `);
+  const composition = root.querySelector<FxComposition>('fx-composition')!;
+  const button = root.querySelector<FxRenderButton>('fx-render-button')!;
+  await waitFor(() => composition.ready, 'the composition is ready');
+  return { composition, button, part: (name: string) => button.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`) };
+}
+
+const outcome = (button: FxRenderButton) =>
+  new Promise<CustomEvent>((resolve) => {
+    button.addEventListener('rendered', resolve, { once: true });
+    button.addEventListener('error', resolve, { once: true });
+  });
+
+describe('<fx-render-button>', () => {
+  it('signs in, renders the composition with its current variables, and offers the video', async function () {
+    this.timeout(60_000);
+    const { button, part } = await setup();
+    const stages: string[] = [];
+    button.addEventListener('renderprogress', (event) => stages.push(event.detail.stage));
+    const ended = outcome(button);
+    part('button')!.click();
+    await waitFor(() => part('status')?.textContent?.trim(), 'a status while rendering');
+    expect(part('button')!.hasAttribute('disabled')).to.equal(true);
+    const event = await ended;
+    expect(event.type, JSON.stringify(event.detail)).to.equal('rendered');
+    const { renderId, blob, render } = event.detail as FxRenderedDetail;
+    expect(renderId).to.match(/^rnd_/);
+    expect(render.variables, 'the preview’s current values').to.deep.equal({ title: 'Rendered' });
+    expect(render.fps).to.equal(10);
+    // An MP4: its first box is `ftyp`.
+    expect(new TextDecoder().decode(new Uint8Array(await blob.slice(4, 8).arrayBuffer()))).to.equal('ftyp');
+    expect([...new Set(stages)]).to.include.members(['signing-in', 'zipping', 'uploading', 'queued', 'downloading']);
+    const link = part('download') as HTMLAnchorElement;
+    expect(link.download).to.equal(`${renderId}.mp4`);
+    expect(link.href).to.match(/^blob:/);
+    expect(part('button')!.hasAttribute('disabled')).to.equal(false);
+    await expect(button).to.be.accessible();
+  });
+
+  it('cancel stops the render: an "aborted" error shown with its code, and the button is ready again', async function () {
+    this.timeout(60_000);
+    const { button, part } = await setup();
+    button.addEventListener('renderprogress', (event) => {
+      if (event.detail.stage === 'queued') part('cancel')!.click();
+    });
+    const ended = outcome(button);
+    part('button')!.click();
+    const event = await ended;
+    expect(event.type).to.equal('error');
+    expect(event.detail.code).to.equal('aborted');
+    expect(part('error')!.textContent).to.contain('aborted');
+    expect(part('button')!.hasAttribute('disabled')).to.equal(false);
+    expect(part('cancel')).to.equal(null);
+  });
+
+  it('refuses bad settings before anything is sent, with the service’s code', async () => {
+    const { button, part } = await setup({ format: 'gif' });
+    const ended = outcome(button);
+    part('button')!.click();
+    const event = await ended;
+    expect(event.detail.code).to.equal('parameter_invalid');
+    expect(part('error')!.getAttribute('role')).to.equal('alert');
+  });
+
+  it('names what is missing when `for` points at nothing', async () => {
+    const { button, part } = await setup({ for: 'nowhere' });
+    const ended = outcome(button);
+    part('button')!.click();
+    expect((await ended).detail.code).to.equal('render_button_composition_not_found');
+  });
+
+  it('its error event does not bubble to the page (as <fx-composition>’s)', async () => {
+    const { button, part } = await setup({ for: 'nowhere' });
+    let bubbled = false;
+    const listen = () => (bubbled = true);
+    document.addEventListener('error', listen);
+    const ended = outcome(button);
+    part('button')!.click();
+    await ended;
+    document.removeEventListener('error', listen);
+    expect(bubbled).to.equal(false);
+  });
+});
