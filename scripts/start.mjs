@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds the SDK, starts the reference render service (SQLite + local disk under .fx/service) and
-// serves the demo (Vite) with /v3 proxied to the service, so the page and the API share one origin.
+// `npm start`: builds the SDK, serves the demo (Vite) and starts the reference render service (SQLite + local disk
+// under .fx/service) with /v3 and its sign-in server (/oauth) proxied, so the page, the API and sign-in share one
+// origin.
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
@@ -12,16 +13,6 @@ const servicePort = Number(process.env.FX_SERVICE_PORT ?? 8787);
 
 const build = spawnSync('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-
-const service = spawn('node', ['--import', 'tsx', 'src/service/main.ts'], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, FX_SERVICE_PORT: String(servicePort) },
-});
-service.on('exit', (code) => {
-  console.error(`fx render service exited (${code}); stopping.`);
-  process.exit(code ?? 1);
-});
 
 const server = await createServer({
   root,
@@ -35,9 +26,12 @@ const server = await createServer({
     host: '127.0.0.1',
     strictPort: false,
     open: false,
-    proxy: { '/v3': `http://127.0.0.1:${servicePort}` },
+    // The API and the sign-in server on the page's origin: the render button needs no configuration.
+    proxy: { '/v3': `http://127.0.0.1:${servicePort}`, '/oauth': `http://127.0.0.1:${servicePort}` },
   },
   appType: 'mpa',
+  // Only the demo's pages: the test apps' pages import what exists once they are built.
+  optimizeDeps: { entries: ['demo/**/*.html'] },
   plugins: [
     {
       name: 'fx-compositions-as-files',
@@ -48,11 +42,31 @@ const server = await createServer({
   ],
 });
 await server.listen();
-const url = `http://localhost:${server.config.server.port}/demo/`;
+const pagePort = server.config.server.port;
+const url = `http://localhost:${pagePort}/demo/`;
+
+// Started once the page's port is known: the issuer and the sign-in's redirect pages are on that origin. Every
+// sign-in is the local account "demo" (development only; the service allows it on loopback alone).
+const service = spawn('node', ['--import', 'tsx', 'src/service/main.ts'], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: {
+    FX_SERVICE_OAUTH_ISSUER: `http://localhost:${pagePort}/oauth`,
+    FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS: [url, `http://localhost:${pagePort}/demo/script-tag.html`, `http://localhost:${pagePort}/demo/media-chrome.html`].join(','),
+    FX_SERVICE_DEV_AUTO_LOGIN: 'demo',
+    ...process.env,
+    FX_SERVICE_PORT: String(servicePort),
+  },
+});
+service.on('exit', (code) => {
+  console.error(`fx render service exited (${code}); stopping.`);
+  process.exit(code ?? 1);
+});
 console.log(`
   fx demo:          ${url}
   script-tag page:  ${url}script-tag.html
   render service:   http://127.0.0.1:${servicePort}/v3 (also proxied at ${url.replace('/demo/', '/v3')})
+  sign-in:          automatic, as the local account "demo" (development only)
   API key:          node --import tsx src/service/admin.ts create-key --account me
 
   Ctrl+C to stop.
