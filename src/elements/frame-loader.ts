@@ -161,6 +161,8 @@ export class FrameLoader implements ReactiveController {
       }
       events.settings(session);
       const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(metadata))) : undefined;
+      // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
+      if (reload) events.settings(session);
       this.#session?.dispose();
       this.#session = session;
       this.#incoming = undefined;
