@@ -4,7 +4,8 @@
 // the second browser the browser suite runs in.
 // Idempotent and quick when everything is present.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { firefoxPath } from './firefox.mjs';
@@ -20,11 +21,16 @@ function run(command, args, options = {}) {
   }
 }
 
+const lockFile = join(root, 'package-lock.json');
+/** The hash of the lockfile node_modules was installed from: by content, as a checkout's file times say nothing. */
+const lockStamp = join(root, 'node_modules', '.fx-lock-hash');
+const lockHash = () => (existsSync(lockFile) ? createHash('sha256').update(readFileSync(lockFile)).digest('hex') : '');
+
 function npmPackagesStale() {
+  if (existsSync(lockStamp)) return readFileSync(lockStamp, 'utf8') !== lockHash();
+  // Installed before the stamp existed: npm's own record must be newer than the lockfile.
   const installed = join(root, 'node_modules', '.package-lock.json');
-  if (!existsSync(installed)) return true;
-  const lock = join(root, 'package-lock.json');
-  return existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs;
+  return !existsSync(installed) || (existsSync(lockFile) && statSync(lockFile).mtimeMs > statSync(installed).mtimeMs);
 }
 
 function has(command) {
@@ -50,10 +56,17 @@ function chromium() {
   return process.env.FX_CHROMIUM || '/usr/bin/chromium';
 }
 
+const sharedModules = existsSync(join(root, 'node_modules')) && lstatSync(join(root, 'node_modules')).isSymbolicLink();
 if (npmPackagesStale()) {
-  log('installing npm packages');
-  run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  // A linked node_modules (a git worktree sharing another checkout's) is that checkout's to install: `npm ci` here
+  // would empty it under every tree that shares it.
+  if (sharedModules) log('node_modules is a link to another checkout and looks stale; run the set-up there');
+  else {
+    log('installing npm packages');
+    run('npm', [existsSync(lockFile) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  }
 }
+if (!sharedModules && existsSync(join(root, 'node_modules'))) writeFileSync(lockStamp, lockHash());
 
 const missing = systemPrograms.filter((entry) => !entry.found());
 if (missing.length > 0) {

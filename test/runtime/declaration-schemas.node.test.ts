@@ -48,18 +48,21 @@ for (const entry of ['src/elements/define.ts', 'src/runtime/frame/index.ts']) {
 }
 
 // The SDK's ES build is one file with zod external, so module-level tree-shaking cannot help: the schemas must be
-// droppable statement by statement (defineSchema is marked free of side effects).
-test('a user of the one-file SDK bundle who never touches the schemas gets no zod', async () => {
+// droppable statement by statement (defineSchema is marked free of side effects). zod/mini itself now comes with
+// `import 'fx-sdk'` (the /v3 client behind <fx-render-button> checks answers with it); the player alone has none
+// (the test above), and the declaration schemas stay out until used.
+test('a user of the one-file SDK bundle who never touches the declaration schemas gets none of them', async () => {
   const sdk = await build({ absWorkingDir: root, entryPoints: ['src/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', packages: 'external' });
   const sdkFile = { name: 'sdk-file', setup(plugin: PluginBuild) {
     plugin.onResolve({ filter: /^fx-sdk$/ }, () => ({ path: 'fx-sdk', namespace: 'sdk' }));
     plugin.onLoad({ filter: /.*/, namespace: 'sdk' }, () => ({ contents: sdk.outputFiles[0]!.text, resolveDir: root }));
   } };
   const bundleOf = async (contents: string) => {
-    const user = await build({ stdin: { contents, resolveDir: root }, bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent', plugins: [sdkFile] });
-    const [output] = Object.values(user.metafile.outputs);
-    return Object.entries(output!.inputs).filter(([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0);
+    const user = await build({ stdin: { contents, resolveDir: root }, bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', plugins: [sdkFile] });
+    return user.outputFiles[0]!.text;
   };
-  assert.deepEqual(await bundleOf("import { parseVariableDeclarations } from 'fx-sdk'; console.log(parseVariableDeclarations('[]'));"), []);
-  assert.notDeepEqual(await bundleOf("import { declarationListSchema } from 'fx-sdk'; console.log(declarationListSchema.safeParse([]));"), []);
+  // A message only the declaration schemas carry.
+  const SCHEMA_MARKER = 'expected a whole number';
+  assert.ok(!(await bundleOf("import { parseVariableDeclarations } from 'fx-sdk'; console.log(parseVariableDeclarations('[]'));")).includes(SCHEMA_MARKER));
+  assert.ok((await bundleOf("import { declarationListSchema } from 'fx-sdk'; console.log(declarationListSchema.safeParse([]));")).includes(SCHEMA_MARKER));
 });
