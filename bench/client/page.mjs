@@ -1,7 +1,8 @@
-// The in-page half of the client benchmark (browser code): builds a 100 MB project in memory — media as Blobs, as a
-// folder picker hands them over, text as strings — and times zipProject on it, watching for long tasks.
+// The in-page half of the zip figures (browser code): builds a 100 MB project in memory — media as Blobs, as a
+// folder picker hands them over, text as strings — and times zipProject on it, watching for long tasks. The upload
+// figures zip the same project once (upload-page.mjs).
 
-const MB = 1_000_000;
+export const MB = 1_000_000;
 const MEDIA = [
   ...Array.from({ length: 8 }, (_, index) => [`media/clip-${index}.mp4`, 8 * MB]),
   ...Array.from({ length: 6 }, (_, index) => [`media/music-${index}.m4a`, 2.5 * MB]),
@@ -25,7 +26,7 @@ function text(bytes, seed) {
   return out;
 }
 
-function buildProject() {
+export function buildProject() {
   const files = [{ path: 'index.html', data: '<!doctype html><div data-composition-id="main" data-duration="10"></div>' }];
   for (const [path, bytes] of MEDIA) files.push({ path, data: randomBlob(Math.round(bytes)) });
   const textFiles = 200;

@@ -6,6 +6,7 @@ import type { Credentials } from '../client/credentials.js';
 import type { Render } from '../wire/responses.js';
 import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
 import { FxError, isFxError } from '../runtime/errors.js';
+import { DEFAULT_POLL_INTERVAL_MS } from '../client/wait.js';
 import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './render-button-constants.js';
 import { FxComposition } from './fx-composition.js';
 import { styles } from './fx-render-button.styles.js';
@@ -33,6 +34,7 @@ type Run =
  * @attr quality - `draft`, `standard` (default) or `high`.
  * @attr resolution - `1080p` (default) or `4k` (mp4 only).
  * @attr fps - Frames per second, 1–240. Default 30.
+ * @attr poll-interval - Milliseconds between two looks at the render's progress. Default 10000.
  *
  * @prop {Credentials | undefined} credentials - Use these (e.g. `apiKeyCredentials(key)` on an internal page)
  *   instead of signing in.
@@ -64,6 +66,7 @@ export class FxRenderButton extends LitElement {
   @property() quality: 'draft' | 'standard' | 'high' = 'standard';
   @property() resolution: '1080p' | '4k' = '1080p';
   @property({ type: Number }) fps = 30;
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = DEFAULT_POLL_INTERVAL_MS;
   @property({ attribute: false }) credentials: Credentials | undefined;
 
   @state() private run: Run = { kind: 'idle' };
@@ -115,7 +118,7 @@ export class FxRenderButton extends LitElement {
     signal.throwIfAborted();
     const result = await cloudRender(
       { embed: composition },
-      { baseUrl, credentials, format: this.format, quality: this.quality, resolution: this.resolution, fps: this.fps, signal, onProgress },
+      { baseUrl, credentials, format: this.format, quality: this.quality, resolution: this.resolution, fps: this.fps, pollInterval: this.pollInterval, signal, onProgress },
     );
     return result as CloudRenderResult & { video: Blob };
   }

@@ -16,6 +16,7 @@ export const FxRenderButtonAttribute = {
   quality: 'quality',
   resolution: 'resolution',
   fps: 'fps',
+  pollInterval: 'poll-interval',
 } as const;
 
 /** Codes of `error` events the button itself raises (the client's, the service's and sign-in's keep theirs). */

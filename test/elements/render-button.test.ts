@@ -3,6 +3,7 @@
 // and offers the video. Its own service: the sign-in tests clear their session in this origin's store.
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/elements/define.js';
 import '../../src/elements/define-render-button.js';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
@@ -24,7 +25,7 @@ before(async () => {
   saveTestConfig({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
 });
 
-async function setup(attributes: Partial<Record<'for' | 'format' | 'fps', string>> = {}) {
+async function setup(attributes: Partial<Record<'for' | 'format' | 'fps' | 'poll-interval', string>> = {}) {
   const root = await fixture<HTMLDivElement>(html`
     <div>
       <fx-composition id="preview" src="/test/fixtures/basic/index.html" .variables=${{ title: 'Rendered' }}></fx-composition>
@@ -32,6 +33,7 @@ async function setup(attributes: Partial<Record<'for' | 'format' | 'fps', string
         for=${attributes.for ?? 'preview'}
         format=${attributes.format ?? 'mp4'}
         fps=${attributes.fps ?? '10'}
+        poll-interval=${ifDefined(attributes['poll-interval'])}
         service=${service.url}
         issuer=${service.issuer}
         redirect-uri=${service.redirectUris[0]!}
@@ -90,6 +92,20 @@ describe('<fx-render-button>', () => {
     expect(part('error')!.textContent).to.contain('aborted');
     expect(part('button')!.hasAttribute('disabled')).to.equal(false);
     expect(part('cancel')).to.equal(null);
+  });
+
+  it('looks at the render every `poll-interval` ms (default 10 s: one look at submit, the next when done)', async function () {
+    this.timeout(60_000);
+    const { button, part } = await setup({ 'poll-interval': '50' });
+    // `queued` is reported once on submit; every later `queued`/`rendering` report is one look at the record.
+    let reports = 0;
+    button.addEventListener('renderprogress', (event) => {
+      if (event.detail.stage === 'queued' || event.detail.stage === 'rendering') reports++;
+    });
+    const ended = outcome(button);
+    part('button')!.click();
+    expect((await ended).type).to.equal('rendered');
+    expect(reports - 1, 'looks at the record').to.be.greaterThan(2);
   });
 
   it('refuses bad settings before anything is sent, with the service’s code', async () => {
