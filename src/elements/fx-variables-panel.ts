@@ -376,7 +376,9 @@ export class FxVariablesPanel extends LitElement {
       </div>
       ${this.editing
         ? declarationForm(this.editing, {
-            change: (draft) => (this.editing = { ...this.editing!, draft }),
+            change: (patch) => {
+              if (this.editing) this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
+            },
             submit: () => this.#submitEdit(),
             cancel: () => (this.editing = undefined),
           })

@@ -14,7 +14,8 @@ export interface DeclarationEditing {
 }
 
 export interface DeclarationFormActions {
-  change(draft: DeclarationDraft): void;
+  /** Applies `patch` to the draft as it is then (several inputs may fire before the next render). */
+  change(patch: (draft: DeclarationDraft) => Partial<DeclarationDraft>): void;
   submit(): void;
   cancel(): void;
 }
@@ -35,19 +36,20 @@ const value = (event: Event) => (event.target as HTMLInputElement).value;
 /** The form that adds or edits one declaration: id, type, label, default and the type's own fields. */
 export function declarationForm(editing: DeclarationEditing, actions: DeclarationFormActions): TemplateResult {
   const { draft } = editing;
-  const update = (patch: Partial<DeclarationDraft>) => actions.change({ ...draft, ...patch });
+  const update = (patch: Partial<DeclarationDraft>) => actions.change(() => patch);
+  const updateField = (name: string, text: string) => actions.change((current) => ({ fields: { ...current.fields, [name]: text } }));
   const field = (name: string) => {
     const id = `draft-${name}`;
     const input =
       name === 'options'
-        ? html`<textarea part="input" id=${id} rows="3" .value=${live(draft.fields[name] ?? '')} @input=${(event: Event) => update({ fields: { ...draft.fields, [name]: value(event) } })}></textarea>`
+        ? html`<textarea part="input" id=${id} rows="3" .value=${live(draft.fields[name] ?? '')} @input=${(event: Event) => updateField(name, value(event))}></textarea>`
         : html`<input
             part="input"
             id=${id}
             type=${name === 'placeholder' || name === 'unit' ? 'text' : 'number'}
             step="any"
             .value=${live(draft.fields[name] ?? '')}
-            @input=${(event: Event) => update({ fields: { ...draft.fields, [name]: value(event) } })}
+            @input=${(event: Event) => updateField(name, value(event))}
           />`;
     return html`<div class="row"><label part="label" for=${id}>${FIELD_LABELS[name] ?? name}</label>${input}</div>`;
   };
