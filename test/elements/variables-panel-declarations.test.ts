@@ -259,6 +259,17 @@ describe('<fx-variables-panel> hostile input', () => {
     }
   });
 
+  it('follows its composition again after being moved in the DOM', async () => {
+    const { composition, panel } = await mountPair();
+    panel.remove();
+    document.body.append(panel);
+    const changed = nextEvent(composition, 'variableschange');
+    composition.variables = { title: 'After the move' };
+    await changed;
+    await panel.updateComplete;
+    expect(inField(panel, 'title').value).to.equal('After the move');
+  });
+
   it('binds a composition that appears after the panel', async () => {
     const panel = document.body.appendChild(Object.assign(document.createElement('fx-variables-panel'), { for: 'late-composition' }));
     try {

@@ -61,6 +61,8 @@ export class PanelBinding implements ReactiveController {
   hostDisconnected(): void {
     this.#stopObserving();
     this.#listen(this.#composition, false);
+    // Found again on reconnect (the tree may have changed meanwhile); a pinned one is listened to again.
+    if (!this.#pinned) this.#composition = null;
   }
 
   #resolve(): void {
