@@ -10,4 +10,4 @@ const run = (command, args) => {
 };
 
 if (!existsSync('tools/cem/node_modules/.bin/cem')) run('npm', ['--prefix', 'tools/cem', 'ci', '--no-audit', '--no-fund']);
-run('tools/cem/node_modules/.bin/cem', ['analyze', '--litelement', '--globs', 'src/elements/fx-composition.ts', 'src/elements/fx-render-button.ts', '--outdir', '.', '--config', 'tools/cem/config.mjs']);
+run('tools/cem/node_modules/.bin/cem', ['analyze', '--litelement', '--globs', 'src/elements/fx-composition.ts', 'src/elements/fx-render-button.ts', 'src/elements/fx-variables-panel.ts', '--outdir', '.', '--config', 'tools/cem/config.mjs']);

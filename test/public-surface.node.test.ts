@@ -50,7 +50,8 @@ const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
   'index.d.ts': {
     values: [
       ...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, ...BROWSER_AUTH_VALUES, 'CompileIssueCode', 'FxAttribute', 'FxComposition', 'FxErrorCode', 'FxEvent',
-      'FxRenderButton', 'FxRenderButtonAttribute', 'FxRenderButtonErrorCode', 'FxRenderButtonEvent', 'compileComposition',
+      'FxRenderButton', 'FxRenderButtonAttribute', 'FxRenderButtonErrorCode', 'FxRenderButtonEvent', 'FxVariablesPanel',
+      'FxVariablesPanelAttribute', 'FxVariablesPanelErrorCode', 'FxVariablesPanelEvent', 'compileComposition',
     ],
     types: [
       ...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, ...BROWSER_AUTH_TYPES, 'CompileLimits', 'CompileOptions', 'CompiledComposition',

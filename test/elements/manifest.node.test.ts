@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { FxAttribute, FxEvent } from '../../src/elements/constants.js';
+import { FxVariablesPanelAttribute, FxVariablesPanelEvent } from '../../src/elements/panel-constants.js';
 
 interface Reference {
   name: string;
@@ -36,6 +37,13 @@ test('custom-elements.json describes <fx-composition>', () => {
 test('custom-elements.json lists every attribute and event of the constants tables', () => {
   assert.deepEqual(new Set(element?.attributes?.map((attribute) => attribute.name)), new Set(Object.values(FxAttribute)));
   assert.deepEqual(new Set(element?.events?.map((event) => event.name)), new Set(Object.values(FxEvent)));
+});
+
+test('custom-elements.json describes <fx-variables-panel> with every attribute and event of its constants tables', () => {
+  const panel = manifest.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === 'fx-variables-panel');
+  assert.ok(panel, 'no fx-variables-panel in custom-elements.json; run npm run manifest');
+  assert.deepEqual(new Set(panel.attributes?.map((attribute) => attribute.name)), new Set(Object.values(FxVariablesPanelAttribute)));
+  assert.deepEqual(new Set(panel.events?.map((event) => event.name)), new Set(Object.values(FxVariablesPanelEvent)));
 });
 
 test('custom-elements.json holds the public API only: no private members', () => {

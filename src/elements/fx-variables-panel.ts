@@ -1,0 +1,431 @@
+import './lit-dev-notice.js';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { VariableType } from '../runtime/constants.js';
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import { FxError, isFxError } from '../runtime/errors.js';
+import type { Issue } from '../runtime/issues.js';
+import { extractCompositionMetadata } from '../runtime/metadata.js';
+import { resolveVariables } from '../runtime/precedence.js';
+import { FxErrorCode } from './constants.js';
+import type { FxErrorDetail, FxVariablesChangeDetail } from './events.js';
+import type { FxComposition } from './fx-composition.js';
+import { FxVariablesPanelAttribute, FxVariablesPanelErrorCode, FxVariablesPanelEvent, PanelText } from './panel-constants.js';
+import { PanelBinding } from './panel/binding.js';
+import { renderCommand, valuesJson } from './panel/copy.js';
+import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './panel/declaration-edit.js';
+import { declarationForm, type DeclarationEditing } from './panel/declaration-form.js';
+import { writeDeclarations } from './panel/declarations-html.js';
+import { UndoHistory } from './panel/history.js';
+import { INPUTS } from './panel/inputs/index.js';
+import { labelOf, type InputRenderer } from './panel/inputs/types.js';
+import { issueList } from './panel/issue-list.js';
+import { isUndoKey } from './panel/keys.js';
+import { compositionReads, type CompositionReads } from './panel/reads.js';
+import { readSource } from './panel/source.js';
+import { styles } from './panel/styles.js';
+import { placeIssues } from './panel/value-issues.js';
+
+/** `declarationschange`'s detail: the new list and the composition's HTML carrying it. */
+export interface DeclarationsChangeDetail {
+  readonly declarations: readonly VariableDeclaration[];
+  readonly html: string;
+}
+
+/** One step of the declaration history. */
+interface Snapshot {
+  readonly declarations: readonly VariableDeclaration[];
+  readonly html: string | undefined;
+}
+
+const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
+
+/**
+ * Edits the variables of an `<fx-composition>`: an input per declared variable writing live overrides (never a
+ * reload), per-field issues, reset, copy as JSON or as a `fx cloud render` command, and editing of the declarations
+ * themselves with undo and redo.
+ *
+ * @tagname fx-variables-panel
+ * @summary The variables of an `<fx-composition>`, as a form: live values, issues, declarations.
+ *
+ * @attr for - Id of the `<fx-composition>` to edit, in the same document or shadow root.
+ * @attr project-dir - The project folder the copied `fx cloud render` command names (default `.`).
+ *
+ * @prop {FxComposition | null} composition - The bound element: the one `for` names, or one set directly (then
+ *   `for` is ignored).
+ * @prop {VariableDeclaration[]} declarations - The declarations shown: the composition's, or the panel's edit of them.
+ * @prop {Record<string, unknown>} values - The values in effect: declared defaults under the overrides, resolved
+ *   as the runtime does (numbers clamped, refused values falling back to the default).
+ * @prop {string | undefined} html - The composition's HTML with the shown declarations in its
+ *   `data-composition-variables`; `undefined` until its source was read.
+ * @prop {boolean} canUndo
+ * @prop {boolean} canRedo
+ *
+ * @fires {CustomEvent<{ declarations: VariableDeclaration[], html: string }>} declarationschange - Declarations were
+ *   added, edited or removed, or such a change was undone or redone. Cancelable: unless cancelled, a composition
+ *   shown from `srcdoc` gets the new HTML as its `srcdoc` (it reloads); one shown from `src` is for the app to save.
+ *
+ * @csspart header - The title, the pill and "Reset all".
+ * @csspart pill - "defaults" or "N custom values"; has `data-custom` when there are overrides.
+ * @csspart fields - The list of variables.
+ * @csspart field - One variable: its controls, badges, buttons and issues.
+ * @csspart label - A control's label or a group's legend.
+ * @csspart group - The fieldset of a variable with several controls (color, font, image) and of the form.
+ * @csspart drop-zone - An image variable's group, where an image file may be dropped.
+ * @csspart input - Every text, number, color, file and checkbox input and select (also `checkbox`, `select`,
+ *   `color-picker`, `file`).
+ * @csspart counter - The length counter of a string with a `maxLength`.
+ * @csspart badge - The `unused` badge.
+ * @csspart issues - A list of issues; each item is `issue` and `error` or `warning`.
+ * @csspart button - Every button (also `reset-all`, `reset-field`, `undo`, `redo`, `copy-json`, `copy-command`,
+ *   `add`, `declare`).
+ * @csspart undeclared - Ids the composition reads without declaring them, each with a "Declare" button.
+ * @csspart toolbar - Add, undo, redo and the copy buttons.
+ * @csspart declaration-form - The form adding or editing a declaration.
+ * @csspart status - The live region announcing copies, undo and redo.
+ *
+ * @cssproperty --fx-panel-font - Font of the panel.
+ * @cssproperty --fx-panel-color - Text color.
+ * @cssproperty --fx-panel-background - Background.
+ * @cssproperty --fx-panel-border - Color of the border and separators.
+ * @cssproperty --fx-panel-radius - Corner radius.
+ * @cssproperty --fx-panel-gap - Spacing unit.
+ * @cssproperty --fx-panel-accent - Focus rings and the pill with custom values.
+ * @cssproperty --fx-panel-accent-contrast - Text on the accent.
+ * @cssproperty --fx-panel-pill-background - The pill showing defaults.
+ * @cssproperty --fx-panel-error - Error issues.
+ * @cssproperty --fx-panel-warning - Warning issues, the `unused` badge and an exceeded counter.
+ */
+export class FxVariablesPanel extends LitElement {
+  static override styles = styles;
+
+  @property({ attribute: FxVariablesPanelAttribute.for }) for = '';
+  // A literal: the manifest analyzer reads it (FxVariablesPanelAttribute.projectDir names it too).
+  @property({ attribute: 'project-dir' }) projectDir = '.';
+
+  @state() private shown: readonly VariableDeclaration[] = [];
+  @state() private overrides: Readonly<Record<string, unknown>> = {};
+  @state() private reported: readonly Issue[] = [];
+  /** Why the latest `variables` the panel set were refused (the composition's `error`), until the next change. */
+  @state() private refused: Issue | undefined;
+  @state() private source: string | undefined;
+  @state() private sourceProblem: string | undefined;
+  @state() private editing: DeclarationEditing | undefined;
+  @state() private announcement = '';
+
+  #history = new UndoHistory<Snapshot>({ declarations: [], html: undefined });
+  #reads: CompositionReads = NO_READS;
+  /** Which composition source the panel read last (its `src`, or its `srcdoc` text), so a reload is not re-read. */
+  #sourceKey: string | undefined;
+  #sourceRead: AbortController | undefined;
+  #binding = new PanelBinding(this, {
+    bound: () => this.#sync(),
+    loaded: () => this.#sync(),
+    variablesChanged: (detail) => this.#onVariablesChange(detail),
+    failed: (detail) => this.#onCompositionError(detail),
+  });
+
+  constructor() {
+    super();
+    this.addEventListener('keydown', (event) => this.#onKeyDown(event));
+  }
+
+  get composition(): FxComposition | null {
+    return this.#binding.composition;
+  }
+  set composition(element: FxComposition | null) {
+    this.#binding.pin(element);
+  }
+  get declarations(): VariableDeclaration[] {
+    return [...this.shown];
+  }
+  get values(): Record<string, unknown> {
+    return resolveVariables(this.shown, { overrides: this.overrides }).values;
+  }
+  get html(): string | undefined {
+    return this.source;
+  }
+  get canUndo(): boolean {
+    return this.#history.canUndo;
+  }
+  get canRedo(): boolean {
+    return this.#history.canRedo;
+  }
+
+  /** The values in effect as JSON, as the copy button copies them. */
+  valuesJson(): string {
+    return valuesJson(this.values);
+  }
+
+  /** `fx cloud render <project-dir> --variables '<values>'`, quoted for POSIX shells, as the copy button copies it. */
+  renderCommand(): string {
+    return renderCommand(this.projectDir, this.values);
+  }
+
+  /** Copies {@link valuesJson} to the clipboard and announces it; resolves false when the clipboard refused. */
+  copyJson(): Promise<boolean> {
+    return this.#copy(this.valuesJson(), 'Values copied as JSON');
+  }
+
+  copyCommand(): Promise<boolean> {
+    return this.#copy(this.renderCommand(), 'Render command copied');
+  }
+
+  /** Removes the override of `id` (its default applies again), or every override without an id. */
+  reset(id?: string): void {
+    if (id === undefined) return this.#writeValues({});
+    const { [id]: _removed, ...rest } = this.overrides;
+    this.#writeValues(rest);
+  }
+
+  /**
+   * Replaces the declarations (each checked as `parseVariableDeclarations` checks them), records the step for undo,
+   * fires `declarationschange`, and returns the composition's HTML carrying them. Throws an `FxError`:
+   * `declarations_invalid` (with `issues`), `source_unavailable` (the source was not read yet or could not be),
+   * `declaration_root_missing` or `declarations_rewrite_failed`.
+   */
+  setDeclarations(list: readonly unknown[]): string {
+    const checked = checkedList(list);
+    if ('issues' in checked) {
+      throw new FxError(FxVariablesPanelErrorCode.declarationsInvalid, `the declarations are not valid: ${checked.issues.map((found) => found.message).join('; ')}`, { issues: checked.issues });
+    }
+    if (this.source === undefined) throw new FxError(FxVariablesPanelErrorCode.sourceUnavailable, this.sourceProblem ?? 'the composition\'s source has not been read yet: wait for "loadedmetadata"');
+    const snapshot = { declarations: checked.declarations, html: writeDeclarations(this.source, checked.declarations) };
+    this.#history.push(snapshot);
+    this.#apply(snapshot);
+    return snapshot.html;
+  }
+
+  /** Steps the declarations back; false when there is nothing to undo. */
+  undo(): boolean {
+    return this.#step(this.#history.undo(), 'Undone');
+  }
+
+  redo(): boolean {
+    return this.#step(this.#history.redo(), 'Redone');
+  }
+
+  #step(snapshot: Snapshot | undefined, said: string): boolean {
+    if (!snapshot) return false;
+    this.#apply(snapshot);
+    this.announcement = said;
+    return true;
+  }
+
+  /** Shows a step of the history and hands it on: the event, and the composition's `srcdoc` unless cancelled. */
+  #apply(snapshot: Snapshot): void {
+    const dropped = this.shown.filter((old) => !snapshot.declarations.some((declaration) => declaration.id === old.id && declaration.type === old.type));
+    this.shown = snapshot.declarations;
+    this.source = snapshot.html;
+    this.#reads = snapshot.html === undefined ? NO_READS : compositionReads(snapshot.html, new Set(snapshot.declarations.map(({ id }) => id)));
+    if (snapshot.html === undefined) return;
+    const detail: DeclarationsChangeDetail = { declarations: [...snapshot.declarations], html: snapshot.html };
+    const event = new CustomEvent(FxVariablesPanelEvent.declarationsChange, { bubbles: true, composed: true, cancelable: true, detail });
+    const proceed = this.dispatchEvent(event);
+    // An override of a removed (or retyped) variable would now be refused or undeclared.
+    const kept = Object.fromEntries(Object.entries(this.overrides).filter(([id]) => !dropped.some((old) => old.id === id)));
+    if (Object.keys(kept).length !== Object.keys(this.overrides).length) this.#writeValues(kept);
+    const composition = this.composition;
+    if (proceed && composition && !composition.src) {
+      this.#sourceKey = snapshot.html;
+      composition.srcdoc = snapshot.html;
+    }
+  }
+
+  /** What the composition holds now: declarations, overrides, and (once per source) its HTML. */
+  #sync(): void {
+    const composition = this.composition;
+    if (!composition) return;
+    this.overrides = composition.variables;
+    const key = composition.src || composition.srcdoc || '';
+    if (key === this.#sourceKey) return;
+    this.#sourceKey = key;
+    this.shown = composition.declarations;
+    this.source = undefined;
+    this.sourceProblem = undefined;
+    this.editing = undefined;
+    this.#reads = NO_READS;
+    this.#sourceRead?.abort();
+    const read = (this.#sourceRead = new AbortController());
+    readSource(composition, read.signal).then(
+      (source) => {
+        if (read.signal.aborted) return;
+        // The composition's own parser over the same text: the declarations it shows, before it even compiled.
+        const declarations = extractCompositionMetadata(source).variables;
+        this.#history.reset({ declarations, html: source });
+        this.shown = declarations;
+        this.source = source;
+        this.#reads = compositionReads(source, new Set(declarations.map(({ id }) => id)));
+        this.requestUpdate();
+      },
+      (error: unknown) => {
+        if (!read.signal.aborted) this.sourceProblem = isFxError(error) ? error.message : String(error);
+      },
+    );
+  }
+
+  #onVariablesChange(detail: FxVariablesChangeDetail): void {
+    const composition = this.composition;
+    if (composition?.metadata && this.#history.current.html === undefined) this.shown = composition.declarations;
+    this.overrides = composition?.variables ?? {};
+    this.reported = detail.issues;
+    this.refused = undefined;
+  }
+
+  #onCompositionError(detail: FxErrorDetail): void {
+    if (detail.code === FxErrorCode.variablesJsonInvalid || detail.code === FxErrorCode.variablesNotCloneable) {
+      this.refused = { code: detail.code, severity: 'error', path: [], message: detail.message };
+    }
+  }
+
+  /** Hands `overrides` to the composition, which applies them live; the panel shows what it took. */
+  #writeValues(overrides: Record<string, unknown>): void {
+    const composition = this.composition;
+    if (!composition) {
+      this.overrides = overrides;
+      return;
+    }
+    composition.variables = overrides;
+    this.overrides = composition.variables;
+  }
+
+  #setValue(id: string, value: unknown): void {
+    this.#writeValues({ ...this.overrides, [id]: value });
+  }
+
+  async #copy(text: string, said: string): Promise<boolean> {
+    try {
+      await navigator.clipboard.writeText(text);
+      this.announcement = said;
+      return true;
+    } catch {
+      this.announcement = 'Copy failed: the clipboard is not available here';
+      return false;
+    }
+  }
+
+  #onKeyDown(event: KeyboardEvent): void {
+    const step = isUndoKey(event);
+    if (!step || event.defaultPrevented) return;
+    if (!(step === 'undo' ? this.undo() : this.redo())) return;
+    event.preventDefault();
+  }
+
+  #declare(id: string, type: VariableType): void {
+    this.#tryEdit(() => this.setDeclarations([...this.shown, newDeclaration(id, type)]));
+  }
+
+  #remove(index: number): void {
+    this.#tryEdit(() => this.setDeclarations(this.shown.filter((_, at) => at !== index)));
+  }
+
+  #startAdding(): void {
+    const id = freeId('variable', new Set(this.shown.map((declaration) => declaration.id)));
+    this.editing = { index: undefined, draft: draftOf(newDeclaration(id, 'string')), issues: [] };
+  }
+
+  #submitEdit(): void {
+    const editing = this.editing;
+    if (!editing) return;
+    const base = editing.index === undefined ? undefined : this.shown[editing.index];
+    const edited = declarationOf(editing.draft, base);
+    const list = editing.index === undefined ? [...this.shown, edited] : this.shown.map((declaration, at) => (at === editing.index ? edited : declaration));
+    if (this.#tryEdit(() => this.setDeclarations(list))) this.editing = undefined;
+  }
+
+  /** Runs an edit; a refusal is shown in the form (or announced), never thrown into the page. */
+  #tryEdit(edit: () => void): boolean {
+    try {
+      edit();
+      return true;
+    } catch (error) {
+      const issues = isFxError(error) && error.issues.length > 0 ? error.issues : [{ code: isFxError(error) ? error.code : 'error', severity: 'error' as const, path: [], message: (error as Error).message }];
+      if (this.editing) this.editing = { ...this.editing, issues };
+      else this.announcement = issues.map((found) => found.message).join('; ');
+      return false;
+    }
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('for')) this.#binding.follow(this.for);
+  }
+
+  protected override render() {
+    const custom = Object.keys(this.overrides).length;
+    const placed = placeIssues(this.overrides, this.shown, this.reported);
+    const general = this.refused ? [this.refused, ...placed.general] : placed.general;
+    const editable = this.source !== undefined;
+    return html`
+      <header part="header">
+        <h2 id="title">Variables</h2>
+        <span part="pill" ?data-custom=${custom > 0}>${custom > 0 ? PanelText.customValues(custom) : PanelText.defaults}</span>
+        <button part="button reset-all" type="button" ?disabled=${custom === 0} @click=${() => this.reset()}>Reset all</button>
+      </header>
+      ${general.length > 0 ? issueList('general-issues', general) : nothing}
+      ${this.sourceProblem ? html`<p part="status-source" role="note">Declarations cannot be edited: ${this.sourceProblem}</p>` : nothing}
+      <div part="fields" class="fields" role="group" aria-labelledby="title">
+        ${this.shown.map((declaration, index) => this.#field(declaration, index, placed.byId.get(declaration.id) ?? [], editable))}
+      </div>
+      ${this.#undeclared(editable)}
+      <div part="toolbar" class="toolbar" role="toolbar" aria-label="Variables actions">
+        ${editable ? html`<button part="button add" type="button" @click=${() => this.#startAdding()}>Add variable</button>` : nothing}
+        <button part="button undo" type="button" aria-keyshortcuts="Control+Z Meta+Z" ?disabled=${!this.canUndo} @click=${() => this.undo()}>Undo</button>
+        <button part="button redo" type="button" aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z" ?disabled=${!this.canRedo} @click=${() => this.redo()}>Redo</button>
+        <button part="button copy-json" type="button" @click=${() => this.copyJson()}>Copy JSON</button>
+        <button part="button copy-command" type="button" @click=${() => this.copyCommand()}>Copy render command</button>
+      </div>
+      ${this.editing
+        ? declarationForm(this.editing, {
+            change: (patch) => {
+              if (this.editing) this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
+            },
+            submit: () => this.#submitEdit(),
+            cancel: () => (this.editing = undefined),
+          })
+        : nothing}
+      <p part="status" role="status" aria-live="polite">${this.announcement}</p>
+    `;
+  }
+
+  #field(declaration: VariableDeclaration, index: number, issues: readonly Issue[], editable: boolean) {
+    const controlId = `variable-${index}`;
+    const issuesId = `${controlId}-issues`;
+    const render = INPUTS[declaration.type] as InputRenderer;
+    const label = labelOf(declaration);
+    const overridden = Object.hasOwn(this.overrides, declaration.id);
+    const value = overridden ? this.overrides[declaration.id] : declaration.default;
+    return html`<div part="field" class="field" data-id=${declaration.id}>
+      ${render({ declaration, value, controlId, describedBy: issues.length > 0 ? issuesId : '', invalid: issues.some((found) => found.severity === 'error'), set: (next) => this.#setValue(declaration.id, next) })}
+      ${this.#reads.unused.has(declaration.id) ? html`<span part="badge" title="No binding, style or script reads this variable">${PanelText.unused}</span>` : nothing}
+      ${overridden ? html`<button part="button reset-field" type="button" aria-label=${`Reset ${label} to its default`} @click=${() => this.reset(declaration.id)}>Reset</button>` : nothing}
+      ${editable
+        ? html`<button part="button edit" type="button" aria-label=${`Edit ${label}`} @click=${() => (this.editing = { index, draft: draftOf(declaration), issues: [] })}>Edit</button>
+            <button part="button remove" type="button" aria-label=${`Remove ${label}`} @click=${() => this.#remove(index)}>Remove</button>`
+        : nothing}
+      ${issues.length > 0 ? issueList(issuesId, issues) : nothing}
+    </div>`;
+  }
+
+  #undeclared(editable: boolean) {
+    const reads = this.#reads.undeclared;
+    if (reads.length === 0) return nothing;
+    return html`<div part="undeclared" class="undeclared">
+      <p>Read by the composition but not declared:</p>
+      <ul>
+        ${reads.map(
+          ({ id, type }) =>
+            html`<li data-id=${id}>
+              <code>${id}</code> (${type})
+              ${editable ? html`<button part="button declare" type="button" aria-label=${`Declare ${id} as ${type}`} @click=${() => this.#declare(id, type)}>Declare</button>` : nothing}
+            </li>`,
+        )}
+      </ul>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    declarationschange: CustomEvent<DeclarationsChangeDetail>;
+  }
+}

@@ -1,0 +1,25 @@
+import type { TemplateResult } from 'lit';
+import type { VariableDeclaration } from '../../../runtime/declarations.js';
+
+/** What an input renderer is given for one declared variable. */
+export interface InputContext<Declaration extends VariableDeclaration = VariableDeclaration> {
+  readonly declaration: Declaration;
+  /** The value in effect (override, else default). */
+  readonly value: unknown;
+  /** DOM id of the main control (ids are the panel's own: variable ids may hold anything). */
+  readonly controlId: string;
+  /** Ids of what describes the control (its issues, a counter). */
+  readonly describedBy: string;
+  readonly invalid: boolean;
+  /** Writes `value` as this variable's override. */
+  readonly set: (value: unknown) => void;
+}
+
+/** Renders the labelled controls of one variable type. */
+export type InputRenderer<Declaration extends VariableDeclaration = VariableDeclaration> = (context: InputContext<Declaration>) => TemplateResult;
+
+/** The name a variable is shown by. */
+export const labelOf = (declaration: VariableDeclaration): string => declaration.label || declaration.id;
+
+/** The value of the control an `input`/`change` event came from. */
+export const targetOf = (event: Event) => event.target as HTMLInputElement;
