@@ -43,8 +43,8 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
   return linted;
 }
 
-/** Prints findings; throws `cli_lint_failed` when any is an error. */
-export function reportLint(out: Output, linted: readonly LintedFile[]): void {
+/** Prints findings; throws `cli_lint_failed` when any is an error. The summary is the result of `fx lint`, a note otherwise. */
+export function reportLint(out: Output, linted: readonly LintedFile[], asResult = true): void {
   for (const { file, findings } of linted) {
     for (const finding of findings) {
       out.event(OutputEvent.warning, { file, ...finding });
@@ -54,9 +54,11 @@ export function reportLint(out: Output, linted: readonly LintedFile[]): void {
   }
   const errors = linted.reduce((sum, { findings }) => sum + findings.filter((finding) => finding.severity === 'error').length, 0);
   const warnings = linted.reduce((sum, { findings }) => sum + findings.length, 0) - errors;
-  out.event(OutputEvent.result, { files: linted.length, errors, warnings });
+  if (asResult) out.event(OutputEvent.result, { files: linted.length, errors, warnings });
   if (errors > 0) throw cliError(CliErrorCode.lintFailed, `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`);
-  out.line(`${linted.length} file(s) checked: no errors, ${warnings} warning(s)`);
+  const summary = `${linted.length} file(s) checked: no errors, ${warnings} warning(s)`;
+  if (asResult) out.line(summary);
+  else out.note(summary);
 }
 
 async function run(context: CommandContext): Promise<void> {

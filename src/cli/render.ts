@@ -44,7 +44,7 @@ async function run(context: CommandContext): Promise<number | void> {
   const variables = (await variablesOf(context)) ?? {};
   const strict = context.values['strict-variables'] === true;
   const metadata = extractCompositionMetadata(await readText(join(projectDir, composition)));
-  reportLint(out, await lintProject(projectDir));
+  reportLint(out, await lintProject(projectDir), false);
   const local: LocalRender = {
     base: { ...settings, projectDir, composition, signal: context.signal },
     declarations: metadata.variables,

@@ -43,7 +43,7 @@ export function fx(args: readonly string[], options: FxOptions = {}): Promise<Fx
     child.on('close', (code, signal) => {
       const events = stdout
         .split('\n')
-        .filter((line) => line.startsWith('{'))
+        .filter((line) => line.startsWith('{"event":'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       resolve({ code, signal, stdout, stderr, events });
     });
