@@ -96,7 +96,7 @@ export class Output {
   }
 
   style(style: Style, text: string): string {
-    return this.colour ? styleText(style, text) : text;
+    return this.colour ? styleText(style, text, { validateStream: false }) : text;
   }
 
   /** Ends a redrawn progress line so the next output starts on its own line. */

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probe } from '../render/helpers.js';
@@ -213,5 +215,39 @@ describe('fx cloud', () => {
     const logout = await fx(['auth', 'logout'], { env: baseEnv(home) });
     assert.equal(logout.code, 0, logout.stderr);
     assert.equal(JSON.parse(await readFile(file, 'utf8'))['api-key'], undefined);
+  });
+
+  test('--callback-url with --no-wait: the webhook reaches a local receiver with the --callback-id', async () => {
+    const received: Record<string, unknown>[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push(JSON.parse(body) as Record<string, unknown>);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const run = await fx(['cloud', 'render', '--no-wait', '--callback-url', hook, '--callback-id', 'job-7'], { env, cwd: project.path });
+      assert.equal(run.code, 0, run.stderr);
+      const delivery = await waitFor(() => received[0], 15_000, 'the webhook');
+      assert.match(JSON.stringify(delivery), /"job-7"/);
+      assert.match(JSON.stringify(delivery), new RegExp(run.stdout.trim()));
+    } finally {
+      receiver.close();
+    }
+  });
+
+  test('--asset-id renders an uploaded asset without zipping or uploading; 16:9 unless set', async () => {
+    const [{ asset_id: assetId }] = setup.service.rows('SELECT id AS asset_id FROM assets LIMIT 1') as [{ asset_id: string }];
+    const before = counts();
+    const run = await fx(['cloud', 'render', '--asset-id', assetId, ...FAST, '--json'], { env, cwd: project.path });
+    assert.equal(run.code, 0, run.stderr);
+    const render = eventsOf(run, 'result').find((event) => event.stage === 'downloaded')!.render as { asset_id: string; aspect_ratio: string };
+    assert.deepEqual([render.asset_id, render.aspect_ratio], [assetId, '16:9']);
+    assert.equal(counts().assets, before.assets);
+    assert.ok(!eventsOf(run, 'progress').some((event) => event.stage === 'uploading'));
   });
 });

@@ -66,6 +66,17 @@ describe('fx cloud render, interrupted', () => {
       assert.match(run.stderr, new RegExp(`fx cloud get ${id} --download`));
       assert.deepEqual(await leftovers(project.path), []);
     });
+
+    test('--max-wait running out: exit 5, timeout, and the hint to check later', async () => {
+      const run = await fx(['cloud', 'render', '--poll-interval', '0.05', '--max-wait', '0.005', '--json'], {
+        env: baseEnv(project.path, { CLOUD_API_URL: service.url, CLOUD_API_KEY: service.key }),
+        cwd: project.path,
+      });
+      assert.equal(run.code, 5, run.stdout + run.stderr);
+      const error = run.events.find((event) => event.event === 'error')!;
+      assert.equal(error.code, 'timeout');
+      assert.match(String(error.hint), /fx cloud get/);
+    });
   });
 
   describe('behind a slow link', () => {

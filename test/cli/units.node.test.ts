@@ -122,3 +122,39 @@ test('variablesType: every declared type, optional fields, odd ids quoted, comme
   }
   assert.doesNotMatch(source, /Title \*\/ evil/);
 });
+
+describe('Output', () => {
+  const streams = (isTTY: boolean) => {
+    const text = { stdout: '', stderr: '' };
+    const stream = (name: 'stdout' | 'stderr') => ({ isTTY, columns: 80, write: (chunk: string) => ((text[name] += chunk), true) }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    return { text, io: { stdout: stream('stdout'), stderr: stream('stderr') } };
+  };
+
+  test('on a terminal: one redrawn line with a bar, colour unless NO_COLOR', async () => {
+    const { Output } = await import('../../src/cli/output.js');
+    const tty = streams(true);
+    const out = new Output(tty.io, { json: false, env: {} });
+    out.progress('uploading', 'Uploading 50%', 0.5);
+    out.progress('uploading', 'Uploading 60%', 0.6);
+    out.error('cli_flag_invalid', 'bad', 'a hint', 2);
+    assert.match(tty.text.stderr, /^\r\x1b\[2KUploading 50% \[#+-+\]\r\x1b\[2KUploading 60% \[#+-+\]\n/);
+    assert.match(tty.text.stderr, /\x1b\[31mcli_flag_invalid\x1b\[39m: bad/);
+    const plain = streams(true);
+    new Output(plain.io, { json: false, env: { NO_COLOR: '1' } }).error('cli_flag_invalid', 'bad', undefined, 2);
+    assert.equal(plain.text.stderr, 'cli_flag_invalid: bad\n');
+  });
+
+  test('without a terminal: a line per stage and per 10 %; --json: the same as events, stdout only', async () => {
+    const { Output } = await import('../../src/cli/output.js');
+    const pipe = streams(false);
+    const out = new Output(pipe.io, { json: false, env: {} });
+    for (const fraction of [0, 0.01, 0.05, 0.1, 0.15, 1]) out.progress('uploading', `Uploading ${fraction * 100}%`, fraction);
+    assert.deepEqual(pipe.text.stderr.trim().split('\n'), ['Uploading 0%', 'Uploading 10%', 'Uploading 100%']);
+    const json = streams(false);
+    const machine = new Output(json.io, { json: true, env: {} });
+    machine.progress('queued', 'Queued', undefined);
+    machine.line('not in json');
+    assert.equal(json.text.stdout, '{"event":"progress","stage":"queued"}\n');
+    assert.equal(json.text.stderr, '');
+  });
+});
