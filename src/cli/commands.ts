@@ -9,6 +9,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', summary: 'create a starter composition', load: () => import('./init.js') },
+  { name: 'preview', summary: 'serve a project with a live preview that reloads on change', load: () => import('./preview.js') },
   { name: 'lint', summary: 'check every composition file of a project', load: () => import('./lint.js') },
   { name: 'metadata', summary: "print a composition's metadata as JSON", load: () => import('./metadata.js') },
   { name: 'types', summary: "print a TypeScript type of a composition's variables", load: () => import('./types.js') },
