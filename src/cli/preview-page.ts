@@ -6,7 +6,8 @@
 export const VERSION_DOCUMENT = 'version';
 export const POLL_MS = 400;
 
-export function previewPage(entry: string): string {
+/** The page as served while the project is at `version` (so an edit made before its first poll is not missed). */
+export function previewPage(entry: string, version: number): string {
   const entryUrl = `../../${entry.split('/').map(encodeURIComponent).join('/')}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fx preview · ${escapeHtml(entry)}</title><link rel="icon" href="data:,">
@@ -38,16 +39,22 @@ export function previewPage(entry: string): string {
       try { composition.variables = JSON.parse(box.value); issue.textContent = ''; } catch (error) { issue.textContent = String(error.message); }
     });
   }
-  let version = null;
+  let version = ${JSON.stringify(String(version))};
+  // Where to go back to once the new load is ready; kept while reloads follow each other, so a second edit during
+  // a reload does not read the time of the half-loaded one.
+  let restore = null;
+  composition.addEventListener('ready', async () => {
+    if (!restore) return;
+    const { time, playing } = restore;
+    restore = null;
+    await composition.seek(time);
+    if (playing) composition.play();
+  });
   setInterval(async () => {
     const next = await fetch('${VERSION_DOCUMENT}.html', { cache: 'no-store' }).then((response) => response.text(), () => version);
-    if (version !== null && next !== version) {
+    if (next !== version) {
       // The element keeps its variables across a new src; the time and play state are put back here.
-      const time = composition.currentTime, playing = !composition.paused;
-      composition.addEventListener('ready', async () => {
-        await composition.seek(time);
-        if (playing) composition.play();
-      }, { once: true });
+      restore ??= { time: composition.currentTime, playing: !composition.paused };
       composition.setAttribute('src', ${JSON.stringify(entryUrl)} + '?v=' + encodeURIComponent(next));
     }
     version = next;

@@ -16,6 +16,7 @@ import { previewPage, VERSION_DOCUMENT } from './preview-page.js';
 import { readText } from './variables.js';
 
 const DEBOUNCE_MS = 100;
+const PREVIEW_DOCUMENT = 'preview';
 
 export const command: Command = {
   name: 'preview',
@@ -32,9 +33,12 @@ async function run(context: CommandContext): Promise<void> {
   const entry = stringFlag(context, 'composition') ?? DEFAULT_COMPOSITION;
   await readText(join(projectDir, entry));
   const server = await startProjectServer(projectDir, bundleDir());
-  const page = server.addDocument('preview', previewPage(entry));
   let version = 0;
-  server.addDocument(VERSION_DOCUMENT, String(version));
+  const publish = () => {
+    server.addDocument(VERSION_DOCUMENT, String(version));
+    return server.addDocument(PREVIEW_DOCUMENT, previewPage(entry, version));
+  };
+  const page = publish();
   const rules = ignoreRules(await readFile(join(projectDir, IGNORE_FILE), 'utf8').catch(() => undefined));
   let timer: NodeJS.Timeout | undefined;
   const watcher = watch(projectDir, { recursive: true }, (_event, name) => {
@@ -43,7 +47,7 @@ async function run(context: CommandContext): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(() => {
       version += 1;
-      server.addDocument(VERSION_DOCUMENT, String(version));
+      publish();
       out.event(OutputEvent.info, { message: 'changed', path, version });
       out.note(`changed ${path || projectDir}: reloading`);
     }, DEBOUNCE_MS);
