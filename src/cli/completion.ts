@@ -20,7 +20,7 @@ async function run(context: CommandContext): Promise<void> {
   const groups = [...new Set(COMMANDS.filter((entry) => entry.name.includes(' ')).map((entry) => entry.name.split(' ')[0]!))];
   context.out.line(`# fx completion (bash; zsh with bashcompinit)
 _fx() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} words="\${COMP_WORDS[*]:1:COMP_CWORD-1}" flags="" path=""
+  local cur=\${COMP_WORDS[COMP_CWORD]} flags="" path=""
   if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "${tops}" -- "$cur")); return; fi
   case "\${COMP_WORDS[1]}" in
 ${groups.map((group) => `    ${group}) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W "${subs(group)}" -- "$cur")); return; fi; path="${group} \${COMP_WORDS[2]}" ;;`).join('\n')}
