@@ -76,6 +76,14 @@ describe('fx auth (browser sign-in)', () => {
     assert.notEqual((await session())!.accessToken, before);
   });
 
+  test('two fx processes refreshing at once: the file lock lets one spend the refresh token, the sign-in survives', async () => {
+    const runs = await Promise.all([fx(['auth', 'refresh'], { env }), fx(['auth', 'refresh'], { env }), fx(['auth', 'refresh'], { env })]);
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    // A refresh token presented twice would have ended the grant: the stored session must still work.
+    assert.equal((await fx(['auth', 'status'], { env })).code, 0);
+    assert.equal((await fx(['auth', 'refresh'], { env })).code, 0);
+  });
+
   test('logout revokes at the server and clears the file', async () => {
     const token = (await session())!.accessToken!;
     assert.equal((await fetch(`${service.url}/v3/account`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
