@@ -32,6 +32,8 @@ export const AuthErrorCode = {
   apiKeyInvalid: 'auth_api_key_invalid',
   /** A browser store would keep an API key and the caller did not opt in. */
   apiKeyNotPersisted: 'auth_api_key_not_persisted',
+  /** `fx auth login`: no redirect reached the loopback listener in time. */
+  loginTimeout: 'auth_login_timeout',
   /** The credentials file is not a JSON object; it is left as it is. */
   credentialsFileCorrupt: 'auth_credentials_file_corrupt',
   /** The credentials file cannot be read or written (permissions, a folder in its place, …). */

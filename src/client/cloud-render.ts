@@ -258,8 +258,8 @@ async function upload(local: LocalProject, options: CloudRenderOptions): Promise
   return asset.asset_id;
 }
 
-/** A polled record as progress: queued, then frames done out of the total once the renderer knows it. */
-function renderProgress(render: Render): CloudRenderProgress {
+/** @internal A polled record as progress: queued, then frames done out of the total once the renderer knows it. */
+export function renderProgress(render: Render): CloudRenderProgress {
   if (render.status === RenderStatus.queued) return { stage: CloudRenderStage.queued };
   return { stage: CloudRenderStage.rendering, framesDone: render.progress.frames_done, framesTotal: render.progress.frames_total ?? undefined };
 }

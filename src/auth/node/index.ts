@@ -1,4 +1,4 @@
-/** Node-only parts of `src/auth`: the credentials file and the environment. Never imported by browser code. */
+/** Node-only parts of `src/auth`: the credentials file, the environment, loopback sign-in. Never imported by browser code. */
 export { defaultCredentialsPath, FileCredentialStore } from './file-store.js';
 export {
   CredentialEnv,
@@ -8,3 +8,4 @@ export {
   type NodeCredentials,
   type ResolveOptions,
 } from './resolve.js';
+export { CLI_CLIENT_ID, DEFAULT_LOGIN_TIMEOUT_MS, LoopbackSignIn, type LoopbackSignInOptions } from './loopback-sign-in.js';

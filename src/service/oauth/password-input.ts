@@ -16,7 +16,8 @@ export async function readPassword(): Promise<string> {
   return first;
 }
 
-function hiddenPrompt(question: string): Promise<string> {
+/** One line typed without echo (raw mode), the question on stderr; Ctrl-C rejects. Also `fx auth login --api-key`'s prompt. */
+export function hiddenPrompt(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let typed = '';
     stderr.write(question);

@@ -1,0 +1,124 @@
+/** `fx cloud render [project_dir]`: zip, upload, submit, wait, download — over the client's `cloudRender`. */
+import { FxApiError } from '../client/errors.js';
+import { cloudRender, renderProgress, type CloudProject, type CloudRenderOptions } from '../client/cloud-render.js';
+import { FxClient } from '../client/fx-client.js';
+import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
+import { readProjectDirectory } from '../client/zip/directory.node.js';
+import { sizeOf } from '../client/zip/sources.js';
+import { DEFAULT_COMPOSITION, FailureCode, RenderStatus } from '../wire/constants.js';
+import type { Render } from '../wire/responses.js';
+import { cloudBatch } from './cloud-batch.js';
+import { CLOUD_RENDER_FLAGS, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
+import { stringFlag, type Command, type CommandContext } from './command.js';
+import { cloudCredentials } from './credentials.js';
+import { downloadToFile } from './download-file.js';
+import { OutputEvent, type Output } from './output.js';
+import { fillOutputPath, Placeholder } from './output-path.js';
+import { variablesOf } from './variables.js';
+
+export const command: Command = {
+  name: 'cloud render',
+  summary: 'Renders a project on the /v3 service: zips and uploads it (or uses --asset-id/--url), submits, polls, and downloads the video.',
+  args: '[project_dir]',
+  positionals: { min: 0, max: 1 },
+  flags: CLOUD_RENDER_FLAGS,
+  notes: ['Ctrl-C stops waiting (the render goes on at the service; `fx cloud get <render_id> --download` fetches it later).'],
+  run,
+};
+
+async function run(context: CommandContext): Promise<number | void> {
+  const { out, values } = context;
+  const options = cloudRenderOptions(context);
+  const variables = await variablesOf(context);
+  const directory = context.positionals[0] ?? '.';
+  const composition = stringFlag(context, 'composition') ?? DEFAULT_COMPOSITION;
+  const assetId = stringFlag(context, 'asset-id');
+  const url = stringFlag(context, 'url');
+  const template = stringFlag(context, 'output') ?? DEFAULT_CLOUD_OUTPUT;
+  if (values['dry-run']) return dryRun(out, directory, assetId ?? url);
+  const project: CloudProject = url !== undefined ? { url } : assetId !== undefined ? { assetId, composition } : { files: await readProjectDirectory(directory), composition };
+  const batchPath = stringFlag(context, 'batch');
+  const { apiUrl, credentials } = await cloudCredentials(context.env);
+  const renderOptions: CloudRenderOptions = { ...options, baseUrl: apiUrl, credentials, ...(variables ? { variables } : {}) };
+  if (batchPath !== undefined) return cloudBatch(context, project, renderOptions, batchPath, template);
+  if (context.values['batch-concurrency'] !== undefined) out.warning('"--batch-concurrency" has no effect without "--batch"');
+  // Checked before any request: a template naming a key the values lack fails now, not after the render.
+  fillOutputPath(template, { row: variables ?? {} }, [Placeholder.renderId, Placeholder.ext]);
+
+  const { render: queued, warnings } = await cloudRender(project, { ...renderOptions, noWait: true, onProgress: (progress) => showProgress(out, progress) }).catch((error: unknown) => {
+    if (context.signal.aborted) out.note('interrupted before the render was submitted: nothing runs at the service, nothing to resume');
+    throw error;
+  });
+  for (const issue of warnings) out.warning(issue.message, { issue });
+  out.event(OutputEvent.result, { stage: 'submitted', render_id: queued.render_id, status: queued.status });
+  if (context.values['no-wait']) {
+    out.line(queued.render_id);
+    return;
+  }
+  out.note(`submitted ${queued.render_id}`);
+  const client = new FxClient(renderOptions);
+  const path = fillOutputPath(template, { row: variables ?? {}, render_id: queued.render_id, ext: queued.format });
+  const saved = await finish(context, client, queued, path, renderOptions);
+  out.event(OutputEvent.result, { stage: 'downloaded', render_id: saved.render.render_id, path: saved.path, bytes: saved.bytes, render: saved.render });
+  out.line(saved.path);
+}
+
+/** Waits for a submitted render and downloads it; Ctrl-C says how to pick it up later. */
+export async function finish(context: CommandContext, client: FxClient, queued: Render, path: string, options: CloudRenderOptions, row?: number) {
+  const { out, signal } = context;
+  const fields = row === undefined ? {} : { row };
+  try {
+    const done = await client.waitForRender(queued.render_id, {
+      pollInterval: options.pollInterval,
+      maxWait: options.maxWait,
+      signal,
+      onProgress: (render) => showProgress(out, renderProgress(render), fields),
+    });
+    if (done.status === RenderStatus.failed) {
+      const failure = done.failure ?? { code: FailureCode.failed, message: 'the render failed' };
+      throw new FxApiError(failure.code, `render ${done.render_id} failed: ${failure.message}`);
+    }
+    return await downloadToFile(client, done, path, {
+      signal,
+      onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }, fields),
+    });
+  } catch (error) {
+    if (signal.aborted) {
+      out.event(OutputEvent.info, { message: 'interrupted', render_id: queued.render_id, resume: `fx cloud get ${queued.render_id} --download` });
+      out.note(`interrupted; the render goes on at the service. Resume: fx cloud get ${queued.render_id} --download -o ${path}`);
+    }
+    throw error;
+  }
+}
+
+export function showProgress(out: Output, progress: CloudRenderProgress, fields: Record<string, unknown> = {}): void {
+  const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
+  out.progress(progress.stage, `${prefix}${describeProgress(progress)}`, progressFraction(progress), fields);
+}
+
+async function dryRun(out: Output, directory: string, remote: string | undefined): Promise<void> {
+  if (remote !== undefined) {
+    out.event(OutputEvent.result, { files: [], total_bytes: 0, remote });
+    out.line(`nothing to upload: the render uses ${remote}`);
+    return;
+  }
+  const files = await readProjectDirectory(directory);
+  const sizes = files.map((file) => ({ path: file.path, bytes: sizeOf(file.content) }));
+  const total = sizes.reduce((sum, file) => sum + file.bytes, 0);
+  out.event(OutputEvent.result, { files: sizes, file_count: sizes.length, total_bytes: total });
+  const width = Math.max(0, ...sizes.map((file) => file.path.length));
+  for (const file of sizes) out.line(`${file.path.padEnd(width)}  ${formatBytes(file.bytes).padStart(10)}`);
+  out.line(`${sizes.length} file(s), ${formatBytes(total)} before compression; nothing was sent`);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

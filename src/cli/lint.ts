@@ -1,0 +1,69 @@
+/** `fx lint [dir]`: `lintComposition` over every HTML file of the project (the upload's ignore set applies). */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { readProjectDirectory } from '../client/zip/directory.node.js';
+import { lintComposition } from '../runtime/lint.js';
+import type { Issue } from '../runtime/issues.js';
+import type { Command, CommandContext } from './command.js';
+import { cliError, CliErrorCode } from './errors.js';
+import { OutputEvent, type Output } from './output.js';
+import { readText } from './variables.js';
+
+export const command: Command = {
+  name: 'lint',
+  summary: 'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media. Errors exit non-zero.',
+  args: '[dir]',
+  positionals: { min: 0, max: 1 },
+  run,
+};
+
+export interface LintedFile {
+  readonly file: string;
+  readonly findings: readonly Issue[];
+}
+
+/** Lints every HTML file under `directory`; sub-compositions are read relative to the file that names them. */
+export async function lintProject(directory: string): Promise<LintedFile[]> {
+  const files = (await readProjectDirectory(directory)).filter((file) => /\.html?$/i.test(file.path)).sort((a, b) => a.path.localeCompare(b.path));
+  const root = resolve(directory);
+  const linted: LintedFile[] = [];
+  for (const file of files) {
+    const html = await readText(join(directory, file.path));
+    const readSource = (path: string) => {
+      const target = resolve(root, dirname(file.path), path);
+      if (!target.startsWith(`${root}/`)) return undefined;
+      try {
+        return readFileSync(target, 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    linted.push({ file: file.path, findings: lintComposition(html, { readSource }) });
+  }
+  return linted;
+}
+
+/** Prints findings; throws `cli_lint_failed` when any is an error. The summary is the result of `fx lint`, a note otherwise. */
+export function reportLint(out: Output, linted: readonly LintedFile[], asResult = true): void {
+  for (const { file, findings } of linted) {
+    for (const finding of findings) {
+      out.event(OutputEvent.warning, { file, ...finding });
+      const label = finding.severity === 'error' ? out.style('red', 'error') : out.style('yellow', 'warning');
+      out.note(`${file}: ${label} ${finding.code}: ${finding.message}`);
+    }
+  }
+  const errors = linted.reduce((sum, { findings }) => sum + findings.filter((finding) => finding.severity === 'error').length, 0);
+  const warnings = linted.reduce((sum, { findings }) => sum + findings.length, 0) - errors;
+  if (asResult) out.event(OutputEvent.result, { files: linted.length, errors, warnings });
+  if (errors > 0) throw cliError(CliErrorCode.lintFailed, `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`);
+  const summary = `${linted.length} file(s) checked: no errors, ${warnings} warning(s)`;
+  if (asResult) out.line(summary);
+  else out.note(summary);
+}
+
+async function run(context: CommandContext): Promise<void> {
+  const directory = context.positionals[0] ?? '.';
+  const linted = await lintProject(directory);
+  if (linted.length === 0) throw cliError(CliErrorCode.fileUnreadable, `no .html file in ${JSON.stringify(directory)}`);
+  reportLint(context.out, linted);
+}

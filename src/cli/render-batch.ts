@@ -1,0 +1,107 @@
+/**
+ * `fx render --batch`: every row checked (values and output paths) before the first renders, then `renderBatch`
+ * with `manifest.json` next to the outputs rewritten as each row starts and ends; `--resume` skips rows the
+ * manifest lists as completed with the same values and output, whose file is still there.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { batchRows } from '../client/batch-rows.js';
+import { renderBatch } from '../render/batch.js';
+import { MAX_CONCURRENCY } from '../render/options.js';
+import { render } from '../render/render.js';
+import type { RenderOptions } from '../render/types.js';
+import { integerFlag } from './args.js';
+import { readBatch } from './batch-input.js';
+import { stringFlag, type CommandContext } from './command.js';
+import { MANIFEST_FILE } from './cloud-batch.js';
+import { ExitCode } from './exit-codes.js';
+import { ManifestWriter } from './manifest.js';
+import { OutputEvent } from './output.js';
+import { planOutputPaths } from './output-path.js';
+import { showRenderProgress, type LocalRender } from './render.js';
+import { DEFAULT_BATCH_OUTPUT } from './render-flags.js';
+
+export interface LocalManifestRow {
+  readonly index: number;
+  readonly output: string;
+  readonly status: 'pending' | 'rendering' | 'completed' | 'failed';
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+  readonly duration_ms: number | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+export async function renderBatchRows(context: CommandContext, local: LocalRender, base: Record<string, unknown>, batchPath: string): Promise<number> {
+  const { out } = context;
+  const concurrency = integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_CONCURRENCY) ?? 1;
+  const input = await readBatch(batchPath);
+  // Values (typed from CSV by the declarations), then output paths: any failure renders nothing.
+  const { rows, warnings } = batchRows(input.rows, base, local.declarations, local.strict);
+  for (const issue of warnings) out.warning(`row ${issue.path[1]}: ${issue.message}`, { issue });
+  const template = stringFlag(context, 'output') ?? DEFAULT_BATCH_OUTPUT;
+  const outputs = planOutputPaths(template, rows, { ext: local.base.format, name: local.name });
+  const manifest = new ManifestWriter<LocalManifestRow>(join(dirname(outputs[0] ?? template), MANIFEST_FILE));
+  const previous = context.values.resume ? await manifest.load() : [];
+  const done = (index: number) => {
+    const row = previous[index];
+    return row?.status === 'completed' && row.output === outputs[index] && isDeepStrictEqual(row.variables, rows[index]) && existsSync(outputs[index]!);
+  };
+  const entry = (index: number, fields: Partial<LocalManifestRow>): LocalManifestRow => ({
+    index, output: outputs[index]!, status: 'pending', started_at: null, finished_at: null, duration_ms: null, error: null, variables: rows[index]!, ...fields,
+  });
+  const todo: number[] = [];
+  for (let index = 0; index < rows.length; index += 1) {
+    if (done(index)) await manifest.set(index, previous[index]!);
+    else {
+      todo.push(index);
+      await manifest.set(index, entry(index, {}));
+    }
+  }
+  if (todo.length < rows.length) out.note(`resuming: ${rows.length - todo.length} row(s) already completed`);
+  const byOutput = new Map(todo.map((index) => [resolve(outputs[index]!), index]));
+
+  // Each row through the one renderer, with its manifest entry kept current.
+  const renderRow = async (options: RenderOptions) => {
+    const index = byOutput.get(resolve(options.outputPath))!;
+    const started = Date.now();
+    await manifest.set(index, entry(index, { status: 'rendering', started_at: new Date(started).toISOString() }));
+    const finished = (fields: Partial<LocalManifestRow>) =>
+      entry(index, { started_at: new Date(started).toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started, ...fields });
+    try {
+      const result = await render(options);
+      const row = finished({ status: 'completed' });
+      await manifest.set(index, row);
+      out.event(OutputEvent.result, { stage: 'row', ...row });
+      out.note(`row ${index}: completed → ${row.output}`);
+      return result;
+    } catch (error) {
+      const failure = error as { code?: string; message?: string };
+      const row = finished({ status: 'failed', error: { code: failure.code ?? 'render_failed', message: failure.message ?? String(error) } });
+      await manifest.set(index, row);
+      out.event(OutputEvent.result, { stage: 'row', ...row });
+      out.note(`row ${index}: failed (${row.error!.code}: ${row.error!.message})`);
+      throw error;
+    }
+  };
+  const results = await renderBatch(
+    {
+      ...local.base,
+      variables: {},
+      outputPath: (_row, position) => outputs[todo[position]!]!,
+      onProgress: (progress) => showRenderProgress(out, progress, { row: todo[progress.row]! }),
+    },
+    todo.map((index) => rows[index]!),
+    { concurrency },
+    renderRow,
+  );
+  if (context.signal.aborted) {
+    out.note(`interrupted; run the same command with --resume to render the rest (${manifest.path})`);
+    throw context.signal.reason;
+  }
+  const failed = results.filter((result) => result.status === 'failed').length;
+  out.event(OutputEvent.result, { stage: 'batch', manifest: manifest.path, rows: rows.length, rendered: todo.length, failed });
+  out.line(manifest.path);
+  return failed > 0 ? ExitCode.failed : ExitCode.ok;
+}

@@ -1,0 +1,80 @@
+/**
+ * `fx render [dir]`: a local render (src/render: Chromium + FFmpeg). Lint errors and refused variables stop it
+ * before a browser starts; `--batch` renders once per row (see render-batch.ts).
+ */
+import { basename, extname, join } from 'node:path';
+import { render } from '../render/render.js';
+import type { RenderOptions, RenderProgress } from '../render/types.js';
+import { FxError } from '../runtime/errors.js';
+import { extractCompositionMetadata } from '../runtime/metadata.js';
+import { validateVariables } from '../runtime/values.js';
+import type { VariableDeclaration } from '../runtime/declarations.js';
+import type { Issue } from '../runtime/issues.js';
+import { DEFAULT_COMPOSITION, ErrorCode } from '../wire/constants.js';
+import { stringFlag, type Command, type CommandContext } from './command.js';
+import { lintProject, reportLint } from './lint.js';
+import { OutputEvent, type Output } from './output.js';
+import { fillOutputPath } from './output-path.js';
+import { renderBatchRows } from './render-batch.js';
+import { DEFAULT_LOCAL_OUTPUT, RENDER_FLAGS, renderSettings } from './render-flags.js';
+import { readText, variablesOf } from './variables.js';
+
+export const command: Command = {
+  name: 'render',
+  summary: 'Renders a project to a video on this machine (Chromium + FFmpeg), once or once per --batch row.',
+  args: '[dir]',
+  positionals: { min: 0, max: 1 },
+  flags: RENDER_FLAGS,
+  notes: ['Needs chromium and ffmpeg on PATH. Ctrl-C stops the render and removes its partial file.'],
+  run,
+};
+
+export interface LocalRender {
+  readonly base: Omit<RenderOptions, 'outputPath' | 'variables' | 'onProgress'>;
+  readonly declarations: readonly VariableDeclaration[];
+  readonly strict: boolean;
+  readonly name: string;
+}
+
+async function run(context: CommandContext): Promise<number | void> {
+  const { out } = context;
+  const projectDir = context.positionals[0] ?? '.';
+  const composition = stringFlag(context, 'composition') ?? DEFAULT_COMPOSITION;
+  const settings = renderSettings(context);
+  const variables = (await variablesOf(context)) ?? {};
+  const strict = context.values['strict-variables'] === true;
+  const metadata = extractCompositionMetadata(await readText(join(projectDir, composition)));
+  reportLint(out, await lintProject(projectDir), false);
+  const local: LocalRender = {
+    base: { ...settings, projectDir, composition, signal: context.signal },
+    declarations: metadata.variables,
+    strict,
+    name: basename(composition, extname(composition)),
+  };
+  const batch = stringFlag(context, 'batch');
+  if (batch !== undefined) return renderBatchRows(context, local, variables, batch);
+
+  for (const issue of checkValues(variables, local.declarations, strict)) out.warning(issue.message, { issue });
+  const outputPath = fillOutputPath(stringFlag(context, 'output') ?? DEFAULT_LOCAL_OUTPUT, { row: variables, name: local.name, ext: settings.format });
+  const result = await render({ ...local.base, variables, outputPath, onProgress: (progress) => showRenderProgress(out, progress) });
+  for (const issue of result.issues ?? []) out.warning(issue.message, { issue });
+  out.event(OutputEvent.result, { path: result.videoPath, thumbnail: result.thumbnailPath, width: result.width, height: result.height, fps: result.fps, frames: result.frames, duration: result.duration });
+  out.line(result.videoPath);
+}
+
+/** The service's rule, locally: errors refuse the render, warnings too with `--strict-variables`; returns the rest. */
+export function checkValues(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
+  const issues = validateVariables(values, declarations, { path: ['variables'] });
+  const refused = issues.filter((found) => strict || found.severity === 'error');
+  if (refused.length > 0) {
+    throw new FxError(ErrorCode.renderProjectInvalid, `${refused.length} variable issue(s), nothing rendered; first: ${refused[0]!.message}`, { issues: refused });
+  }
+  return issues;
+}
+
+export function showRenderProgress(out: Output, progress: RenderProgress, fields: Record<string, unknown> = {}): void {
+  const fraction = progress.framesTotal > 0 ? progress.framesDone / progress.framesTotal : undefined;
+  const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
+  const label = `${prefix}${progress.stage}${fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%`}`;
+  out.progress(progress.stage, label, progress.stage === 'capturing' ? fraction : undefined, fields);
+}

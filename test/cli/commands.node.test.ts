@@ -1,0 +1,70 @@
+/** The command table as a user meets it: help, unknown commands, completion, and `fx service` running for real. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { COMMANDS } from '../../src/cli/commands.js';
+import { freePort } from '../service/helpers/oauth-flow.js';
+import { waitFor } from '../service/helpers/harness.js';
+import { baseEnv, eventsOf, fx, tempProject } from './helpers.js';
+
+test('fx --help lists every command; each command has --help with its flags', async () => {
+  const top = await fx(['--help']);
+  assert.equal(top.code, 0);
+  for (const entry of COMMANDS) assert.match(top.stdout, new RegExp(`\\n  ${entry.name} `));
+  for (const entry of COMMANDS) {
+    const { command } = await entry.load();
+    assert.equal(command.name, entry.name, 'the table and the module agree on the name');
+  }
+  const help = await fx(['cloud', 'render', '--help']);
+  assert.equal(help.code, 0);
+  for (const flag of ['--fps', '--quality', '--format', '--resolution', '--aspect-ratio', '--composition', '--output', '--asset-id', '--url', '--variables', '--variables-file', '--strict-variables', '--no-wait', '--callback-url', '--callback-id', '--poll-interval', '--max-wait', '--idempotency-key', '--dry-run', '--batch', '--batch-concurrency', '--json']) {
+    assert.match(help.stdout, new RegExp(`${flag}\\b`), flag);
+  }
+});
+
+test('an unknown command: exit 2, code and hint', async () => {
+  const run = await fx(['clod', 'render', '--json']);
+  assert.equal(run.code, 2);
+  assert.deepEqual(eventsOf(run, 'error')[0], { event: 'error', code: 'cli_command_unknown', message: 'unknown command "clod render"', hint: 'run `fx --help` to see the commands', exit_code: 2 });
+});
+
+test('a wrong number of arguments is a usage error', async () => {
+  assert.equal((await fx(['cloud', 'get'])).code, 2);
+  assert.equal((await fx(['metadata', 'a.html', 'b.html'])).code, 2);
+});
+
+test('completion prints a bash function that completes commands and flags', async () => {
+  const run = await fx(['completion']);
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /complete -F _fx fx/);
+  assert.match(run.stdout, /"cloud render"\) flags="[^"]*--no-wait/);
+});
+
+test('fx service create-key, then fx service: the key works against the running service', async () => {
+  const dir = await tempProject();
+  const port = await freePort();
+  const dataDir = join(dir.path, 'data');
+  try {
+    const created = await fx(['service', 'create-key', '--account', 'me', '--data-dir', dataDir, '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const key = String(eventsOf(created, 'result')[0]!.api_key);
+    assert.match(key, /^fx_live_/);
+    let stop = () => {};
+    const serving = fx(['service', '--port', String(port), '--data-dir', dataDir], {
+      env: { PATH: process.env.PATH, HOME: dir.path },
+      onSpawn: (child) => (stop = () => child.kill('SIGINT')),
+    });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(() => fetch(`${url}/v3/account`).then(() => true, () => undefined), 20_000, 'the service');
+      const status = await fx(['auth', 'status', '--json'], { env: baseEnv(dir.path, { CLOUD_API_URL: url, CLOUD_API_KEY: key }) });
+      assert.equal(status.code, 0, status.stderr);
+      assert.equal((eventsOf(status, 'result')[0]!.account as { name: string }).name, 'me');
+    } finally {
+      stop();
+      assert.equal((await serving).code, 0, 'Ctrl-C stops the service cleanly');
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -1,0 +1,160 @@
+/** The CLI's pure parts: exit codes by error code, output path planning, the file lock, the types printer. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { FxApiError } from '../../src/client/errors.js';
+import { cliError, CliErrorCode, exitCodeOf } from '../../src/cli/errors.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
+import { fileLock } from '../../src/cli/file-lock.js';
+import { planOutputPaths } from '../../src/cli/output-path.js';
+import { variablesType } from '../../src/cli/types.js';
+import { FxError, isFxError } from '../../src/runtime/errors.js';
+import { tempProject } from './helpers.js';
+
+describe('exitCodeOf', () => {
+  const cases: [string, unknown, number][] = [
+    ['a flag refused by the client before sending', new FxApiError('parameter_invalid', 'x'), ExitCode.usage],
+    ['the same code answered by the service', new FxApiError('parameter_invalid', 'x', { status: 400 }), ExitCode.invalid],
+    ['4k with alpha', new FxApiError('resolution_format_unsupported', 'x'), ExitCode.usage],
+    ['unknown flag', cliError(CliErrorCode.flagUnknown, 'x'), ExitCode.usage],
+    ['variables refused', new FxApiError('render_project_invalid', 'x', { status: 422 }), ExitCode.invalid],
+    ['a batch row refused', new FxError('batch_rows_refused', 'x'), ExitCode.invalid],
+    ['a zip refused', new FxError('zip_entry_symlink', 'x'), ExitCode.invalid],
+    ['not signed in', cliError(CliErrorCode.notSignedIn, 'x'), ExitCode.auth],
+    ['a 401 without a way to refresh', new FxApiError('auth_required', 'x', { status: 401 }), ExitCode.auth],
+    ['no connection', new FxApiError('network_error', 'x'), ExitCode.unavailable],
+    ['--max-wait ran out', new FxApiError('timeout', 'x'), ExitCode.unavailable],
+    ['Ctrl-C in the client', new FxApiError('aborted', 'x'), ExitCode.interrupted],
+    ['Ctrl-C in the renderer', new FxError('render_aborted', 'x'), ExitCode.interrupted],
+    ['a failed render', new FxApiError('ffmpeg_failed', 'x'), ExitCode.failed],
+    ['a server error', new FxApiError('internal_error', 'x', { status: 500 }), ExitCode.failed],
+    ['not an FxError', new TypeError('x'), ExitCode.failed],
+  ];
+  for (const [name, error, code] of cases) test(`${name} → ${code}`, () => assert.equal(exitCodeOf(error), code));
+});
+
+describe('planOutputPaths', () => {
+  const plan = (template: string, rows: Record<string, unknown>[]) => planOutputPaths(template, rows, { ext: 'mp4' }, ['render_id']);
+  const code = (work: () => unknown) => {
+    try {
+      work();
+      return 'ok';
+    } catch (error) {
+      return isFxError(error) ? error.code : String(error);
+    }
+  };
+
+  test('fills {index}, {ext} and row keys; keeps {render_id} for later', () => {
+    assert.deepEqual(plan('out/{index}-{title}.{ext}', [{ title: 'A' }, { title: 'B' }]), ['out/0-A.mp4', 'out/1-B.mp4']);
+    assert.deepEqual(plan('out/{render_id}.{ext}', [{}, {}]), ['out/{render_id}.mp4', 'out/{render_id}.mp4']);
+  });
+
+  test('a value never leaves its path segment', () => {
+    assert.deepEqual(plan('out/{title}.mp4', [{ title: '../../etc/passwd' }, { title: '..' }, { title: 'a\\b:c' }]), ['out/.._.._etc_passwd.mp4', 'out/_.mp4', 'out/a_b_c.mp4']);
+  });
+
+  for (const [name, template, rows] of [
+    ['a missing key', 'out/{title}.mp4', [{ title: 'A' }, {}]],
+    ['an object value', 'out/{title}.mp4', [{ title: { a: 1 } }]],
+    ['a null value', 'out/{title}.mp4', [{ title: null }]],
+    ['two rows, one file', 'out/{title}.mp4', [{ title: 'A' }, { title: 'A' }]],
+    ['no placeholder in a batch', 'out/video.mp4', [{}, {}]],
+  ] as const) {
+    test(`refuses ${name}`, () => assert.equal(code(() => plan(template, rows as unknown as Record<string, unknown>[])), 'cli_output_invalid'));
+  }
+});
+
+describe('fileLock', () => {
+  test('tasks of two holders never overlap; the lock file is gone after', async () => {
+    const dir = await tempProject();
+    try {
+      const path = join(dir.path, 'credentials.lock');
+      const lockA = fileLock(path);
+      const lockB = fileLock(path);
+      let inside = 0;
+      let most = 0;
+      const task = async () => {
+        inside += 1;
+        most = Math.max(most, inside);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        inside -= 1;
+      };
+      await Promise.all([lockA('x', task), lockB('x', task), lockA('x', task)]);
+      assert.equal(most, 1);
+      assert.equal(existsSync(path), false);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  test('a lock left by a killed process is taken over once stale', async () => {
+    const dir = await tempProject();
+    try {
+      const path = join(dir.path, 'credentials.lock');
+      await writeFile(path, '');
+      const old = new Date(Date.now() - 60_000);
+      await utimes(path, old, old);
+      assert.equal(await fileLock(path, { staleMs: 1000, waitMs: 2000 })('x', async () => 'ran'), 'ran');
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});
+
+test('variablesType: every declared type, optional fields, odd ids quoted, comments closed safely', () => {
+  const source = variablesType(
+    [
+      { id: 'title', type: 'string', label: 'Title */ evil', default: 'x' },
+      { id: 'n', type: 'number', label: 'N', default: 1 },
+      { id: 'on', type: 'boolean', label: 'On', default: true },
+      { id: 'c', type: 'color', label: 'C', default: '#fff' },
+      { id: 'mode', type: 'enum', label: 'Mode', default: 'a', options: [{ value: 'a', label: 'A' }, { value: 'b"', label: 'B' }] },
+      { id: 'font', type: 'font', label: 'Font', default: 'Inter' },
+      { id: 'logo', type: 'image', label: 'Logo', default: 'logo.svg' },
+      { id: 'my-id', type: 'string', label: 'Dash', default: '' },
+    ],
+    'V',
+  );
+  for (const line of ['title?: string;', 'n?: number;', 'on?: boolean;', 'c?: string;', 'mode?: "a" | "b\\"";', 'font?: string | { name: string; source?: string };', 'logo?: string | { url: string };', '"my-id"?: string;']) {
+    assert.ok(source.includes(`  ${line}\n`), `${line} in\n${source}`);
+  }
+  assert.doesNotMatch(source, /Title \*\/ evil/);
+});
+
+describe('Output', () => {
+  const streams = (isTTY: boolean) => {
+    const text = { stdout: '', stderr: '' };
+    const stream = (name: 'stdout' | 'stderr') => ({ isTTY, columns: 80, write: (chunk: string) => ((text[name] += chunk), true) }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    return { text, io: { stdout: stream('stdout'), stderr: stream('stderr') } };
+  };
+
+  test('on a terminal: one redrawn line with a bar, colour unless NO_COLOR', async () => {
+    const { Output } = await import('../../src/cli/output.js');
+    const tty = streams(true);
+    const out = new Output(tty.io, { json: false, env: {} });
+    out.progress('uploading', 'Uploading 50%', 0.5);
+    out.progress('uploading', 'Uploading 60%', 0.6);
+    out.error('cli_flag_invalid', 'bad', 'a hint', 2);
+    assert.match(tty.text.stderr, /^\r\x1b\[2KUploading 50% \[#+-+\]\r\x1b\[2KUploading 60% \[#+-+\]\n/);
+    assert.match(tty.text.stderr, /\x1b\[31mcli_flag_invalid\x1b\[39m: bad/);
+    const plain = streams(true);
+    new Output(plain.io, { json: false, env: { NO_COLOR: '1' } }).error('cli_flag_invalid', 'bad', undefined, 2);
+    assert.equal(plain.text.stderr, 'cli_flag_invalid: bad\n');
+  });
+
+  test('without a terminal: a line per stage and per 10 %; --json: the same as events, stdout only', async () => {
+    const { Output } = await import('../../src/cli/output.js');
+    const pipe = streams(false);
+    const out = new Output(pipe.io, { json: false, env: {} });
+    for (const fraction of [0, 0.01, 0.05, 0.1, 0.15, 1]) out.progress('uploading', `Uploading ${fraction * 100}%`, fraction);
+    assert.deepEqual(pipe.text.stderr.trim().split('\n'), ['Uploading 0%', 'Uploading 10%', 'Uploading 100%']);
+    const json = streams(false);
+    const machine = new Output(json.io, { json: true, env: {} });
+    machine.progress('queued', 'Queued', undefined);
+    machine.line('not in json');
+    assert.equal(json.text.stdout, '{"event":"progress","stage":"queued"}\n');
+    assert.equal(json.text.stderr, '');
+  });
+});
