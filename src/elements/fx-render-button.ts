@@ -2,13 +2,14 @@ import './lit-dev-notice.js';
 import { LitElement, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { cloudRender, type CloudRenderResult } from '../client/cloud-render.js';
+import { ClientErrorCode } from '../client/errors.js';
 import type { Credentials } from '../client/credentials.js';
 import type { Render } from '../wire/responses.js';
 import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
 import { FxError, isFxError } from '../runtime/errors.js';
 import { DEFAULT_POLL_INTERVAL_MS } from '../client/wait.js';
 import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './render-button-constants.js';
-import { FxComposition } from './fx-composition.js';
+import type { FxComposition } from './fx-composition.js';
 import { styles } from './fx-render-button.styles.js';
 import { signedInCredentials } from './render-button-sign-in.js';
 
@@ -92,7 +93,8 @@ export class FxRenderButton extends LitElement {
       const detail: FxRenderedDetail = { renderId: result.render.render_id, videoUrl: result.render.video_url ?? '', blob: result.video, render: result.render };
       this.#emit(FxRenderButtonEvent.rendered, detail);
     } catch (error) {
-      const code = isFxError(error) ? error.code : FxRenderButtonErrorCode.failed;
+      // A cancel during sign-in surfaces as the signal's own reason: one code for every cancelled stage.
+      const code = abort.signal.aborted ? ClientErrorCode.aborted : isFxError(error) ? error.code : FxRenderButtonErrorCode.failed;
       const message = error instanceof Error ? error.message : String(error);
       this.run = { kind: 'failed', code, message };
       this.#emit(FxRenderButtonEvent.error, { code, message });
@@ -131,10 +133,11 @@ export class FxRenderButton extends LitElement {
   #composition(): FxComposition {
     const root = this.getRootNode() as Document | ShadowRoot;
     const found = this.for ? root.getElementById(this.for) : null;
-    if (!(found instanceof FxComposition)) {
+    // By tag, not class: a page may load two copies of the SDK (a bundle and a classic script).
+    if (found?.localName !== 'fx-composition') {
       throw new FxError(FxRenderButtonErrorCode.compositionNotFound, `<fx-render-button for="${this.for}"> names no <fx-composition> in its document`);
     }
-    return found;
+    return found as FxComposition;
   }
 
   #forgetDownload(): void {
