@@ -6,6 +6,8 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/elements/define.js';
 import '../../src/elements/define-render-button.js';
+import { createBrowserSignIn } from '../../src/auth/sign-in.js';
+import { cloudRender } from '../../src/client/cloud-render.js';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
 import type { FxRenderButton, FxRenderedDetail } from '../../src/elements/fx-render-button.js';
 import { saveTestConfig } from '../auth/fixtures/test-config.js';
@@ -135,4 +137,23 @@ describe('<fx-render-button>', () => {
     document.removeEventListener('error', listen);
     expect(bubbled).to.equal(false);
   });
+
+  for (const [format, magic] of [
+    ['webm', [0x1a, 0x45, 0xdf, 0xa3]],
+    ['mov', [...new TextEncoder().encode('ftypqt')]],
+  ] as const) {
+    it(`cloudRender from the embed as ${format}, with the session the button signed in`, async function () {
+      this.timeout(60_000);
+      const { composition } = await setup();
+      const session = createBrowserSignIn({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
+      if (!(await session.signedIn())) await session.signInWithPopup();
+      const { render, video } = await cloudRender({ embed: composition }, { baseUrl: service.url, credentials: session, format, fps: 10, pollInterval: 100 });
+      expect(render.format).to.equal(format);
+      expect(render.variables).to.deep.equal({ title: 'Rendered' });
+      const head = [...new Uint8Array(await video!.slice(0, 12).arrayBuffer())];
+      const at = format === 'mov' ? 4 : 0;
+      expect(head.slice(at, at + magic.length)).to.deep.equal([...magic]);
+    });
+  }
 });
+
