@@ -13,4 +13,15 @@ export * from './client/index.js';
 export { AuthErrorCode, BROWSER_CLIENT_ID, MemoryCredentialStore, OAuthSession } from './auth/index.js';
 export type { AuthError, CredentialStore, LockRunner, SessionOptions, TokenRecord } from './auth/index.js';
 export { readProjectDirectory, zipProjectDirectory } from './client/zip/directory.node.js';
-export * from './auth/node/index.js';
+export {
+  CredentialEnv,
+  DEFAULT_API_URL,
+  defaultCredentialsPath,
+  FileCredentialStore,
+  LoopbackSignIn,
+  resolveNodeCredentials,
+  type ApiKeySource,
+  type LoopbackSignInOptions,
+  type NodeCredentials,
+  type ResolveOptions,
+} from './auth/node/index.js';

@@ -59,8 +59,8 @@ const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
     ],
   },
   'node.d.ts': {
-    values: [...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, 'CredentialEnv', 'DEFAULT_API_URL', 'FileCredentialStore', 'defaultCredentialsPath', 'readProjectDirectory', 'resolveNodeCredentials', 'zipProjectDirectory'],
-    types: [...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, 'ApiKeySource', 'NodeCredentials', 'ResolveOptions'],
+    values: [...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, 'CredentialEnv', 'DEFAULT_API_URL', 'FileCredentialStore', 'LoopbackSignIn', 'defaultCredentialsPath', 'readProjectDirectory', 'resolveNodeCredentials', 'zipProjectDirectory'],
+    types: [...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, 'ApiKeySource', 'LoopbackSignInOptions', 'NodeCredentials', 'ResolveOptions'],
   },
   'react.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionProps'] },
   'svelte.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes'] },
