@@ -11,7 +11,7 @@ import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
 import { durationMissingIssue, MetadataIssueCode, rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
-import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
+import { COMPAT_NONE, FrameAttr, CONFIG_ELEMENT_ID, HYPERFRAMES_GLOBALS, type FrameConfig } from './frame-config.js';
 import { parseUrl } from './data.js';
 import { RUNTIME_FAILED_HANDLER } from './runtime-script.js';
 
@@ -78,6 +78,8 @@ export interface CompiledComposition {
 
 interface Context extends Loader {
   readonly inlineFonts: boolean;
+  /** The HyperFrames-named globals are on (see `HYPERFRAMES_GLOBALS`): instance scripts get scoped ones too. */
+  aliases: boolean;
   readonly issues: Issue[];
   readonly doc: Document;
   instances: number;
@@ -135,6 +137,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     inlineFonts: options.inlineFonts ?? true,
     issues: [] as Issue[],
     instances: 0,
+    aliases: true,
     documentBytes: source.length,
     reported: new Set<string>(),
     cssNames: new CssNameRegister(),
@@ -146,6 +149,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
   if (!root) throw new FxError(CompileIssueCode.entryInvalid, `composition "${baseUrl}" has no element with "${Attr.compositionId}"`);
+  ctx.aliases = ![root, doc.documentElement].some((element) => element.getAttribute(Attr.compat)?.trim().toLowerCase() === COMPAT_NONE);
 
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
@@ -165,6 +169,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     height: metadata.height ?? 1080,
     fps: options.fps ?? 30,
     overrides: await overrides,
+    aliases: ctx.aliases,
   };
   const dependencies = [...new Set([...(await succeededReads(context)), ...referencedUrls(doc, documentBase)])].sort();
   injectHead(doc, documentBase, runtimeElement(doc, options), config);
@@ -392,7 +397,7 @@ function rewriteUrls(content: Element, base: string): void {
  * Wraps a sub-composition script so that `window`, `globalThis`, `self` and `__fx` inside it are the instance's
  * scoped views: `__fx.getVariables()` answers with the instance's values, `window.__timelines` registers the
  * instance's timelines, and `__fxVariables` (the top level's overrides, which never reach an instance) is
- * undefined. External scripts are fetched and inlined so they can be wrapped too. Returns the characters of code
+ * undefined; with the HyperFrames aliases on, `__hyperframes` and `__hfVariables` likewise. External scripts are fetched and inlined so they can be wrapped too. Returns the characters of code
  * fetched. This scoping keeps well-behaved scripts apart; it is **not a security boundary**: all instances share
  * one realm, and a script reaches the real globals through `document.defaultView`, `Function('return this')()`,
  * the config element, or the DOM of the rest of the composition.
@@ -407,7 +412,8 @@ async function wrapInstanceScript(ctx: Context, script: Element, instance: strin
     script.removeAttribute('src');
   }
   script.setAttribute(FrameAttr.instanceScript, instance);
-  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx, __fxVariables) {\n${inertInRawText(code, 'script')}\n});`;
+  const aliases = ctx.aliases ? `, ${HYPERFRAMES_GLOBALS.runtime}, ${HYPERFRAMES_GLOBALS.overrides}` : '';
+  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx, __fxVariables${aliases}) {\n${inertInRawText(code, 'script')}\n});`;
   return src ? code.length : 0;
 }
 

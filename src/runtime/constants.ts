@@ -15,6 +15,8 @@ export const Attr = {
   colorGrading: 'data-color-grading',
   varSrc: 'data-var-src',
   varText: 'data-var-text',
+  /** `none` on the root or `<html>` turns off the HyperFrames-named globals (see `HYPERFRAMES_GLOBALS`). */
+  compat: 'data-fx-compat',
 } as const;
 export type Attr = (typeof Attr)[keyof typeof Attr];
 
