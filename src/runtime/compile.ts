@@ -6,6 +6,7 @@ import { referencedUrls } from './compile-dependencies.js';
 import { CompileIssueCode } from './compile-codes.js';
 import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
 import { ReadScope } from './compile-reads.js';
+import { declarationEntries, isDeclarationMap } from './declaration-map.js';
 import { FxError, isFxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
@@ -364,8 +365,9 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
 function declaredIds(host: Element): Set<string> {
   try {
     const declarations: unknown = JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]');
-    if (!Array.isArray(declarations)) return new Set();
-    return new Set(declarations.map((declaration: { id?: unknown } | null) => declaration?.id).filter((id): id is string => typeof id === 'string'));
+    if (!Array.isArray(declarations) && !isDeclarationMap(declarations)) return new Set();
+    const ids = declarationEntries(declarations).map(([, declaration]) => (declaration as { id?: unknown } | null)?.id);
+    return new Set(ids.filter((id): id is string => typeof id === 'string'));
   } catch {
     return new Set();
   }

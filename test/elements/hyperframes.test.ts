@@ -38,6 +38,14 @@ describe('<fx-composition> with a HyperFrames-style block', () => {
     expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
   });
 
+  it('reads object-form declarations (key as id and label) and shows an override of them', async () => {
+    const el = await whenReady(mount({ src: `${FIXTURE}object-form.html` }));
+    expect(el.declarations.map((declaration) => [declaration.id, declaration.label])).to.deep.equal([['title', 'title'], ['accent', 'Accent']]);
+    await overrideAt(el, 2, { title: 'Object form' });
+    expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('OBJECT FORM');
+    expect(el.currentTime).to.equal(2);
+  });
+
   it('with data-fx-compat="none" the block sees no __hyperframes and falls back to its own value', async () => {
     const el = await whenReady(mount({ src: `${FIXTURE}compat-none.html`, variables: JSON.stringify({ title: 'Not read' }) }));
     expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('SCRIPT FALLBACK');
