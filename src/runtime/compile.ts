@@ -4,7 +4,7 @@ import { CssNameRegister, renameCssText, renameInlineStyles, type CssRenames } f
 import { absolutizeImageValues } from './compile-image-values.js';
 import { referencedUrls } from './compile-dependencies.js';
 import { CompileIssueCode } from './compile-codes.js';
-import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
+import { DEFAULT_LIMITS, loadFont, loadImage, loadText, type CompileLimits, type Loader } from './compile-loader.js';
 import { ReadScope } from './compile-reads.js';
 import { declarationEntries, isDeclarationMap } from './declaration-map.js';
 import { FxError, isFxError } from './errors.js';
@@ -93,6 +93,8 @@ interface Context extends Loader {
 }
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
+/** Where a project's files live: what the compiler may fetch an image from (never `data:`, `blob:` or others). */
+const HIERARCHICAL_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'file:']);
 const FALLBACK_BASE = 'https://entry.fx.invalid/';
 const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
 /** Script types that run as classic scripts: the ones a function can wrap (modules have their own scope). */
@@ -161,6 +163,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     if (sheet) ctx.cssNames.register(sheet);
   }
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
+  await inlineCorsImages(ctx, doc, documentBase);
 
   const config: FrameConfig = {
     version: 1,
@@ -264,6 +267,31 @@ async function inlineStylesheets(ctx: Context, doc: Document, base: string): Pro
     style.textContent = await loadStylesheet(ctx, style, base, []);
     ctx.documentBytes += style.textContent.length;
   }
+}
+
+/**
+ * `<img crossorigin>` asks for a CORS load, which the frame's opaque origin gets only from servers that allow any
+ * origin: a project's own server seldom does, and the image would not show. Those the composition may read (its
+ * folder, `allowCompositionReadsUnder`) become `data:` URLs; others are left for the frame, under the web's rules.
+ */
+async function inlineCorsImages(ctx: Context, doc: Document, base: string): Promise<void> {
+  const images = [...doc.querySelectorAll('img[crossorigin][src]')].flatMap((image) => {
+    const url = parseUrl(image.getAttribute('src')!, base);
+    return url && HIERARCHICAL_PROTOCOLS.has(url.protocol) && ctx.scope.allows(url) ? [{ image, url: url.href }] : [];
+  });
+  await Promise.all(images.map(async ({ image, url }) => {
+    try {
+      const data = await loadImage(ctx, url);
+      if (ctx.documentBytes + data.length > ctx.limits.documentBytes) {
+        throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
+      }
+      ctx.documentBytes += data.length;
+      image.setAttribute('src', data);
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      if (isFxError(error)) reportLeftForTheFrame(ctx, error, [image.getAttribute('src')!]);
+    }
+  }));
 }
 
 /** Inlines every `[data-composition-src]` host under `container`, depth first. */
