@@ -1,4 +1,9 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { COMPOSITION_BACKDROP } from '../runtime/constants.js';
+
+const { r, g, b } = COMPOSITION_BACKDROP;
+/** The renderer paints the same colour behind an opaque render: what the composition leaves empty matches. */
+const backdrop = unsafeCSS(`rgb(${r} ${g} ${b})`);
 
 export const styles = css`
   :host {
@@ -6,7 +11,7 @@ export const styles = css`
     position: relative;
     overflow: hidden;
     aspect-ratio: var(--fx-aspect-ratio, 16 / 9);
-    background: #000;
+    background: ${backdrop};
     contain: content;
     /* The controls lay out by the element's width (two rows when narrow). */
     container-type: inline-size;

@@ -1,3 +1,4 @@
+import { COMPOSITION_BACKDROP } from '../runtime/constants.js';
 import type { CdpConnection } from './cdp.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { RenderWatch } from './watch.js';
@@ -47,7 +48,8 @@ export class BrowserPage {
       this.send('preparing the page', 'Page.enable'),
       this.send('preparing the page', 'Runtime.enable'),
       this.setViewport(viewport, scale),
-      transparent ? this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } }) : undefined,
+      // What the composition leaves unpainted: the preview's backdrop, or transparent for formats with alpha.
+      this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', { color: { ...COMPOSITION_BACKDROP, a: transparent ? 0 : 1 } }),
     ]);
   }
 

@@ -56,6 +56,11 @@ export function loadFont(loader: Loader, url: string): Promise<string> {
   });
 }
 
+/** An image as a `data:` URL, fetched once per compile; throws like {@link fetchFile}. */
+export function loadImage(loader: Loader, url: string): Promise<string> {
+  return once(loader, url, 'image', async () => blobToDataUrl(await fetchFile(loader, url, 'image')));
+}
+
 function once<T>(loader: Loader, url: string, role: ReadRole, load: () => Promise<T>): Promise<T> {
   const key = `${role} ${url}`;
   let result = loader.files.get(key) as Promise<T> | undefined;

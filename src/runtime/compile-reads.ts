@@ -17,7 +17,8 @@
  *   `application/octet-stream` is refused for these (whatever the scheme: a custom `fetch` serving `file:` or a
  *   host-made `blob:` must label them). Fonts are checked by their first bytes (TrueType, OpenType, collection,
  *   WOFF, WOFF2), with the type only needing not to name something else, since font hosts often answer
- *   `application/octet-stream` or nothing.
+ *   `application/octet-stream` or nothing. Images (`<img crossorigin>`, which the frame's opaque origin could
+ *   only load with CORS) take an `image/…` type; they become `data:` URLs, as readable as any image they show.
  *
  * The frame itself may still load what the web lets any page load (a stylesheet or font the compiler left as a URL,
  * images, media): those requests come from its opaque origin, under the browser's own rules.
@@ -28,7 +29,7 @@ import { parseUrl } from './data.js';
 import { FONT_CONTENT_TYPE, fontFileType } from './font-files.js';
 
 /** Why a file is fetched: it decides the credentials sent, the types accepted and the error codes. */
-export type ReadRole = 'entry' | 'sub' | 'stylesheet' | 'script' | 'font';
+export type ReadRole = 'entry' | 'sub' | 'stylesheet' | 'script' | 'font' | 'image';
 
 const JAVASCRIPT_TYPES = [
   'text/javascript', 'application/javascript', 'application/ecmascript', 'application/x-ecmascript', 'application/x-javascript',
@@ -42,7 +43,7 @@ const TEXT_TYPES: Readonly<Record<'sub' | 'stylesheet' | 'script', ReadonlySet<s
   script: new Set(JAVASCRIPT_TYPES),
 };
 /** What the role is called in messages. */
-const ROLE_NAMES: Readonly<Record<ReadRole, string>> = { entry: 'entry', sub: 'sub-composition', stylesheet: 'stylesheet', script: 'script', font: 'font' };
+const ROLE_NAMES: Readonly<Record<ReadRole, string>> = { entry: 'entry', sub: 'sub-composition', stylesheet: 'stylesheet', script: 'script', font: 'font', image: 'image' };
 const HIERARCHICAL = new Set(['http:', 'https:', 'file:']);
 /** Encoded `/` and `\`: a server that decodes them before resolving `..` would walk out of the folder. */
 const ENCODED_SEPARATOR = /%2f|%5c/i;
@@ -116,13 +117,17 @@ export function typeEssence(header: string | null): string {
 export function checkType(response: Response, url: string, role: ReadRole): void {
   if (role === 'entry') return;
   const essence = typeEssence(response.headers.get('content-type'));
-  const accepted = role === 'font' ? FONT_CONTENT_TYPE.test(essence) : TEXT_TYPES[role].has(essence);
+  const accepted = role === 'font' ? FONT_CONTENT_TYPE.test(essence) : role === 'image' ? IMAGE_TYPE.test(essence) : TEXT_TYPES[role].has(essence);
   if (!accepted) {
     throw new FxError(CompileIssueCode.typeRefused, `the ${ROLE_NAMES[role]} "${clip(url)}" answered ${essence === '' ? 'no content type' : `"${essence}"`}; ${expectedTypes(role)}`);
   }
 }
 
+/** `image/<subtype>`: the types an `<img>` inlined as a `data:` URL may have. */
+const IMAGE_TYPE = /^image\/[\w.+-]+$/;
+
 function expectedTypes(role: Exclude<ReadRole, 'entry'>): string {
+  if (role === 'image') return 'expected an image type';
   return role === 'font' ? 'expected a font type' : `expected ${[...TEXT_TYPES[role]].slice(0, 2).map((type) => `"${type}"`).join(' or ')}`;
 }
 

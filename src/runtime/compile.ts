@@ -4,14 +4,15 @@ import { CssNameRegister, renameCssText, renameInlineStyles, type CssRenames } f
 import { absolutizeImageValues } from './compile-image-values.js';
 import { referencedUrls } from './compile-dependencies.js';
 import { CompileIssueCode } from './compile-codes.js';
-import { DEFAULT_LIMITS, loadFont, loadText, type CompileLimits, type Loader } from './compile-loader.js';
+import { DEFAULT_LIMITS, loadFont, loadImage, loadText, type CompileLimits, type Loader } from './compile-loader.js';
 import { ReadScope } from './compile-reads.js';
+import { declarationEntries, isDeclarationMap } from './declaration-map.js';
 import { FxError, isFxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
 import { durationMissingIssue, MetadataIssueCode, rootMetadata } from './root-metadata.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
-import { FrameAttr, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
+import { COMPAT_NONE, FrameAttr, CONFIG_ELEMENT_ID, HYPERFRAMES_GLOBALS, type FrameConfig } from './frame-config.js';
 import { parseUrl } from './data.js';
 import { RUNTIME_FAILED_HANDLER } from './runtime-script.js';
 
@@ -78,6 +79,8 @@ export interface CompiledComposition {
 
 interface Context extends Loader {
   readonly inlineFonts: boolean;
+  /** The HyperFrames-named globals are on (see `HYPERFRAMES_GLOBALS`): instance scripts get scoped ones too. */
+  aliases: boolean;
   readonly issues: Issue[];
   readonly doc: Document;
   instances: number;
@@ -90,6 +93,8 @@ interface Context extends Loader {
 }
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
+/** Where a project's files live: what the compiler may fetch an image from (never `data:`, `blob:` or others). */
+const HIERARCHICAL_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'file:']);
 const FALLBACK_BASE = 'https://entry.fx.invalid/';
 const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
 /** Script types that run as classic scripts: the ones a function can wrap (modules have their own scope). */
@@ -135,6 +140,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     inlineFonts: options.inlineFonts ?? true,
     issues: [] as Issue[],
     instances: 0,
+    aliases: true,
     documentBytes: source.length,
     reported: new Set<string>(),
     cssNames: new CssNameRegister(),
@@ -146,6 +152,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
   if (!root) throw new FxError(CompileIssueCode.entryInvalid, `composition "${baseUrl}" has no element with "${Attr.compositionId}"`);
+  ctx.aliases = ![root, doc.documentElement].some((element) => element.getAttribute(Attr.compat)?.trim().toLowerCase() === COMPAT_NONE);
 
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
@@ -156,6 +163,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     if (sheet) ctx.cssNames.register(sheet);
   }
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
+  await inlineCorsImages(ctx, doc, documentBase);
 
   const config: FrameConfig = {
     version: 1,
@@ -165,6 +173,7 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
     height: metadata.height ?? 1080,
     fps: options.fps ?? 30,
     overrides: await overrides,
+    aliases: ctx.aliases,
   };
   const dependencies = [...new Set([...(await succeededReads(context)), ...referencedUrls(doc, documentBase)])].sort();
   injectHead(doc, documentBase, runtimeElement(doc, options), config);
@@ -258,6 +267,31 @@ async function inlineStylesheets(ctx: Context, doc: Document, base: string): Pro
     style.textContent = await loadStylesheet(ctx, style, base, []);
     ctx.documentBytes += style.textContent.length;
   }
+}
+
+/**
+ * `<img crossorigin>` asks for a CORS load, which the frame's opaque origin gets only from servers that allow any
+ * origin: a project's own server seldom does, and the image would not show. Those the composition may read (its
+ * folder, `allowCompositionReadsUnder`) become `data:` URLs; others are left for the frame, under the web's rules.
+ */
+async function inlineCorsImages(ctx: Context, doc: Document, base: string): Promise<void> {
+  const images = [...doc.querySelectorAll('img[crossorigin][src]')].flatMap((image) => {
+    const url = parseUrl(image.getAttribute('src')!, base);
+    return url && HIERARCHICAL_PROTOCOLS.has(url.protocol) && ctx.scope.allows(url) ? [{ image, url: url.href }] : [];
+  });
+  await Promise.all(images.map(async ({ image, url }) => {
+    try {
+      const data = await loadImage(ctx, url);
+      if (ctx.documentBytes + data.length > ctx.limits.documentBytes) {
+        throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
+      }
+      ctx.documentBytes += data.length;
+      image.setAttribute('src', data);
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      if (isFxError(error)) reportLeftForTheFrame(ctx, error, [image.getAttribute('src')!]);
+    }
+  }));
 }
 
 /** Inlines every `[data-composition-src]` host under `container`, depth first. */
@@ -359,8 +393,9 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
 function declaredIds(host: Element): Set<string> {
   try {
     const declarations: unknown = JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]');
-    if (!Array.isArray(declarations)) return new Set();
-    return new Set(declarations.map((declaration: { id?: unknown } | null) => declaration?.id).filter((id): id is string => typeof id === 'string'));
+    if (!Array.isArray(declarations) && !isDeclarationMap(declarations)) return new Set();
+    const ids = declarationEntries(declarations).map(([, declaration]) => (declaration as { id?: unknown } | null)?.id);
+    return new Set(ids.filter((id): id is string => typeof id === 'string'));
   } catch {
     return new Set();
   }
@@ -392,7 +427,7 @@ function rewriteUrls(content: Element, base: string): void {
  * Wraps a sub-composition script so that `window`, `globalThis`, `self` and `__fx` inside it are the instance's
  * scoped views: `__fx.getVariables()` answers with the instance's values, `window.__timelines` registers the
  * instance's timelines, and `__fxVariables` (the top level's overrides, which never reach an instance) is
- * undefined. External scripts are fetched and inlined so they can be wrapped too. Returns the characters of code
+ * undefined; with the HyperFrames aliases on, `__hyperframes` and `__hfVariables` likewise. External scripts are fetched and inlined so they can be wrapped too. Returns the characters of code
  * fetched. This scoping keeps well-behaved scripts apart; it is **not a security boundary**: all instances share
  * one realm, and a script reaches the real globals through `document.defaultView`, `Function('return this')()`,
  * the config element, or the DOM of the rest of the composition.
@@ -407,7 +442,8 @@ async function wrapInstanceScript(ctx: Context, script: Element, instance: strin
     script.removeAttribute('src');
   }
   script.setAttribute(FrameAttr.instanceScript, instance);
-  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx, __fxVariables) {\n${inertInRawText(code, 'script')}\n});`;
+  const aliases = ctx.aliases ? `, ${HYPERFRAMES_GLOBALS.runtime}, ${HYPERFRAMES_GLOBALS.overrides}` : '';
+  script.textContent = `__fx.runInstanceScript(${JSON.stringify(instance)}, function (window, globalThis, self, __fx, __fxVariables${aliases}) {\n${inertInRawText(code, 'script')}\n});`;
   return src ? code.length : 0;
 }
 

@@ -15,6 +15,8 @@ export const Attr = {
   colorGrading: 'data-color-grading',
   varSrc: 'data-var-src',
   varText: 'data-var-text',
+  /** `none` on the root or `<html>` turns off the HyperFrames-named globals (see `HYPERFRAMES_GLOBALS`). */
+  compat: 'data-fx-compat',
 } as const;
 export type Attr = (typeof Attr)[keyof typeof Attr];
 
@@ -45,3 +47,9 @@ export const CSS_REFUSED_CHARACTERS = /[;{}<>\\\r\n\f]/g;
 
 /** `#rrggbb`, the one color notation variables accept. */
 export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * What shows where a composition paints nothing (no background on its page or root): black, in the preview (the
+ * element's backdrop) and in a render to an opaque format alike. Formats with alpha keep those pixels transparent.
+ */
+export const COMPOSITION_BACKDROP = { r: 0, g: 0, b: 0 } as const;

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { COLOR_PATTERN, VariableType } from './constants.js';
 import { DeclarationIssueCode } from './issues.js';
+import { declarationEntries } from './declaration-map.js';
 
 /**
  * Builds a schema with zod's JIT off: a strict CSP refuses `new Function`, and reports even zod's probe for it.
@@ -137,31 +138,56 @@ export const variableDeclarationSchema = defineSchema(() =>
   ]),
 );
 
-/**
- * The whole `data-composition-variables` array: every declaration valid and every `id` unique.
- *
- * @example
- * const result = declarationListSchema.safeParse(JSON.parse(root.getAttribute('data-composition-variables')));
- */
-export const declarationListSchema = defineSchema(() =>
+const duplicateIssue = (id: string, path: PropertyKey[]) => ({
+  code: 'custom' as const,
+  message: `variable id "${id}" is declared more than once`,
+  path,
+  input: id,
+  params: { code: DeclarationIssueCode.duplicateId },
+});
+
+/** The array form: every declaration valid and every `id` unique. */
+export const declarationArraySchema = defineSchema(() =>
   z.array(variableDeclarationSchema).check(
     z.superRefine((list, context) => {
       const seen = new Set<string>();
       list.forEach((declaration, index) => {
-        if (seen.has(declaration.id)) {
-          context.addIssue({
-            code: 'custom',
-            message: `variable id "${declaration.id}" is declared more than once`,
-            path: [index, 'id'],
-            input: declaration.id,
-            params: { code: DeclarationIssueCode.duplicateId },
-          });
-        }
+        if (seen.has(declaration.id)) context.addIssue(duplicateIssue(declaration.id, [index, 'id']));
         seen.add(declaration.id);
       });
     }),
   ),
 );
+
+/**
+ * The object form `{ "<id>": { type, default, label? … } }` (see declaration-map.ts): each entry, with its key as
+ * `id` and `label` where it names none, valid as a declaration, and every `id` unique. Validated as it is;
+ * `parseVariableDeclarations` turns it into the array form.
+ */
+export const declarationMapSchema = defineSchema(() =>
+  z.record(z.string(), z.looseObject({})).check(
+    z.superRefine((map, context) => {
+      const seen = new Set<string>();
+      for (const [key, entry] of declarationEntries(map)) {
+        const result = variableDeclarationSchema.safeParse(entry);
+        if (!result.success) {
+          for (const found of result.error.issues) context.addIssue({ ...found, code: 'custom', path: [key, ...found.path] });
+          continue;
+        }
+        if (seen.has(result.data.id)) context.addIssue(duplicateIssue(result.data.id, [key, 'id']));
+        seen.add(result.data.id);
+      }
+    }),
+  ),
+);
+
+/**
+ * The whole `data-composition-variables` value: the array form, or the object form of declarations by id.
+ *
+ * @example
+ * const result = declarationListSchema.safeParse(JSON.parse(root.getAttribute('data-composition-variables')));
+ */
+export const declarationListSchema = defineSchema(() => z.union([declarationArraySchema, declarationMapSchema]));
 
 /** What the JSON Schema cannot say; written into its `description` so editors' users know. */
 const NOT_IN_JSON_SCHEMA = 'ids are unique, a number\'s "min" is not greater than its "max", and an enum\'s "default" is one of its option values';
@@ -184,7 +210,7 @@ export function declarationsJsonSchema(): Record<string, unknown> {
     title: 'fx composition variables',
     description:
       'Editor validation of the JSON in the "data-composition-variables" attribute of an fx composition: an array ' +
-      'of typed variable declarations. Generated from the zod schemas in src/runtime/declaration-schemas.ts by ' +
+      'of typed variable declarations (or an object of them by id, whose entries only fx checks). Generated from the zod schemas in src/runtime/declaration-schemas.ts by ' +
       `scripts/declarations-schema.mjs; do not edit. Also checked by fx (runtime, lint, zod schemas), not expressible here: ${NOT_IN_JSON_SCHEMA}.`,
     ...rest,
   };

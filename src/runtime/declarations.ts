@@ -1,6 +1,7 @@
 import type { VariableType } from './constants.js';
 import { DeclarationIssueCode as Code, ValueIssueCode, issue, describe, type Issue, type IssuePath } from './issues.js';
 import { checkValue, color, finite, flag, text, type Rule } from './values.js';
+import { declarationEntries, isDeclarationMap } from './declaration-map.js';
 
 interface Base<Type extends VariableType, Default> {
   readonly id: string;
@@ -75,7 +76,8 @@ const REQUIRED_FIELDS = ['id', 'type', 'label', 'default'] as const;
 const TYPES = Object.keys(DECLARATION_SCHEMA).join(', ');
 
 /**
- * Parses the `data-composition-variables` JSON (or an already-parsed array) into typed declarations.
+ * Parses the `data-composition-variables` JSON (or an already-parsed array) into typed declarations. The object
+ * form `{ "<id>": { type, default, label? … } }` is read as the array form (see declaration-map.ts).
  * Never throws: every problem becomes an issue with a stable `code`, and a declaration with an error is left out.
  *
  * @example
@@ -96,25 +98,24 @@ export function parseVariableDeclarations(input: unknown, path: IssuePath = []):
       return { declarations: [], issues };
     }
   }
-  if (!Array.isArray(list)) {
-    issues.push(issue(Code.notArray, path, `variable declarations must be a JSON array, got ${describe(list)}`));
+  if (!Array.isArray(list) && !isDeclarationMap(list)) {
+    issues.push(issue(Code.notArray, path, `variable declarations must be a JSON array, or an object of declarations by id, got ${describe(list)}`));
     return { declarations: [], issues };
   }
 
   const declarations: VariableDeclaration[] = [];
   const seen = new Set<string>();
-  // Array.from turns holes into undefined entries, reported like any non-object: nothing is dropped silently.
-  Array.from(list).forEach((entry, index) => {
-    const at = [...path, index];
+  for (const [key, entry] of declarationEntries(list)) {
+    const at = [...path, key];
     const found = parseOne(entry, at, issues);
-    if (!found) return;
+    if (!found) continue;
     if (seen.has(found.id)) {
       issues.push(issue(Code.duplicateId, [...at, 'id'], `variable id "${found.id}" is declared more than once`));
-      return;
+      continue;
     }
     seen.add(found.id);
     declarations.push(found);
-  });
+  }
   return { declarations, issues };
 }
 

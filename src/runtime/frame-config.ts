@@ -17,6 +17,15 @@ export const FrameAttr = {
   hidden: 'data-fx-hidden',
 } as const;
 
+/**
+ * The globals compositions written for HyperFrames use, answered by the runtime as aliases of its own: the same
+ * object and values, scoped per sub-composition instance like `__fx`, with the same precedence. On unless the
+ * composition's root or `<html>` says `data-fx-compat="none"` (for a page that defines these names itself).
+ */
+export const HYPERFRAMES_GLOBALS = { runtime: '__hyperframes', overrides: '__hfVariables' } as const;
+/** The `data-fx-compat` value that turns the aliases off. */
+export const COMPAT_NONE = 'none';
+
 export interface FrameConfig {
   readonly version: 1;
   readonly compositionId: string;
@@ -27,4 +36,6 @@ export interface FrameConfig {
   readonly fps: number;
   /** Top-level overrides (`window.__fxVariables`). */
   readonly overrides: Record<string, unknown>;
+  /** Whether `window.__hyperframes` and `window.__hfVariables` answer as aliases (see `HYPERFRAMES_GLOBALS`). */
+  readonly aliases: boolean;
 }

@@ -11,43 +11,52 @@ import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
 import { extractFrame, FIXTURES, psnr, tempDir } from './helpers.js';
 
-const PROJECT = join(FIXTURES, 'animated');
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
+const PROJECTS = ['animated', 'timeline-transparent'] as const;
+type Project = (typeof PROJECTS)[number];
 let dir: { path: string; cleanup: () => Promise<void> };
-let server: ProjectServer;
+const servers = new Map<Project, ProjectServer>();
 let browser: Browser;
 
 before(async () => {
   dir = await tempDir();
-  server = await startProjectServer(PROJECT, bundleDir());
+  for (const project of PROJECTS) servers.set(project, await startProjectServer(join(FIXTURES, project), bundleDir()));
   browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
 });
 
 after(async () => {
   await browser?.close();
-  await server?.close();
+  for (const server of servers.values()) await server.close();
   await dir.cleanup();
 });
 
 /** A page with the element, exactly as a user embeds it: the classic bundle and `<fx-composition src variables>`. */
-function previewPage(): string {
-  const variables = JSON.stringify(VARIABLES).replaceAll("'", '&#39;');
+function previewPage(server: ProjectServer, variables: Record<string, unknown>): string {
+  const attribute = JSON.stringify(variables).replaceAll("'", '&#39;');
   return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
     <style>body { margin: 0; } fx-composition { width: 320px; }</style>
     <script src="${server.url(ServerPath.compiler)}"></script></head>
-    <body><fx-composition src="${server.url('index.html')}" variables='${variables}'></fx-composition></body></html>`;
+    <body><fx-composition src="${server.url('index.html')}" variables='${attribute}'></fx-composition></body></html>`;
 }
 
-async function previewFrame(seconds: number, png: string): Promise<void> {
+/** Screenshots of the element after each `await seek(t)` of `times`, in order, in one page (`<dir>/preview-<t>.png`). */
+async function previewFrames(project: Project, variables: Record<string, unknown>, times: readonly number[]): Promise<string[]> {
+  const server = servers.get(project)!;
   const page = await browser.newPage({ viewport: { width: 320, height: 180 }, deviceScaleFactor: 1 });
   try {
-    await page.goto(server.addDocument('preview', previewPage()));
-    await page.evaluate(async (time) => {
-      const element = document.querySelector('fx-composition') as HTMLElement & { ready: boolean; seek(seconds: number): Promise<number> };
+    await page.goto(server.addDocument(`preview-${project}`, previewPage(server, variables)));
+    await page.evaluate(async () => {
+      const element = document.querySelector('fx-composition') as HTMLElement & { ready: boolean };
       if (!element.ready) await new Promise((resolve) => element.addEventListener('ready', resolve, { once: true }));
-      await element.seek(time);
-    }, seconds);
-    await writeFile(png, await page.locator('fx-composition').screenshot());
+    });
+    const files: string[] = [];
+    for (const time of times) {
+      await page.evaluate((seconds) => (document.querySelector('fx-composition') as HTMLElement & { seek(seconds: number): Promise<number> }).seek(seconds), time);
+      const file = join(dir.path, `preview-${project}-${time}.png`);
+      await writeFile(file, await page.locator('fx-composition').screenshot());
+      files.push(file);
+    }
+    return files;
   } finally {
     await page.close();
   }
@@ -55,16 +64,31 @@ async function previewFrame(seconds: number, png: string): Promise<void> {
 
 for (const [format, seconds] of [['mp4', 1.5], ['mov', 0.5]] as const) {
   test(`the ${format} frame at ${seconds} s matches the preview at ${seconds} s (PSNR ≥ 35 dB)`, async () => {
-    const result = await render({ projectDir: PROJECT, composition: 'index.html', fps: 30, quality: 'high', format, variables: VARIABLES, outputPath: join(dir.path, `render.${format}`) });
+    const result = await render({ projectDir: join(FIXTURES, 'animated'), composition: 'index.html', fps: 30, quality: 'high', format, variables: VARIABLES, outputPath: join(dir.path, `render.${format}`) });
     const rendered = join(dir.path, `rendered-${format}.png`);
-    const preview = join(dir.path, `preview-${format}.png`);
     await extractFrame(result.videoPath, Math.round(seconds * 30), rendered);
-    await previewFrame(seconds, preview);
-    const score = await psnr(rendered, preview);
+    const [preview] = await previewFrames('animated', VARIABLES, [seconds]);
+    const score = await psnr(rendered, preview!);
     assert.ok(score >= 35, `PSNR ${score.toFixed(2)} dB between render and preview`);
     // Not trivially equal: another time of the same composition must score clearly lower.
     const other = join(dir.path, `other-${format}.png`);
     await extractFrame(result.videoPath, Math.round(seconds * 30) + 6, other);
-    assert.ok((await psnr(other, preview)) < score - 5, 'a frame 0.2 s later differs from the preview');
+    assert.ok((await psnr(other, preview!)) < score - 5, 'a frame 0.2 s later differs from the preview');
   });
 }
+
+// A transparent page (the backdrop rule: black on both sides) driven by a GSAP-style timeline, sought back and forth
+// in one preview: each screenshot right after `await seek(t)` must be the render's frame at t, not an earlier one.
+test('a transparent, timeline-driven composition: mp4 frames at five times match the preview after each seek', async () => {
+  const times = [2.4, 0.6, 1.8, 0.3, 1.2];
+  const result = await render({ projectDir: join(FIXTURES, 'timeline-transparent'), composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', outputPath: join(dir.path, 'timeline.mp4') });
+  const previews = await previewFrames('timeline-transparent', {}, times);
+  for (const [index, time] of times.entries()) {
+    const rendered = join(dir.path, `timeline-${time}.png`);
+    await extractFrame(result.videoPath, Math.round(time * 30), rendered);
+    const score = await psnr(rendered, previews[index]!);
+    assert.ok(score >= 35, `at ${time} s: PSNR ${score.toFixed(2)} dB between render and preview`);
+    // The previous seek's frame differs clearly: a preview left there would fail above.
+    if (index > 0) assert.ok((await psnr(rendered, previews[index - 1]!)) < score - 5, `the frame at ${time} s differs from the one at ${times[index - 1]} s`);
+  }
+});

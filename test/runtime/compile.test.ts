@@ -66,10 +66,10 @@ describe('compileComposition: inlining', () => {
     expect(doc.querySelector('base')!.getAttribute('href')).to.equal(at('index.html'));
   });
 
-  it('writes the config: root size, duration, fps and overrides', async () => {
+  it('writes the config: root size, duration, fps, overrides and the HyperFrames aliases (on by default)', async () => {
     const { html, metadata } = await compile({ 'index.html': entry('') }, { overrides: { title: '</script><b>' }, fps: 25 });
     const config = JSON.parse(parse(html).getElementById('fx-config')!.textContent!);
-    expect(config).to.deep.equal({ version: 1, compositionId: 'main', duration: 2, width: 320, height: 180, fps: 25, overrides: { title: '</script><b>' } });
+    expect(config).to.deep.equal({ version: 1, compositionId: 'main', duration: 2, width: 320, height: 180, fps: 25, overrides: { title: '</script><b>' }, aliases: true });
     expect(html).not.to.include('</script><b>');
     expect([metadata.id, metadata.width, metadata.height, metadata.duration]).to.deep.equal(['main', 320, 180, 2]);
   });

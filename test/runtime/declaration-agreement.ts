@@ -70,6 +70,23 @@ export const declarationLike: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.oneof(fc.jsonValue(), fc.constantFrom<unknown>(null, [], new Date(0))) },
 );
 
+/**
+ * The object form of such lists: each entry under a key from the id pool, most without their own `id` (the key is
+ * the id then), some with one (which may repeat another entry's), some without a `label`.
+ */
+export const declarationMapLike: fc.Arbitrary<Record<string, unknown>> = fc
+  .array(fc.tuple(id, declarationLike, fc.constantFrom('drop id', 'drop id and label', 'keep')), { maxLength: 4 })
+  .map((entries) => {
+    const map: Record<string, unknown> = {};
+    for (const [key, entry, change] of entries) {
+      const copy = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? { ...(entry as Fields) } : entry;
+      if (copy !== entry && change !== 'keep') delete (copy as Fields).id;
+      if (copy !== entry && change === 'drop id and label') delete (copy as Fields).label;
+      Object.defineProperty(map, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    }
+    return map;
+  });
+
 /** Lists of mostly valid declarations with repeated ids, sometimes with holes. */
 export const declarationListLike: fc.Arbitrary<unknown[]> = fc.oneof(
   { weight: 4, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: valid }, declarationLike), { maxLength: 4 }) },
@@ -96,10 +113,11 @@ export function checkDeclarationAgreement(entry: unknown): void {
 }
 
 /** Throws when the parser keeps a list whole (no errors) but zod refuses it, or the other way round. */
-export function checkListAgreement(list: readonly unknown[]): void {
+export function checkListAgreement(list: readonly unknown[] | Record<string, unknown>): void {
   const lean = parseVariableDeclarations(list);
   const leanAccepts = !lean.issues.some((found) => found.severity === 'error');
-  if (leanAccepts && lean.declarations.length !== list.length) throw new Error(`parser dropped ${list.length - lean.declarations.length} entries silently`);
+  const count = Array.isArray(list) ? list.length : Object.keys(list).length;
+  if (leanAccepts && lean.declarations.length !== count) throw new Error(`parser dropped ${count - lean.declarations.length} entries silently`);
   const zod = declarationListSchema.safeParse(list);
   if (leanAccepts !== zod.success) {
     throw new Error(`parser ${describeResult(leanAccepts, lean.issues.map((found) => found.code))} but zod ${describeResult(zod.success, zod.error?.issues.map((found) => found.path) ?? [])}`);

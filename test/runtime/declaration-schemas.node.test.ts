@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { build, type PluginBuild } from 'esbuild';
 import fc from 'fast-check';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
-import { variableDeclarationSchema, declarationsJsonSchema } from '../../src/runtime/declaration-schemas.js';
-import { agreementCases, checkDeclarationAgreement, checkListAgreement, declarationLike, declarationListLike } from './declaration-agreement.js';
+import { declarationListSchema, variableDeclarationSchema, declarationsJsonSchema } from '../../src/runtime/declaration-schemas.js';
+import { agreementCases, checkDeclarationAgreement, checkListAgreement, declarationLike, declarationListLike, declarationMapLike } from './declaration-agreement.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,6 +19,24 @@ test('the parser and the zod schema accept the same declarations', () => {
 
 test('the parser and the zod list schema accept the same lists', () => {
   fc.assert(fc.property(declarationListLike, checkListAgreement), { numRuns: 1000 });
+});
+
+test('the parser and the zod list schema accept the same object-form declarations', () => {
+  fc.assert(fc.property(declarationMapLike, checkListAgreement), { numRuns: 1000 });
+});
+
+test('the object form reads as the array form: keys as ids and labels; an own id kept; bad entries refused alike', () => {
+  const map = { TXT_MAIN: { type: 'string', default: 'BILD' }, sub: { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' } };
+  assert.deepEqual(parseVariableDeclarations(JSON.stringify(map)), {
+    declarations: [{ type: 'string', default: 'BILD', id: 'TXT_MAIN', label: 'TXT_MAIN' }, { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' }],
+    issues: [],
+  });
+  assert.equal(declarationListSchema.safeParse(map).success, true);
+  const bad = { a: { type: 'string' }, b: { type: 'color', default: 'red' } };
+  assert.deepEqual(parseVariableDeclarations(bad).issues.map((found) => [found.code, found.path]), [['declaration_field_missing', ['a', 'default']], ['default_type_mismatch', ['b', 'default']]]);
+  assert.deepEqual(declarationListSchema.safeParse(bad).error?.issues.map((found) => found.path), [['a', 'default'], ['b', 'default']]);
+  assert.deepEqual(parseVariableDeclarations({ a: 42 }).issues.map((found) => found.code), ['declaration_not_array']);
+  assert.equal(declarationListSchema.safeParse({ a: 42 }).success, false);
 });
 
 for (const [name, declaration, accepted] of agreementCases) {

@@ -27,7 +27,9 @@ describe('parseVariableDeclarations', () => {
 
   const failing: [string, unknown, string][] = [
     ['malformed JSON', '[{"id": "a",', 'declaration_json_invalid'],
-    ['not an array', '{"id":"a"}', 'declaration_not_array'],
+    ['neither an array nor an object', '"a"', 'declaration_not_array'],
+    ['one declaration without its brackets', '{"id":"a","type":"string","label":"A","default":""}', 'declaration_not_array'],
+    ['an object form with an entry that is not an object', '{"a":{"type":"string","default":""},"b":42}', 'declaration_not_array'],
     ['an entry that is not an object', '[42]', 'declaration_not_object'],
     ['a missing id', [{ type: 'string', label: 'A', default: '' }], 'declaration_field_missing'],
     ['a missing label', [{ id: 'a', type: 'string', default: '' }], 'declaration_field_missing'],

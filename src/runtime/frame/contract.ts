@@ -51,6 +51,10 @@ declare global {
     __fx: FxRuntime;
     /** Overrides injected into the composition document (top level only). */
     __fxVariables?: Record<string, unknown>;
+    /** `window.__fx` under its HyperFrames name (unless the composition turned the aliases off). */
+    __hyperframes?: FxRuntime;
+    /** `window.__fxVariables` under its HyperFrames name: injected overrides, read when `__fxVariables` is absent. */
+    __hfVariables?: Record<string, unknown>;
     /** GSAP-style timelines by composition id, picked up and driven by the runtime. */
     __timelines?: Record<string, SeekableTimeline>;
   }

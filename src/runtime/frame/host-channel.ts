@@ -79,16 +79,22 @@ export function variablesMessage(variables: FrameVariables): VariablesMessage {
 }
 
 /**
- * Resolves right after the next frame was painted: a rAF runs before paint, the task it queues runs after.
- * A hidden document paints nothing (and gets no rAF), so it resolves at once.
+ * Resolves once the frame drawn after this call has reached the compositor, so a screenshot of the host page shows
+ * it. The first rAF runs before the main thread paints the new state; raster and activation of that paint happen
+ * later, off the main thread, and a host that answered right then could composite the previous frame (seen on
+ * large, GSAP-heavy compositions under load). The browser starts the next frame only once the previous one was
+ * activated, so the task queued from the second rAF runs after the new state was drawn. A hidden document paints
+ * nothing (and gets no rAF), so it resolves at once.
  */
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => {
     if (document.visibilityState === 'hidden') return resolve();
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(null);
-    });
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+    );
   });
 }

@@ -3,6 +3,7 @@
  * installs `window.__fx`, applies variables, drives time, and talks to the host over the protocol.
  */
 import { CONFIG_ELEMENT_ID, FrameAttr, type FrameConfig } from '../frame-config.js';
+import { installAliases, injectedOverrides } from './aliases.js';
 import { Message } from '../protocol-messages.js';
 import type { FxRendererHooks } from './contract.js';
 import { adoptStyle } from './css-isolation.js';
@@ -11,7 +12,7 @@ import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
 
 function readConfig(): FrameConfig {
-  const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {} };
+  const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {}, aliases: true };
   const element = document.getElementById(CONFIG_ELEMENT_ID);
   // Read once and gone: instance scripts should not find the top level's overrides in the DOM either.
   element?.remove();
@@ -26,7 +27,7 @@ function readConfig(): FrameConfig {
 function boot(): void {
   if (window.__fx) return;
   const config = readConfig();
-  const overrides = window.__fxVariables ?? config.overrides;
+  const overrides = injectedOverrides(config.aliases) ?? config.overrides;
   const player = new Player({ ...config, overrides });
   window.__fxVariables = overrides;
   window.__timelines ??= {};
@@ -41,6 +42,7 @@ function boot(): void {
     clipWindow: { value: clipWindow },
     bindingIssues: { value: (() => player.variables.bindingIssues) satisfies FxRendererHooks['bindingIssues'] },
   });
+  if (config.aliases) installAliases(window.__fx, overrides);
   // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
   adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
   preloadMediaInFull();

@@ -160,13 +160,14 @@ export class Player {
     };
   }
 
-  /** Runs one wrapped sub-composition script with the instance's `window` and `__fx`. */
-  runInstanceScript(instance: string, script: (window: Window, globalThis: Window, self: Window, fx: FxRuntime) => void): void {
+  /** Runs one wrapped sub-composition script with the instance's `window` and `__fx` (and `__hyperframes`). */
+  runInstanceScript(instance: string, script: (window: Window, globalThis: Window, self: Window, fx: FxRuntime, fxVariables: undefined, hyperframes: FxRuntime) => void): void {
     let timelines = this.#instanceTimelines.get(instance);
     if (!timelines) this.#instanceTimelines.set(instance, (timelines = {}));
     const fx = this.api(instance);
-    const scoped = instanceWindow(fx, timelines);
-    script.call(scoped, scoped, scoped, scoped, fx);
+    const scoped = instanceWindow(fx, timelines, this.#config.aliases);
+    // The wrapper names the alias parameters only when the aliases are on (see compile.ts).
+    script.call(scoped, scoped, scoped, scoped, fx, undefined, fx);
   }
 }
 

@@ -1,0 +1,54 @@
+// A composition written for HyperFrames (test/fixtures/hyperframes, our own block-shaped fixture) reads its values
+// once, at load, through window.__hyperframes: an override must show, with the playhead and paused state kept.
+import { expect } from '@open-wc/testing';
+import type { FxComposition } from '../../src/elements/fx-composition.js';
+import { frameOf, mount, nextEvent, probe, waitFor, watchUncaught, whenReady } from './helpers.js';
+
+const FIXTURE = '/test/fixtures/hyperframes/';
+
+async function overrideAt(el: FxComposition, seconds: number, values: Record<string, unknown>): Promise<void> {
+  await el.seek(seconds);
+  const frame = frameOf(el);
+  const change = nextEvent(el, 'variableschange');
+  el.variables = values;
+  await change;
+  await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
+}
+
+describe('<fx-composition> with a HyperFrames-style block', () => {
+  it('reads the declarations (extra "role" and "description" kept) and the defaults through __hyperframes', async () => {
+    const uncaught = watchUncaught();
+    const el = await whenReady(mount({ src: `${FIXTURE}index.html` }));
+    expect(el.duration).to.equal(3);
+    expect(el.declarations.map((declaration) => [declaration.id, declaration.role, declaration.description])).to.deep.equal([
+      ['title', 'content', 'Headline, read at load.'],
+      ['accent', 'style', 'Bar colour.'],
+    ]);
+    expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('BLOCK DEFAULT');
+    uncaught.stop();
+    expect(uncaught.errors).to.deep.equal([]);
+  });
+
+  it('shows an override read at load, keeping the playhead and paused state', async () => {
+    const el = await whenReady(mount({ src: `${FIXTURE}index.html` }));
+    await overrideAt(el, 1.5, { title: 'Override shown' });
+    expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('OVERRIDE SHOWN');
+    expect(el.currentTime).to.equal(1.5);
+    expect(el.paused).to.equal(true);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
+  });
+
+  it('reads object-form declarations (key as id and label) and shows an override of them', async () => {
+    const el = await whenReady(mount({ src: `${FIXTURE}object-form.html` }));
+    expect(el.declarations.map((declaration) => [declaration.id, declaration.label])).to.deep.equal([['title', 'title'], ['accent', 'Accent']]);
+    await overrideAt(el, 2, { title: 'Object form' });
+    expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('OBJECT FORM');
+    expect(el.currentTime).to.equal(2);
+  });
+
+  it('with data-fx-compat="none" the block sees no __hyperframes and falls back to its own value', async () => {
+    const el = await whenReady(mount({ src: `${FIXTURE}compat-none.html`, variables: JSON.stringify({ title: 'Not read' }) }));
+    expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('SCRIPT FALLBACK');
+    expect(await probe(el, { ask: 'global', name: '__hyperframes' })).to.equal(undefined);
+  });
+});
