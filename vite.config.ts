@@ -13,11 +13,29 @@ const targets = {
   // No bare specifiers left: a browser imports it by URL with no import map.
   standalone: { entry: 'src/index.ts', name: undefined, format: 'es', fileName: 'fx-sdk.standalone.js', external: [] },
   // fx-sdk/node: analysis in Node, with the DOMParser of dom-parser.node.ts (its parse5 and linkedom stay imports).
-  node: { entry: 'src/node.ts', name: undefined, format: 'es', fileName: 'fx-node.js', external: [...external, /^(parse5|linkedom)(\/|$)/, /^node:/] },
+  node: {
+    entry: 'src/node.ts',
+    name: undefined,
+    format: 'es',
+    fileName: 'fx-node.js',
+    external: [...external, /^(parse5|linkedom)(\/|$)/, /^node:/],
+  },
   iife: { entry: 'src/iife.ts', name: 'fx', format: 'iife', fileName: 'fx.iife.js', external: [] },
   // No exports, so the name makes no global; Vite asks for one with every IIFE.
-  player: { entry: 'src/player.iife.ts', name: 'fxPlayer', format: 'iife', fileName: 'fx-player.iife.js', external: [] },
-  runtime: { entry: 'src/runtime/frame/index.ts', name: '__fxRuntime', format: 'iife', fileName: 'fx-runtime.js', external: [] },
+  player: {
+    entry: 'src/player.iife.ts',
+    name: 'fxPlayer',
+    format: 'iife',
+    fileName: 'fx-player.iife.js',
+    external: [],
+  },
+  runtime: {
+    entry: 'src/runtime/frame/index.ts',
+    name: '__fxRuntime',
+    format: 'iife',
+    fileName: 'fx-runtime.js',
+    external: [],
+  },
 } as const;
 
 /** dist/fx-runtime.js without its source-map comment (the map is not next to the frames it runs in). */
@@ -29,7 +47,12 @@ export default defineConfig(({ mode }) => {
   return {
     // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it. The ES builds carry the
     // runtime's code (built first, see scripts/build.mjs): every bundler, and a CDN page, then needs no second file.
-    define: target.format === 'iife' ? { 'import.meta.url': 'undefined' } : embedsRuntime ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) } : {},
+    define:
+      target.format === 'iife'
+        ? { 'import.meta.url': 'undefined' }
+        : embedsRuntime
+          ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) }
+          : {},
     build: {
       target: 'es2022',
       emptyOutDir: false,

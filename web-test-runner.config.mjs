@@ -13,7 +13,13 @@ export default {
   nodeResolve: true,
   concurrency: 2,
   middleware: fixtureMiddleware,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }), screenshotPlugin, requestLogPlugin, oauthServicePlugin, a11ySnapshotPlugin()],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+    screenshotPlugin,
+    requestLogPlugin,
+    oauthServicePlugin,
+    a11ySnapshotPlugin(),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), args: chromiumFlags },

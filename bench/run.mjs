@@ -36,10 +36,13 @@ async function main(argv) {
   const requested = argv.filter((arg) => !arg.startsWith('-'));
   const unknown = requested.filter((name) => !available.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
-    log(`unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; expected one of ${available.map((benchmark) => benchmark.name).join(', ')}`);
+    log(
+      `unknown benchmark ${unknown.map((name) => `"${name}"`).join(', ')}; expected one of ${available.map((benchmark) => benchmark.name).join(', ')}`,
+    );
     return 2;
   }
-  const selected = requested.length > 0 ? available.filter((benchmark) => requested.includes(benchmark.name)) : available;
+  const selected =
+    requested.length > 0 ? available.filter((benchmark) => requested.includes(benchmark.name)) : available;
 
   const session = createSession({ root, log });
   const benchmarks = {};
@@ -61,7 +64,9 @@ async function main(argv) {
   };
   await writeFile(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
   console.log(formatResultsTable(benchmarks));
-  console.log(`\nnode ${results.node}, chromium ${chromium ?? 'unknown'}; results written to ${relative(process.cwd(), resultsFile)}`);
+  console.log(
+    `\nnode ${results.node}, chromium ${chromium ?? 'unknown'}; results written to ${relative(process.cwd(), resultsFile)}`,
+  );
   return Object.values(benchmarks).some((entry) => entry.error) ? 1 : 0;
 }
 
@@ -73,7 +78,12 @@ async function runOne(benchmark, session) {
     const result = await benchmark.run(context);
     checkBenchmarkResult(benchmark.name, result);
     const metrics = Object.fromEntries(result.metrics.map((metric) => [metric.name, summarizeMetric(metric)]));
-    return { description: benchmark.description, durationMs: Math.round(performance.now() - started), details: result.details ?? {}, metrics };
+    return {
+      description: benchmark.description,
+      durationMs: Math.round(performance.now() - started),
+      details: result.details ?? {},
+      metrics,
+    };
   } catch (error) {
     log(`benchmark "${benchmark.name}" crashed: ${error?.stack ?? error}`);
     return { description: benchmark.description, error: String(error?.message ?? error) };

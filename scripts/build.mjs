@@ -14,11 +14,15 @@ const step = (command, args) => {
 
 rmSync('dist', { recursive: true, force: true });
 // The runtime first: the ES build embeds it.
-for (const mode of ['runtime', 'es', 'standalone', 'node', 'iife', 'player']) step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
+for (const mode of ['runtime', 'es', 'standalone', 'node', 'iife', 'player'])
+  step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);
 // fx-sdk/react and fx-sdk/svelte: markup typings (checked by the React and Svelte apps of `npm run test:apps`) and a
 // module that registers the element.
 for (const file of readdirSync('src/frameworks')) copyFileSync(`src/frameworks/${file}`, `dist/types/${file}`);
 for (const framework of ['react', 'svelte']) {
-  writeFileSync(`dist/fx-${framework}.js`, `// fx-sdk/${framework}: registers <fx-composition>; its typings are types/${framework}.d.ts.\nimport './fx-sdk.js';\n`);
+  writeFileSync(
+    `dist/fx-${framework}.js`,
+    `// fx-sdk/${framework}: registers <fx-composition>; its typings are types/${framework}.d.ts.\nimport './fx-sdk.js';\n`,
+  );
 }

@@ -9,5 +9,17 @@ const run = (command, args) => {
   if (result.status !== 0) process.exit(result.status || 1);
 };
 
-if (!existsSync('tools/cem/node_modules/.bin/cem')) run('npm', ['--prefix', 'tools/cem', 'ci', '--no-audit', '--no-fund']);
-run('tools/cem/node_modules/.bin/cem', ['analyze', '--litelement', '--globs', 'src/elements/fx-composition.ts', 'src/elements/fx-render-button.ts', 'src/elements/fx-variables-panel.ts', '--outdir', '.', '--config', 'tools/cem/config.mjs']);
+if (!existsSync('tools/cem/node_modules/.bin/cem'))
+  run('npm', ['--prefix', 'tools/cem', 'ci', '--no-audit', '--no-fund']);
+run('tools/cem/node_modules/.bin/cem', [
+  'analyze',
+  '--litelement',
+  '--globs',
+  'src/elements/fx-composition.ts',
+  'src/elements/fx-render-button.ts',
+  'src/elements/fx-variables-panel.ts',
+  '--outdir',
+  '.',
+  '--config',
+  'tools/cem/config.mjs',
+]);

@@ -39,8 +39,18 @@ function has(command) {
 
 // Debian package that provides each program we need.
 const systemPrograms = [
-  { program: 'chromium', found: () => existsSync(chromium()), debian: 'chromium', why: 'browser tests, preview and rendering' },
-  { program: 'firefox-esr', found: () => existsSync(firefoxPath()), debian: 'firefox-esr', why: 'browser tests in Firefox (npm run test:firefox)' },
+  {
+    program: 'chromium',
+    found: () => existsSync(chromium()),
+    debian: 'chromium',
+    why: 'browser tests, preview and rendering',
+  },
+  {
+    program: 'firefox-esr',
+    found: () => existsSync(firefoxPath()),
+    debian: 'firefox-esr',
+    why: 'browser tests in Firefox (npm run test:firefox)',
+  },
   { program: 'ffmpeg', found: () => has('ffmpeg'), debian: 'ffmpeg', why: 'video encoding' },
   { program: 'ffprobe', found: () => has('ffprobe'), debian: 'ffmpeg', why: 'checking rendered videos' },
   {
@@ -90,5 +100,6 @@ if (missing.length > 0) {
   }
 }
 
-const versionOf = (program) => execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const versionOf = (program) =>
+  execFileSync(program, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 log(`ready (${versionOf(chromium())}; ${versionOf(firefoxPath())})`);

@@ -52,7 +52,11 @@ const service = spawn('node', ['--import', 'tsx', 'src/service/main.ts'], {
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     FX_SERVICE_OAUTH_ISSUER: `http://localhost:${pagePort}/oauth`,
-    FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS: [url, `http://localhost:${pagePort}/demo/script-tag.html`, `http://localhost:${pagePort}/demo/media-chrome.html`].join(','),
+    FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS: [
+      url,
+      `http://localhost:${pagePort}/demo/script-tag.html`,
+      `http://localhost:${pagePort}/demo/media-chrome.html`,
+    ].join(','),
     FX_SERVICE_DEV_AUTO_LOGIN: 'demo',
     ...process.env,
     FX_SERVICE_PORT: String(servicePort),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps; ends with one
+// `npm test`: type-check, format check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps; ends with one
 // closing line per runner and a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -23,7 +23,11 @@ function step(name, command, args) {
       buffered += chunk;
     });
     child.on('close', (code) => {
-      const line = buffered.split('\n').map((text) => text.match(closing)).filter(Boolean).at(-1);
+      const line = buffered
+        .split('\n')
+        .map((text) => text.match(closing))
+        .filter(Boolean)
+        .at(-1);
       results.push({ name, code, line, seconds: (Date.now() - started) / 1000 });
       resolve(code);
     });
@@ -31,11 +35,18 @@ function step(name, command, args) {
 }
 
 await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
+// Code as prettier writes it (`npm run format` rewrites it; what it leaves alone: .prettierignore).
+await step('format', 'npx', ['prettier', '--check', '.']);
 await step('build', 'node', ['scripts/build.mjs']);
 await step('node tests', 'node', [
-  '--import', 'tsx', '--test', '--test-concurrency=2',
-  '--test-reporter=spec', '--test-reporter-destination=stderr',
-  '--test-reporter=./scripts/node-closing-line.mjs', '--test-reporter-destination=stdout',
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=2',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stderr',
+  '--test-reporter=./scripts/node-closing-line.mjs',
+  '--test-reporter-destination=stdout',
   ...nodeTests,
 ]);
 await step('browser tests', 'npx', ['wtr']);
@@ -44,7 +55,8 @@ await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runn
 await step('apps', 'node', ['test/apps/run.mjs']);
 
 console.log('');
-for (const { name, code, seconds } of results) console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s)`);
+for (const { name, code, seconds } of results)
+  console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s)`);
 const passed = results.reduce((sum, r) => sum + (r.line ? Number(r.line[2]) : 0), 0);
 const failed = results.reduce((sum, r) => sum + (r.line ? Number(r.line[3]) : r.code === 0 ? 0 : 1), 0);
 const failedSteps = results.filter((r) => r.code !== 0).length;

@@ -20,7 +20,9 @@ export function closingLineReporter(label) {
         // A file that failed to load has no results but errors: count it as a failure.
         if (!session.passed && session.errors?.length) totals.failed += session.errors.length;
       }
-      line = `${label}: ${totals.passed} passed, ${totals.failed} failed` + (totals.skipped ? `, ${totals.skipped} skipped` : '');
+      line =
+        `${label}: ${totals.passed} passed, ${totals.failed} failed` +
+        (totals.skipped ? `, ${totals.skipped} skipped` : '');
     },
     stop() {
       process.stdout.write(`\n${line}\n`);

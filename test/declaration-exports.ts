@@ -8,7 +8,8 @@ export type ExportKind = 'value' | 'type';
 
 const VALUE_DECLARATION = /^export (?:declare )?(?:abstract )?(?:function|const|let|var|class|enum|namespace) (\w+)/gm;
 const TYPE_DECLARATION = /^export (?:declare )?(?:interface|type) (\w+)/gm;
-const LOCAL_DECLARATION = /^(?:export )?(?:declare )?(?:abstract )?(function|const|let|var|class|enum|namespace|interface|type) (\w+)/gm;
+const LOCAL_DECLARATION =
+  /^(?:export )?(?:declare )?(?:abstract )?(function|const|let|var|class|enum|namespace|interface|type) (\w+)/gm;
 const STAR = /^export \* from '([^']+)';/gm;
 const NAMED = /^export (type )?\{([^}]*)\}(?: from '([^']+)')?;/gm;
 const IMPORT = /^import (type )?\{([^}]*)\} from '([^']+)';/gm;
@@ -24,11 +25,15 @@ function resolve(from: string, specifier: string): string {
 
 /** `a`, `a as b`, `type a as b` → [local, exported, type-only]. */
 function specifiers(list: string): [string, string, boolean][] {
-  return list.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const [, typeOnly, local, exported] = /^(type )?(\w+)(?: as (\w+))?$/.exec(part) ?? [];
-    if (!local) throw new Error(`unreadable export specifier "${part}"`);
-    return [local, exported ?? local, typeOnly !== undefined];
-  });
+  return list
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [, typeOnly, local, exported] = /^(type )?(\w+)(?: as (\w+))?$/.exec(part) ?? [];
+      if (!local) throw new Error(`unreadable export specifier "${part}"`);
+      return [local, exported ?? local, typeOnly !== undefined];
+    });
 }
 
 /** Records `name`; a value wins over a type of the same name (a code table and its union type are one export). */
@@ -37,7 +42,10 @@ function add(names: Map<string, ExportKind>, name: string, kind: ExportKind): vo
 }
 
 /** The names `file` exports, each a value (also usable as a type: classes, enums, consts) or a type only. */
-export function declarationExports(file: string, seen = new Map<string, Map<string, ExportKind>>()): Map<string, ExportKind> {
+export function declarationExports(
+  file: string,
+  seen = new Map<string, Map<string, ExportKind>>(),
+): Map<string, ExportKind> {
   const known = seen.get(file);
   if (known) return known;
   const names = new Map<string, ExportKind>();
@@ -46,7 +54,8 @@ export function declarationExports(file: string, seen = new Map<string, Map<stri
   for (const [, name] of text.matchAll(VALUE_DECLARATION)) add(names, name!, 'value');
   for (const [, name] of text.matchAll(TYPE_DECLARATION)) add(names, name!, 'type');
   for (const [, specifier] of text.matchAll(STAR)) {
-    for (const [name, kind] of declarationExports(resolve(file, specifier!), seen)) if (name !== 'default') add(names, name, kind);
+    for (const [name, kind] of declarationExports(resolve(file, specifier!), seen))
+      if (name !== 'default') add(names, name, kind);
   }
   for (const [, typeOnly, list, specifier] of text.matchAll(NAMED)) {
     for (const [local, exported, typeSpecifier] of specifiers(list!)) {
@@ -69,7 +78,9 @@ function localKind(file: string, text: string, name: string, seen: Map<string, M
     const found = specifiers(list!).find(([, local]) => local === name);
     if (found) return typeOnly || found[2] ? 'type' : kindIn(resolve(file, specifier!), found[0], seen);
   }
-  const kinds = [...text.matchAll(LOCAL_DECLARATION)].filter(([, , declared]) => declared === name).map(([, keyword]) => (keyword === 'interface' || keyword === 'type' ? 'type' : 'value'));
+  const kinds = [...text.matchAll(LOCAL_DECLARATION)]
+    .filter(([, , declared]) => declared === name)
+    .map(([, keyword]) => (keyword === 'interface' || keyword === 'type' ? 'type' : 'value'));
   if (kinds.length > 0) return kinds.includes('value') ? 'value' : 'type';
   throw new Error(`${file} exports "${name}", which it neither imports nor declares`);
 }
@@ -78,6 +89,7 @@ function localKind(file: string, text: string, name: string, seen: Map<string, M
 export function declarationGraph(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const [, specifier] of source(file).matchAll(/^(?:import|export)\b[^;]*?'(\.[^']+)';/gm)) declarationGraph(resolve(file, specifier!), seen);
+  for (const [, specifier] of source(file).matchAll(/^(?:import|export)\b[^;]*?'(\.[^']+)';/gm))
+    declarationGraph(resolve(file, specifier!), seen);
   return seen;
 }

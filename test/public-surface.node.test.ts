@@ -12,32 +12,129 @@ import { declarationExports, declarationGraph, type ExportKind } from './declara
 const types = fileURLToPath(new URL('../dist/types/', import.meta.url));
 
 const RUNTIME_VALUES = [
-  'Attr', 'BindingIssueCode', 'DeclarationIssueCode', 'FxError', 'LintCode', 'MetadataIssueCode', 'RuntimeErrorCode',
-  'ValueIssueCode', 'applyBindings', 'declarationListSchema', 'declarationSchemas', 'extractCompositionMetadata',
-  'isFxError', 'isSafeMediaUrl', 'lintComposition', 'parseVariableDeclarations', 'resolveVariables', 'sanitizeCssValue',
-  'validateVariables', 'variableDeclarationSchema',
+  'Attr',
+  'BindingIssueCode',
+  'DeclarationIssueCode',
+  'FxError',
+  'LintCode',
+  'MetadataIssueCode',
+  'RuntimeErrorCode',
+  'ValueIssueCode',
+  'applyBindings',
+  'declarationListSchema',
+  'declarationSchemas',
+  'extractCompositionMetadata',
+  'isFxError',
+  'isSafeMediaUrl',
+  'lintComposition',
+  'parseVariableDeclarations',
+  'resolveVariables',
+  'sanitizeCssValue',
+  'validateVariables',
+  'variableDeclarationSchema',
 ];
 const RUNTIME_TYPES = [
-  'BooleanDeclaration', 'ColorDeclaration', 'CompositionMetadata', 'EnumDeclaration', 'EnumOption', 'FontDeclaration',
-  'FontValue', 'ImageDeclaration', 'ImageValue', 'Issue', 'IssuePath', 'IssueSeverity', 'LintFinding', 'LintOptions',
-  'NumberDeclaration', 'ParsedDeclarations', 'ResolveLayers', 'ResolvedVariables', 'StringDeclaration', 'ValidateOptions',
-  'VariableDeclaration', 'VariableValues',
+  'BooleanDeclaration',
+  'ColorDeclaration',
+  'CompositionMetadata',
+  'EnumDeclaration',
+  'EnumOption',
+  'FontDeclaration',
+  'FontValue',
+  'ImageDeclaration',
+  'ImageValue',
+  'Issue',
+  'IssuePath',
+  'IssueSeverity',
+  'LintFinding',
+  'LintOptions',
+  'NumberDeclaration',
+  'ParsedDeclarations',
+  'ResolveLayers',
+  'ResolvedVariables',
+  'StringDeclaration',
+  'ValidateOptions',
+  'VariableDeclaration',
+  'VariableValues',
 ];
 // The /v3 client (request/response pairs, FxClient, zipping, cloudRender, batches) and sign-in: README "Render this".
 const CLIENT_VALUES = [
-  'BatchErrorCode', 'ClientErrorCode', 'CloudRenderStage', 'CsvErrorCode', 'ErrorCode', 'FxApiError', 'FxClient', 'IGNORE_FILE',
-  'MAX_BATCH_CONCURRENCY', 'ProjectSourceErrorCode', 'RenderStatus', 'ZIP_LIMITS', 'ZipError', 'ZipErrorCode', 'apiKeyCredentials',
-  'clientConfig', 'cloudRender', 'cloudRenderBatch', 'createRenderRequest', 'deleteRenderRequest', 'describeProgress', 'downloadRender',
-  'downloadRenderStream', 'getAccountRequest', 'getRenderRequest', 'listRendersRequest', 'parseCsv', 'processCreateRenderResponse',
-  'processDeleteRenderResponse', 'processGetAccountResponse', 'processGetRenderResponse', 'processListRendersResponse',
-  'processUploadAssetResponse', 'progressFraction', 'uploadAssetRequest', 'waitForRender', 'zipProject',
+  'BatchErrorCode',
+  'ClientErrorCode',
+  'CloudRenderStage',
+  'CsvErrorCode',
+  'ErrorCode',
+  'FxApiError',
+  'FxClient',
+  'IGNORE_FILE',
+  'MAX_BATCH_CONCURRENCY',
+  'ProjectSourceErrorCode',
+  'RenderStatus',
+  'ZIP_LIMITS',
+  'ZipError',
+  'ZipErrorCode',
+  'apiKeyCredentials',
+  'clientConfig',
+  'cloudRender',
+  'cloudRenderBatch',
+  'createRenderRequest',
+  'deleteRenderRequest',
+  'describeProgress',
+  'downloadRender',
+  'downloadRenderStream',
+  'getAccountRequest',
+  'getRenderRequest',
+  'listRendersRequest',
+  'parseCsv',
+  'processCreateRenderResponse',
+  'processDeleteRenderResponse',
+  'processGetAccountResponse',
+  'processGetRenderResponse',
+  'processListRendersResponse',
+  'processUploadAssetResponse',
+  'progressFraction',
+  'uploadAssetRequest',
+  'waitForRender',
+  'zipProject',
 ];
 const CLIENT_TYPES = [
-  'Account', 'ApiErrorCode', 'AspectRatio', 'Asset', 'BatchManifestRow', 'CallOptions', 'ClientConfig', 'ClientOptions', 'CloudBatchOptions',
-  'CloudProject', 'CloudRenderOptions', 'CloudRenderProgress', 'CloudRenderResult', 'Credentials', 'DeletedRender', 'DownloadOptions',
-  'DownloadProgress', 'DownloadedFile', 'EmbedLike', 'IdempotentCallOptions', 'ListOptions', 'ProjectEntry', 'ProjectSource', 'ProjectZip',
-  'Render', 'RenderFormat', 'RenderList', 'RenderQuality', 'RenderRequest', 'RenderResolution', 'RetryOptions', 'UploadOptions',
-  'WaitOptions', 'WrittenEntry', 'ZipLimits', 'ZipProgress', 'ZipProjectOptions',
+  'Account',
+  'ApiErrorCode',
+  'AspectRatio',
+  'Asset',
+  'BatchManifestRow',
+  'CallOptions',
+  'ClientConfig',
+  'ClientOptions',
+  'CloudBatchOptions',
+  'CloudProject',
+  'CloudRenderOptions',
+  'CloudRenderProgress',
+  'CloudRenderResult',
+  'Credentials',
+  'DeletedRender',
+  'DownloadOptions',
+  'DownloadProgress',
+  'DownloadedFile',
+  'EmbedLike',
+  'IdempotentCallOptions',
+  'ListOptions',
+  'ProjectEntry',
+  'ProjectSource',
+  'ProjectZip',
+  'Render',
+  'RenderFormat',
+  'RenderList',
+  'RenderQuality',
+  'RenderRequest',
+  'RenderResolution',
+  'RetryOptions',
+  'UploadOptions',
+  'WaitOptions',
+  'WrittenEntry',
+  'ZipLimits',
+  'ZipProgress',
+  'ZipProjectOptions',
 ];
 const AUTH_VALUES = ['AuthErrorCode', 'BROWSER_CLIENT_ID', 'MemoryCredentialStore', 'OAuthSession'];
 const AUTH_TYPES = ['AuthError', 'CredentialStore', 'LockRunner', 'SessionOptions', 'TokenRecord'];
@@ -49,28 +146,84 @@ const FRAMEWORK_TYPES = ['FxCompositionListeners', 'FxCompositionProperties'];
 const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
   'index.d.ts': {
     values: [
-      ...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, ...BROWSER_AUTH_VALUES, 'CompileIssueCode', 'FxAttribute', 'FxComposition', 'FxErrorCode', 'FxEvent',
-      'FxRenderButton', 'FxRenderButtonAttribute', 'FxRenderButtonErrorCode', 'FxRenderButtonEvent', 'FxVariablesPanel',
-      'FxVariablesPanelAttribute', 'FxVariablesPanelErrorCode', 'FxVariablesPanelEvent', 'compileComposition',
+      ...RUNTIME_VALUES,
+      ...CLIENT_VALUES,
+      ...AUTH_VALUES,
+      ...BROWSER_AUTH_VALUES,
+      'CompileIssueCode',
+      'FxAttribute',
+      'FxComposition',
+      'FxErrorCode',
+      'FxEvent',
+      'FxRenderButton',
+      'FxRenderButtonAttribute',
+      'FxRenderButtonErrorCode',
+      'FxRenderButtonEvent',
+      'FxVariablesPanel',
+      'FxVariablesPanelAttribute',
+      'FxVariablesPanelErrorCode',
+      'FxVariablesPanelEvent',
+      'compileComposition',
     ],
     types: [
-      ...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, ...BROWSER_AUTH_TYPES, 'CompileLimits', 'CompileOptions', 'CompiledComposition',
-      'FxCompositionEventMap', 'FxErrorDetail', 'FxRenderButtonEventMap', 'FxRenderedDetail', 'FxVariablesChangeDetail', 'HtmlEntry',
+      ...RUNTIME_TYPES,
+      ...CLIENT_TYPES,
+      ...AUTH_TYPES,
+      ...BROWSER_AUTH_TYPES,
+      'CompileLimits',
+      'CompileOptions',
+      'CompiledComposition',
+      'FxCompositionEventMap',
+      'FxErrorDetail',
+      'FxRenderButtonEventMap',
+      'FxRenderedDetail',
+      'FxVariablesChangeDetail',
+      'HtmlEntry',
     ],
   },
   'node.d.ts': {
-    values: [...RUNTIME_VALUES, ...CLIENT_VALUES, ...AUTH_VALUES, 'CredentialEnv', 'DEFAULT_API_URL', 'FileCredentialStore', 'LoopbackSignIn', 'defaultCredentialsPath', 'readProjectDirectory', 'resolveNodeCredentials', 'zipProjectDirectory'],
-    types: [...RUNTIME_TYPES, ...CLIENT_TYPES, ...AUTH_TYPES, 'ApiKeySource', 'LoopbackSignInOptions', 'NodeCredentials', 'ResolveOptions'],
+    values: [
+      ...RUNTIME_VALUES,
+      ...CLIENT_VALUES,
+      ...AUTH_VALUES,
+      'CredentialEnv',
+      'DEFAULT_API_URL',
+      'FileCredentialStore',
+      'LoopbackSignIn',
+      'defaultCredentialsPath',
+      'readProjectDirectory',
+      'resolveNodeCredentials',
+      'zipProjectDirectory',
+    ],
+    types: [
+      ...RUNTIME_TYPES,
+      ...CLIENT_TYPES,
+      ...AUTH_TYPES,
+      'ApiKeySource',
+      'LoopbackSignInOptions',
+      'NodeCredentials',
+      'ResolveOptions',
+    ],
   },
   'react.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionProps'] },
   'svelte.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes'] },
 };
 
-const byKind = (names: Map<string, ExportKind>, kind: ExportKind) => [...names].filter(([, k]) => k === kind).map(([name]) => name).sort();
+const byKind = (names: Map<string, ExportKind>, kind: ExportKind) =>
+  [...names]
+    .filter(([, k]) => k === kind)
+    .map(([name]) => name)
+    .sort();
 
 test('every declaration file package.json exports is listed here', () => {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { types?: string }> };
-  const entries = new Set(Object.values(pkg.exports).flatMap((target) => (typeof target === 'object' && target.types ? [target.types.replace('./dist/types/', '')] : [])));
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    exports: Record<string, string | { types?: string }>;
+  };
+  const entries = new Set(
+    Object.values(pkg.exports).flatMap((target) =>
+      typeof target === 'object' && target.types ? [target.types.replace('./dist/types/', '')] : [],
+    ),
+  );
   assert.deepEqual([...entries].sort(), Object.keys(EXPECTED).sort());
 });
 
@@ -79,18 +232,35 @@ for (const [entry, expected] of Object.entries(EXPECTED)) {
     const file = join(types, entry);
     assert.ok(existsSync(file), `${file} is missing: build first (node scripts/build.mjs)`);
     const names = declarationExports(file);
-    assert.deepEqual({ values: byKind(names, 'value'), types: byKind(names, 'type') }, { values: [...expected.values].sort(), types: [...expected.types].sort() });
+    assert.deepEqual(
+      { values: byKind(names, 'value'), types: byKind(names, 'type') },
+      { values: [...expected.values].sort(), types: [...expected.types].sort() },
+    );
   });
 }
 
 test('index.d.ts brings the tag into HTMLElementTagNameMap (querySelector types the element)', () => {
   const augmentation = /interface HTMLElementTagNameMap \{\s*'fx-composition': FxComposition;/;
-  const files = [...declarationGraph(join(types, 'index.d.ts'))].filter((file) => augmentation.test(readFileSync(file, 'utf8')));
+  const files = [...declarationGraph(join(types, 'index.d.ts'))].filter((file) =>
+    augmentation.test(readFileSync(file, 'utf8')),
+  );
   assert.equal(files.length, 1, 'no declaration file reached from index.d.ts maps <fx-composition> to FxComposition');
 });
 
 test('the reader follows re-exports and refuses one whose name its module does not declare', () => {
   const fixture = fileURLToPath(new URL('fixtures/public-surface/entry.d.ts', import.meta.url));
-  assert.deepEqual(Object.fromEntries(declarationExports(fixture)), { a: 'value', B: 'type', C: 'type', d: 'value', renamed: 'value', E: 'value', F: 'type', G: 'type' });
-  assert.throws(() => declarationExports(join(dirname(fixture), 'dangling.d.ts')), /"stripped" is not declared by .*leaf\.d\.ts/);
+  assert.deepEqual(Object.fromEntries(declarationExports(fixture)), {
+    a: 'value',
+    B: 'type',
+    C: 'type',
+    d: 'value',
+    renamed: 'value',
+    E: 'value',
+    F: 'type',
+    G: 'type',
+  });
+  assert.throws(
+    () => declarationExports(join(dirname(fixture), 'dangling.d.ts')),
+    /"stripped" is not declared by .*leaf\.d\.ts/,
+  );
 });

@@ -23,7 +23,9 @@ const IMAGE_URLS = Array.from({ length: 8 }, (_, k) => {
 
 /** The 100 variables as `{ type, id, index }` (index counts within the type). */
 export function variableList() {
-  return VARIABLE_MIX.flatMap(([type, prefix, count]) => Array.from({ length: count }, (_, index) => ({ type, id: `${prefix}${index}`, index })));
+  return VARIABLE_MIX.flatMap(([type, prefix, count]) =>
+    Array.from({ length: count }, (_, index) => ({ type, id: `${prefix}${index}`, index })),
+  );
 }
 
 function declare({ type, id, index }) {
@@ -106,7 +108,9 @@ export function buildComposition(document, Attr) {
   let placed = 0;
   const place = (element) => scenes[placed++ % SCENES].append(element);
 
-  const textIds = variables.filter((variable) => ['string', 'number', 'boolean', 'enum'].includes(variable.type)).map((variable) => variable.id);
+  const textIds = variables
+    .filter((variable) => ['string', 'number', 'boolean', 'enum'].includes(variable.type))
+    .map((variable) => variable.id);
   for (let k = 0; k < 100; k++) {
     const span = document.createElement('span');
     span.setAttribute(Attr.varText, textIds[k % textIds.length]);

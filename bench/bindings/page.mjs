@@ -65,7 +65,9 @@ export async function measureBindings({ runtimeUrl, warmup, samples }) {
     const afterStyle = performance.now();
 
     if (resolved.issues.length > 0 || bindingIssues.length > 0) {
-      throw new Error(`iteration ${iteration} reported issues: ${JSON.stringify([...resolved.issues, ...bindingIssues])}`);
+      throw new Error(
+        `iteration ${iteration} reported issues: ${JSON.stringify([...resolved.issues, ...bindingIssues])}`,
+      );
     }
     if (iteration >= warmup) {
       times.resolve.push(afterResolve - start);
@@ -89,15 +91,27 @@ export async function measureBindings({ runtimeUrl, warmup, samples }) {
 }
 
 function checkLastValues({ root, Attr, variables, last, probes }) {
-  const expect = (id) => valueAt(variables.find((variable) => variable.id === id), last);
+  const expect = (id) =>
+    valueAt(
+      variables.find((variable) => variable.id === id),
+      last,
+    );
   const seen = {
     text: root.querySelector(`[${Attr.varText}="s0"]`).textContent,
     src: root.querySelector(`[${Attr.varSrc}="i0"]`).getAttribute('src'),
     color: getComputedStyle(probes.color.element).color,
     width: getComputedStyle(probes.width.element).width,
   };
-  const wanted = { text: expect('s0'), src: expect('i0'), color: rgb(expect(probes.color.id)), width: `${expect(probes.width.id)}px` };
+  const wanted = {
+    text: expect('s0'),
+    src: expect('i0'),
+    color: rgb(expect(probes.color.id)),
+    width: `${expect(probes.width.id)}px`,
+  };
   for (const key of Object.keys(wanted)) {
-    if (seen[key] !== wanted[key]) throw new Error(`after the last update "${key}" shows ${JSON.stringify(seen[key])}, expected ${JSON.stringify(wanted[key])}`);
+    if (seen[key] !== wanted[key])
+      throw new Error(
+        `after the last update "${key}" shows ${JSON.stringify(seen[key])}, expected ${JSON.stringify(wanted[key])}`,
+      );
   }
 }

@@ -6,7 +6,8 @@ import { median } from '../lib/stats.mjs';
 import { startBenchService } from './service.mjs';
 
 export const name = 'client';
-export const description = 'zip (100 MB, mostly media) and upload MB/s in Chromium; <fx-render-button> click → first frame / rendered (demo composition, real renderer)';
+export const description =
+  'zip (100 MB, mostly media) and upload MB/s in Chromium; <fx-render-button> click → first frame / rendered (demo composition, real renderer)';
 
 const ZIP = { warmup: 1, samples: 5 };
 const UPLOAD = { warmup: 1, samples: 5 };
@@ -39,13 +40,22 @@ async function measureZip(context) {
   const zipUrl = await context.serveBundle('src/client/zip/index.ts', ZIP_PATH);
   const pageModule = await context.url('/bench/client/page.mjs');
   const page = await context.newPage();
-  const measured = await page.evaluate(async (input) => (await import(input.pageModule)).measureZip(input), { pageModule, zipUrl, ...ZIP });
+  const measured = await page.evaluate(async (input) => (await import(input.pageModule)).measureZip(input), {
+    pageModule,
+    zipUrl,
+    ...ZIP,
+  });
   await page.close();
   return {
     metrics: [
       { name: 'zip throughput', unit: 'MB/s', samples: measured.throughput, budget: { statistic: 'median', min: 200 } },
       { name: 'zip time', unit: 'ms', samples: measured.times },
-      { name: 'longest main-thread task', unit: 'ms', samples: measured.longestTasks, budget: { statistic: 'p95', max: 50 } },
+      {
+        name: 'longest main-thread task',
+        unit: 'ms',
+        samples: measured.longestTasks,
+        budget: { statistic: 'p95', max: 50 },
+      },
     ],
     details: measured.details,
   };
@@ -91,13 +101,20 @@ async function measureClickToFrame(context, service) {
   const { runs } = measured;
   // The renderer's own first frame (no polling), on the same wall clock as the page's click.
   const serviceFirstFrame = runs.map((entry, index) => service.firstFrameAt[firstRender + index] - entry.clickEpoch);
-  if (serviceFirstFrame.some((value) => !Number.isFinite(value))) throw new Error('a render reported no frame to the service');
+  if (serviceFirstFrame.some((value) => !Number.isFinite(value)))
+    throw new Error('a render reported no frame to the service');
   const reported = (stage) => runs.map((entry) => entry.stages[stage]);
-  for (const entry of runs) context.log(`render ${entry.renderId}: first frame ${Math.round(entry.stages['first frame'])} ms, rendered ${Math.round(entry.renderedMs)} ms`);
+  for (const entry of runs)
+    context.log(
+      `render ${entry.renderId}: first frame ${Math.round(entry.stages['first frame'])} ms, rendered ${Math.round(entry.renderedMs)} ms`,
+    );
   // How long each stage lasted: from its first report to the next stage's first report.
   const stageTimes = STAGES.filter((stage) => stage !== 'first frame').map((stage, index, order) => {
     const next = order[index + 1];
-    return { stage, samples: runs.map((entry) => (next ? entry.stages[next] : entry.renderedMs) - entry.stages[stage]) };
+    return {
+      stage,
+      samples: runs.map((entry) => (next ? entry.stages[next] : entry.renderedMs) - entry.stages[stage]),
+    };
   });
   return {
     metrics: [

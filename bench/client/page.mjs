@@ -15,19 +15,23 @@ const TEXT_BYTES = 5 * MB;
 /** Bytes that do not compress, like media: random, in the 64 KiB pieces `getRandomValues` takes. */
 function randomBlob(bytes) {
   const parts = [];
-  for (let offset = 0; offset < bytes; offset += 65536) parts.push(crypto.getRandomValues(new Uint8Array(Math.min(65536, bytes - offset))));
+  for (let offset = 0; offset < bytes; offset += 65536)
+    parts.push(crypto.getRandomValues(new Uint8Array(Math.min(65536, bytes - offset))));
   return new Blob(parts);
 }
 
 /** CSS-like text that deflates about as well as real stylesheets and scripts. */
 function text(bytes, seed) {
   let out = '';
-  for (let index = 0; out.length < bytes; index++) out += `.c${seed}-${index} { color: #${((index * 2654435761) >>> 8).toString(16).padStart(6, '0')}; margin: ${index % 17}px; }\n`;
+  for (let index = 0; out.length < bytes; index++)
+    out += `.c${seed}-${index} { color: #${((index * 2654435761) >>> 8).toString(16).padStart(6, '0')}; margin: ${index % 17}px; }\n`;
   return out;
 }
 
 export function buildProject() {
-  const files = [{ path: 'index.html', data: '<!doctype html><div data-composition-id="main" data-duration="10"></div>' }];
+  const files = [
+    { path: 'index.html', data: '<!doctype html><div data-composition-id="main" data-duration="10"></div>' },
+  ];
   for (const [path, bytes] of MEDIA) files.push({ path, data: randomBlob(Math.round(bytes)) });
   const textFiles = 200;
   for (let index = 0; index < textFiles; index++) {
@@ -42,7 +46,10 @@ export function buildProject() {
 export async function measureZip({ zipUrl, warmup, samples }) {
   const { zipProject } = await import(zipUrl);
   const files = buildProject();
-  const totalBytes = files.reduce((sum, { data }) => sum + (typeof data === 'string' ? new TextEncoder().encode(data).byteLength : data.size), 0);
+  const totalBytes = files.reduce(
+    (sum, { data }) => sum + (typeof data === 'string' ? new TextEncoder().encode(data).byteLength : data.size),
+    0,
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
 
   const times = [];
@@ -52,7 +59,9 @@ export async function measureZip({ zipUrl, warmup, samples }) {
   let stored = 0;
   for (let run = 0; run < warmup + samples; run++) {
     const durations = [];
-    const observer = new PerformanceObserver((list) => durations.push(...list.getEntries().map((entry) => entry.duration)));
+    const observer = new PerformanceObserver((list) =>
+      durations.push(...list.getEntries().map((entry) => entry.duration)),
+    );
     observer.observe({ type: 'longtask' });
     const start = performance.now();
     const { zip, entries } = await zipProject(files, { ignore: false });
@@ -72,6 +81,12 @@ export async function measureZip({ zipUrl, warmup, samples }) {
     times,
     throughput,
     longestTasks,
-    details: { files: files.length, projectBytes: totalBytes, zipBytes, storedEntries: stored, cores: navigator.hardwareConcurrency },
+    details: {
+      files: files.length,
+      projectBytes: totalBytes,
+      zipBytes,
+      storedEntries: stored,
+      cores: navigator.hardwareConcurrency,
+    },
   };
 }

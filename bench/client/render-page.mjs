@@ -13,7 +13,15 @@ function stageClock(start) {
   };
 }
 
-export async function measureClickToFrame({ sdkUrl, runtimeUrl, compositionUrl, serviceUrl, apiKey, pollInterval, samples }) {
+export async function measureClickToFrame({
+  sdkUrl,
+  runtimeUrl,
+  compositionUrl,
+  serviceUrl,
+  apiKey,
+  pollInterval,
+  samples,
+}) {
   const { FxComposition } = await import(sdkUrl);
   FxComposition.runtimeUrl = runtimeUrl;
   const composition = document.createElement('fx-composition');
@@ -26,7 +34,8 @@ export async function measureClickToFrame({ sdkUrl, runtimeUrl, compositionUrl, 
   button.setAttribute('poll-interval', String(pollInterval));
   button.credentials = { authorization: async () => `Bearer ${apiKey}`, refresh: async () => false };
   document.body.append(composition, button);
-  if (!composition.ready) await new Promise((resolve) => composition.addEventListener('ready', resolve, { once: true }));
+  if (!composition.ready)
+    await new Promise((resolve) => composition.addEventListener('ready', resolve, { once: true }));
   await button.updateComplete;
 
   const runs = [];
@@ -52,5 +61,12 @@ export async function measureClickToFrame({ sdkUrl, runtimeUrl, compositionUrl, 
     runs.push({ clickEpoch, renderedMs, stages: clock.first, output: render.output, renderId: render.render_id });
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return { runs, details: { width: composition.metadata?.width, height: composition.metadata?.height, duration: composition.duration } };
+  return {
+    runs,
+    details: {
+      width: composition.metadata?.width,
+      height: composition.metadata?.height,
+      duration: composition.duration,
+    },
+  };
 }

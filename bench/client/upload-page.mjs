@@ -20,6 +20,7 @@ export async function measureUpload({ clientUrl, baseUrl, apiKey, warmup, sample
     throughput.push(zip.size / MB / (elapsed / 1000));
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  if (assets.size !== warmup + samples) throw new Error(`expected ${warmup + samples} distinct assets, got ${assets.size}`);
+  if (assets.size !== warmup + samples)
+    throw new Error(`expected ${warmup + samples} distinct assets, got ${assets.size}`);
   return { times, throughput, details: { zipBytes: zip.size } };
 }

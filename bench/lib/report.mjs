@@ -15,8 +15,11 @@ function checkSamples(samples, where) {
 // or above), or an array of limits that must all hold.
 const limitsOf = (budget) => (Array.isArray(budget) ? budget : [budget]);
 const isLimit = (limit) =>
-  STATISTICS.has(limit?.statistic) && (Number.isFinite(limit.max) !== Number.isFinite(limit.min)) && (limit.max === undefined || limit.min === undefined);
-const holds = (limit, figures) => (limit.max !== undefined ? figures[limit.statistic] < limit.max : figures[limit.statistic] >= limit.min);
+  STATISTICS.has(limit?.statistic) &&
+  Number.isFinite(limit.max) !== Number.isFinite(limit.min) &&
+  (limit.max === undefined || limit.min === undefined);
+const holds = (limit, figures) =>
+  limit.max !== undefined ? figures[limit.statistic] < limit.max : figures[limit.statistic] >= limit.min;
 
 /**
  * Validates a benchmark's result: `{ metrics: [{ name, unit, samples, budget?: { statistic, max } | { statistic,
@@ -24,11 +27,13 @@ const holds = (limit, figures) => (limit.max !== undefined ? figures[limit.stati
  */
 export function checkBenchmarkResult(benchmark, result) {
   const metrics = result?.metrics;
-  if (!Array.isArray(metrics) || metrics.length === 0) throw new Error(`benchmark "${benchmark}" must return { metrics: [...] } with at least one metric`);
+  if (!Array.isArray(metrics) || metrics.length === 0)
+    throw new Error(`benchmark "${benchmark}" must return { metrics: [...] } with at least one metric`);
   const names = new Set();
   for (const metric of metrics) {
     const where = `benchmark "${benchmark}" metric "${metric?.name}"`;
-    if (typeof metric?.name !== 'string' || metric.name === '') throw new Error(`benchmark "${benchmark}" has a metric without a "name"`);
+    if (typeof metric?.name !== 'string' || metric.name === '')
+      throw new Error(`benchmark "${benchmark}" has a metric without a "name"`);
     if (names.has(metric.name)) throw new Error(`${where} is reported twice`);
     names.add(metric.name);
     if (typeof metric.unit !== 'string' || metric.unit === '') throw new Error(`${where} needs a "unit"`);
@@ -36,11 +41,14 @@ export function checkBenchmarkResult(benchmark, result) {
     if (metric.budget !== undefined) {
       const limits = limitsOf(metric.budget);
       if (limits.length === 0 || !limits.every(isLimit)) {
-        throw new Error(`${where} "budget" must be { statistic: median | p95 | mean, max: number } (or min: number instead of max), or an array of those`);
+        throw new Error(
+          `${where} "budget" must be { statistic: median | p95 | mean, max: number } (or min: number instead of max), or an array of those`,
+        );
       }
     }
     if (metric.peer !== undefined) {
-      if (typeof metric.peer?.name !== 'string' || metric.peer.name === '') throw new Error(`${where} "peer" needs a "name"`);
+      if (typeof metric.peer?.name !== 'string' || metric.peer.name === '')
+        throw new Error(`${where} "peer" needs a "name"`);
       checkSamples(metric.peer.samples, `${where} peer`);
     }
   }
@@ -89,7 +97,9 @@ function formatNumber(value) {
 }
 
 function formatLimit(limit, unit) {
-  return limit.max !== undefined ? `${limit.statistic} < ${limit.max} ${unit}` : `${limit.statistic} ≥ ${limit.min} ${unit}`;
+  return limit.max !== undefined
+    ? `${limit.statistic} < ${limit.max} ${unit}`
+    : `${limit.statistic} ≥ ${limit.min} ${unit}`;
 }
 
 // `OVER` when a maximum is broken, `UNDER` when only a minimum is.
@@ -118,7 +128,11 @@ export function formatResultsTable(benchmarks) {
         median: `${formatNumber(figures.median)} ${figures.unit}`,
         p95: `${formatNumber(figures.p95)} ${figures.unit}`,
         n: figures.samples,
-        budget: budget ? limitsOf(budget).map((limit) => formatLimit(limit, figures.unit)).join(', ') : '—',
+        budget: budget
+          ? limitsOf(budget)
+              .map((limit) => formatLimit(limit, figures.unit))
+              .join(', ')
+          : '—',
         verdict: verdictOf(figures),
         peer: peer ? `${peer.ratio.toFixed(2)}× ${peer.name}` : '',
       });

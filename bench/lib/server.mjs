@@ -35,7 +35,8 @@ const ISOLATION_HEADERS = {
 };
 
 // `data:,` as icon so the browser does not ask for /favicon.ico (a 404 that would be logged as a page error).
-const BLANK_PAGE = '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>fx bench</title></head><body></body></html>';
+const BLANK_PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>fx bench</title></head><body></body></html>';
 
 /**
  * The inclusive `[first, last]` byte positions a single-range `Range` header asks for; `undefined` when there is no
@@ -45,7 +46,9 @@ export function byteRange(header, size) {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
   if (!match || (match[1] === '' && match[2] === '')) return undefined;
   const [first, last] =
-    match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
+    match[1] === ''
+      ? [Math.max(0, size - Number(match[2])), size - 1]
+      : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
   return first <= last && first < size ? [first, last] : null;
 }
 
@@ -66,22 +69,32 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
 
   // Path prefix → `cache-control` for successful responses under it; everything else is `no-store`.
   const cachePolicies = new Map();
-  const cacheControlFor = (pathname) => [...cachePolicies].find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? 'no-store';
+  const cacheControlFor = (pathname) =>
+    [...cachePolicies].find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? 'no-store';
 
   const server = createServer(async (request, response) => {
     let pathname = '';
     const send = (status, body, contentType = 'text/plain; charset=utf-8', headers = {}) => {
       const cacheControl = status < 300 ? cacheControlFor(pathname) : 'no-store';
-      response.writeHead(status, { 'content-type': contentType, 'cache-control': cacheControl, 'accept-ranges': 'bytes', ...extraHeaders, ...headers });
+      response.writeHead(status, {
+        'content-type': contentType,
+        'cache-control': cacheControl,
+        'accept-ranges': 'bytes',
+        ...extraHeaders,
+        ...headers,
+      });
       response.end(request.method === 'HEAD' ? undefined : body);
     };
     // Media elements seek with byte ranges; without them a seek past the buffered start lands back at 0.
     const sendFile = (bytes, contentType) => {
       const range = byteRange(request.headers.range, bytes.length);
       if (range === undefined) return send(200, bytes, contentType);
-      if (range === null) return send(416, 'range not satisfiable', undefined, { 'content-range': `bytes */${bytes.length}` });
+      if (range === null)
+        return send(416, 'range not satisfiable', undefined, { 'content-range': `bytes */${bytes.length}` });
       const [first, last] = range;
-      send(206, bytes.subarray(first, last + 1), contentType, { 'content-range': `bytes ${first}-${last}/${bytes.length}` });
+      send(206, bytes.subarray(first, last + 1), contentType, {
+        'content-range': `bytes ${first}-${last}/${bytes.length}`,
+      });
     };
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, 'method not allowed');
     try {

@@ -48,7 +48,10 @@ export function createSession({ root, log }) {
           browser: getBrowser,
           async newPage(options = {}) {
             const origin = await getServer();
-            const opened = await openPage(await getBrowser(), origin.url(options.path ?? BLANK_PAGE_PATH), { log: prefixed, ...options });
+            const opened = await openPage(await getBrowser(), origin.url(options.path ?? BLANK_PAGE_PATH), {
+              log: prefixed,
+              ...options,
+            });
             contexts.push(opened.context);
             return opened.page;
           },
@@ -64,7 +67,10 @@ export function createSession({ root, log }) {
     chromiumVersion() {
       if (browser) return browser.version();
       try {
-        const printed = execFileSync(chromiumPath(), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        const printed = execFileSync(chromiumPath(), ['--version'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         return printed.match(/\d+(\.\d+)+/)?.[0] ?? printed.trim();
       } catch {
         return null;

@@ -11,7 +11,8 @@ import { allowStaticCaching, checkOurBundles, PEER_NAME, peerInfo } from './setu
 import { measureSize } from './size.mjs';
 
 export const name = 'player';
-export const description = '<fx-composition> vs @hyperframes/player: load-to-ready, live variables, scrub, playback, size';
+export const description =
+  '<fx-composition> vs @hyperframes/player: load-to-ready, live variables, scrub, playback, size';
 
 const PLAN = {
   coldRepetitions: 2,
@@ -57,15 +58,31 @@ export async function run(context) {
     context.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return result;
   };
-  const load = await timed(`load-to-ready, ${shared.length} compositions × (${PLAN.coldRepetitions} cold + ${PLAN.warmRepetitions} warm)`, () =>
-    measureLoadToReady(context, { compositions: shared, peer, coldRepetitions: PLAN.coldRepetitions, warmRepetitions: PLAN.warmRepetitions }),
+  const load = await timed(
+    `load-to-ready, ${shared.length} compositions × (${PLAN.coldRepetitions} cold + ${PLAN.warmRepetitions} warm)`,
+    () =>
+      measureLoadToReady(context, {
+        compositions: shared,
+        peer,
+        coldRepetitions: PLAN.coldRepetitions,
+        warmRepetitions: PLAN.warmRepetitions,
+      }),
   );
   const live = await timed('live variable update', () => measureLiveUpdate(context, { peer, ...PLAN.live }));
   const scrub = await timed('scrub', () =>
-    measureScrub(context, { compositions: PLAN.scrub.compositions.map((wanted) => byName(compositions, wanted)), peer, count: PLAN.scrub.seeks }),
+    measureScrub(context, {
+      compositions: PLAN.scrub.compositions.map((wanted) => byName(compositions, wanted)),
+      peer,
+      count: PLAN.scrub.seeks,
+    }),
   );
   const playback = await timed('playback', () =>
-    measurePlayback(context, { composition: byName(compositions, PLAN.playback.composition), clipStart: PLAN.playback.clipStart, peer, playMs: PLAN.playback.playMs }),
+    measurePlayback(context, {
+      composition: byName(compositions, PLAN.playback.composition),
+      clipStart: PLAN.playback.clipStart,
+      peer,
+      playMs: PLAN.playback.playMs,
+    }),
   );
   const size = await measureSize(context.root);
 
@@ -78,37 +95,105 @@ export async function run(context) {
 
   return {
     metrics: [
-      { name: 'load→ready cold', unit: 'ms', samples: load.cold.fx, budget: loadBudget(load.cold.peer), peer: peerOf(load.cold.peer) },
-      { name: 'load→ready warm', unit: 'ms', samples: load.warm.fx, budget: loadBudget(load.warm.peer), peer: peerOf(load.warm.peer) },
-      { name: 'live update→DOM', unit: 'ms', samples: live.fx.dom, budget: { statistic: 'median', max: LIVE_UPDATE_MS } },
+      {
+        name: 'load→ready cold',
+        unit: 'ms',
+        samples: load.cold.fx,
+        budget: loadBudget(load.cold.peer),
+        peer: peerOf(load.cold.peer),
+      },
+      {
+        name: 'load→ready warm',
+        unit: 'ms',
+        samples: load.warm.fx,
+        budget: loadBudget(load.warm.peer),
+        peer: peerOf(load.warm.peer),
+      },
+      {
+        name: 'live update→DOM',
+        unit: 'ms',
+        samples: live.fx.dom,
+        budget: { statistic: 'median', max: LIVE_UPDATE_MS },
+      },
       { name: 'live update→layout', unit: 'ms', samples: live.fx.layout },
       { name: 'browser floor: direct writes', unit: 'ms', samples: live.floor.write },
       { name: 'browser floor: direct writes→layout', unit: 'ms', samples: live.floor.layout },
       { name: 'live update→painted', unit: 'ms', samples: live.fx.painted, peer: peerOf(live.peer.painted) },
-      { name: 'live update playhead shift', unit: 's', samples: live.fx.playheadShift, budget: { statistic: 'p95', max: 0.001 }, peer: peerOf(live.peer.playheadShift) },
-      { name: 'scrub seek→painted', unit: 'ms', samples: scrub.samples.fx, budget: scrubBudget, peer: peerOf(scrub.samples.peer) },
-      { name: 'playback advancement', unit: '×', samples: playback.fx.ratios, budget: { statistic: 'mean', min: ADVANCEMENT_MIN }, peer: peerOf(playback.peer.ratios) },
-      { name: 'playback media drift', unit: 'ms', samples: playback.fx.drift, budget: { statistic: 'p95', max: DRIFT_P95_MS }, peer: peerOf(playback.peer.drift) },
-      { name: 'size player iife+runtime', unit: 'KiB', samples: [size.ours.element + size.ours.runtime], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
-      { name: 'size element(ES)+runtime', unit: 'KiB', samples: [size.elementOnly + size.ours.runtime], budget: { statistic: 'median', max: SIZE_KIB }, peer: peerOf([peerKiB]) },
+      {
+        name: 'live update playhead shift',
+        unit: 's',
+        samples: live.fx.playheadShift,
+        budget: { statistic: 'p95', max: 0.001 },
+        peer: peerOf(live.peer.playheadShift),
+      },
+      {
+        name: 'scrub seek→painted',
+        unit: 'ms',
+        samples: scrub.samples.fx,
+        budget: scrubBudget,
+        peer: peerOf(scrub.samples.peer),
+      },
+      {
+        name: 'playback advancement',
+        unit: '×',
+        samples: playback.fx.ratios,
+        budget: { statistic: 'mean', min: ADVANCEMENT_MIN },
+        peer: peerOf(playback.peer.ratios),
+      },
+      {
+        name: 'playback media drift',
+        unit: 'ms',
+        samples: playback.fx.drift,
+        budget: { statistic: 'p95', max: DRIFT_P95_MS },
+        peer: peerOf(playback.peer.drift),
+      },
+      {
+        name: 'size player iife+runtime',
+        unit: 'KiB',
+        samples: [size.ours.element + size.ours.runtime],
+        budget: { statistic: 'median', max: SIZE_KIB },
+        peer: peerOf([peerKiB]),
+      },
+      {
+        name: 'size element(ES)+runtime',
+        unit: 'KiB',
+        samples: [size.elementOnly + size.ours.runtime],
+        budget: { statistic: 'median', max: SIZE_KIB },
+        peer: peerOf([peerKiB]),
+      },
       // The whole SDK for classic scripts (window.fx: compiler, lint, metadata, bindings …), not the element alone.
-      { name: 'size SDK iife+runtime', unit: 'KiB', samples: [size.ours.sdk + size.ours.runtime], peer: peerOf([peerKiB]) },
+      {
+        name: 'size SDK iife+runtime',
+        unit: 'KiB',
+        samples: [size.ours.sdk + size.ours.runtime],
+        peer: peerOf([peerKiB]),
+      },
     ],
     details: {
       peer: { name: PEER_NAME, version: peer.version, runtimeUrl: peer.runtimeUrl, runtimeServedLocally: true },
       compositions: {
         both: shared.map((composition) => composition.name),
-        fxOnly: compositions.filter((composition) => !composition.players.includes('peer')).map((composition) => composition.name),
+        fxOnly: compositions
+          .filter((composition) => !composition.players.includes('peer'))
+          .map((composition) => composition.name),
       },
       readySignals: READY_SIGNALS,
       load: {
         coldRepetitions: PLAN.coldRepetitions,
         warmRepetitions: PLAN.warmRepetitions,
-        peerAssetsReadyMedianMs: { cold: round(median(load.peerAssetsReady.cold)), warm: round(median(load.peerAssetsReady.warm)) },
+        peerAssetsReadyMedianMs: {
+          cold: round(median(load.peerAssetsReady.cold)),
+          warm: round(median(load.peerAssetsReady.warm)),
+        },
         medianMsByComposition: Object.fromEntries(
           Object.entries(load.byComposition).map(([composition, phases]) => [
             composition,
-            Object.fromEntries(Object.entries(phases).map(([phase, players]) => [phase, { fx: round(median(players.fx)), peer: round(median(players.peer)) }])),
+            Object.fromEntries(
+              Object.entries(phases).map(([phase, players]) => [
+                phase,
+                { fx: round(median(players.fx)), peer: round(median(players.peer)) },
+              ]),
+            ),
           ]),
         ),
       },
@@ -116,7 +201,7 @@ export async function run(context) {
         method:
           'ours: el.variables = all 100 new values; a MutationObserver in the frame sees the watched text change ("DOM"), forces style+layout ("layout": the frame could paint it), then a rAF + task marks the next paint ("painted", includes waiting for the next vsync, up to 16.7 ms); frame epoch times are moved to the page clock by ping calibration. Peer: srcdoc re-mount with window.__hfVariables; a probe in the new document marks the first paint showing the text.',
         budget:
-          'the 2 ms goal is read as "the new values are in the frame\'s DOM, for the next frame to show" (update→DOM). What follows is the browser\'s own style and layout of the new content, which no player can skip: the floor rows make the same writes directly in the frame with no player, and overLayoutFloorMedianMs is our median update→layout minus the floor\'s.',
+          "the 2 ms goal is read as \"the new values are in the frame's DOM, for the next frame to show\" (update→DOM). What follows is the browser's own style and layout of the new content, which no player can skip: the floor rows make the same writes directly in the frame with no player, and overLayoutFloorMedianMs is our median update→layout minus the floor's.",
         overLayoutFloorMedianMs: round(median(live.fx.layout) - median(live.floor.layout), 3),
         frameClockRoundTripMs: round(live.clock.roundTrip, 3),
         fxVariablesChangeEventMedianMs: round(median(live.fx.event), 3),
@@ -128,7 +213,10 @@ export async function run(context) {
         compositions: PLAN.scrub.compositions,
         seeks: scrub.times,
         medianMsByComposition: Object.fromEntries(
-          Object.entries(scrub.byComposition).map(([composition, figures]) => [composition, { fx: round(median(figures.fx), 2), peer: round(median(figures.peer), 2) }]),
+          Object.entries(scrub.byComposition).map(([composition, figures]) => [
+            composition,
+            { fx: round(median(figures.fx), 2), peer: round(median(figures.peer), 2) },
+          ]),
         ),
       },
       playback: {
@@ -142,7 +230,9 @@ export async function run(context) {
         fxSdkIife: round(size.ours.sdk, 2),
         fxRuntime: round(size.ours.runtime, 2),
         fxElementOnlyEs: round(size.elementOnly, 2),
-        fxElementOnlyEsParts: Object.fromEntries(Object.entries(size.parts).map(([part, kib]) => [part, round(kib, 2)])),
+        fxElementOnlyEsParts: Object.fromEntries(
+          Object.entries(size.parts).map(([part, kib]) => [part, round(kib, 2)]),
+        ),
         peerPlayer: round(size.peer.element, 2),
         peerRuntime: round(size.peer.runtime, 2),
       },

@@ -8,7 +8,10 @@ export function installPingResponder() {
   window.__benchPings = true;
   addEventListener('message', (event) => {
     if (typeof event.data?.benchPing !== 'number') return;
-    event.source?.postMessage({ benchPong: event.data.benchPing, frameTime: performance.timeOrigin + performance.now() }, '*');
+    event.source?.postMessage(
+      { benchPong: event.data.benchPing, frameTime: performance.timeOrigin + performance.now() },
+      '*',
+    );
   });
 }
 
@@ -29,7 +32,8 @@ export function watchText(selector) {
     const text = target.textContent;
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => parent.postMessage({ benchText: { text, appliedAt, layoutAt, paintedAt: epoch() } }, '*');
+      channel.port1.onmessage = () =>
+        parent.postMessage({ benchText: { text, appliedAt, layoutAt, paintedAt: epoch() } }, '*');
       channel.port2.postMessage(null);
     });
   }).observe(target, { childList: true, characterData: true, subtree: true });
@@ -45,7 +49,8 @@ export function watchText(selector) {
 export function startPlaybackSampler() {
   const video = document.querySelector('video');
   const fx = window.__fx;
-  if (!fx && typeof window.__player?.getTime !== 'function') throw new Error('the frame has neither __fx nor a peer runtime clock');
+  if (!fx && typeof window.__player?.getTime !== 'function')
+    throw new Error('the frame has neither __fx nor a peer runtime clock');
   const samples = [];
   const state = { running: true, samples };
   window.__benchSampler = state;
@@ -93,12 +98,16 @@ export function peerVisibilityProbe(selector, expected) {
 export function directWrites(values) {
   const root = document.querySelector('[data-composition-id]');
   const start = performance.now();
-  for (const element of document.querySelectorAll('[data-var-text]')) element.firstChild.nodeValue = String(values[element.getAttribute('data-var-text')]);
-  for (const element of document.querySelectorAll('[data-var-src]')) element.setAttribute('src', values[element.getAttribute('data-var-src')]);
+  for (const element of document.querySelectorAll('[data-var-text]'))
+    element.firstChild.nodeValue = String(values[element.getAttribute('data-var-text')]);
+  for (const element of document.querySelectorAll('[data-var-src]'))
+    element.setAttribute('src', values[element.getAttribute('data-var-src')]);
   for (const id in values) root.style.setProperty(`--${id}`, String(values[id]));
   const written = performance.now();
   void getComputedStyle(document.querySelector('[data-var-text]')).color;
   void document.body.offsetHeight;
   const laidOut = performance.now();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve({ writeMs: written - start, layoutMs: laidOut - start }), 0)));
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => setTimeout(() => resolve({ writeMs: written - start, layoutMs: laidOut - start }), 0)),
+  );
 }

@@ -14,7 +14,11 @@ import { inPage, openPlayerPage, playerFrame } from './setup.mjs';
 const WATCHED = '[data-var-text="s0"]';
 const PLAYHEAD = 1.5;
 
-const expectedText = (variables, iteration) => valueAt(variables.find((variable) => variable.id === 's0'), iteration);
+const expectedText = (variables, iteration) =>
+  valueAt(
+    variables.find((variable) => variable.id === 's0'),
+    iteration,
+  );
 
 // Inline-script-safe JSON: `<` never appears, so no value can close the script element.
 const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -40,7 +44,14 @@ async function measureOurs(context, { peer, warmup, samples }) {
     const clock = await inPage(page, pageModule, 'calibrateFrameClock');
     const figures = { event: [], dom: [], layout: [], painted: [], playheadShift: [] };
     for (let iteration = 0; iteration < warmup + samples; iteration++) {
-      const result = await inPage(page, pageModule, 'updateVariablesInPlace', overridesAt(variables, iteration), expectedText(variables, iteration), clock.offset);
+      const result = await inPage(
+        page,
+        pageModule,
+        'updateVariablesInPlace',
+        overridesAt(variables, iteration),
+        expectedText(variables, iteration),
+        clock.offset,
+      );
       if (iteration < warmup) continue;
       figures.event.push(result.eventMs);
       figures.dom.push(result.domMs);
@@ -49,7 +60,8 @@ async function measureOurs(context, { peer, warmup, samples }) {
       figures.playheadShift.push(result.playheadShift);
     }
     const frameTime = await frame.evaluate(() => window.__fx.currentTime);
-    if (frameTime !== PLAYHEAD) throw new Error(`after the updates our frame is at ${frameTime} s, expected ${PLAYHEAD} s`);
+    if (frameTime !== PLAYHEAD)
+      throw new Error(`after the updates our frame is at ${frameTime} s, expected ${PLAYHEAD} s`);
     // The floor: the same kind of DOM writes made directly in the frame, continuing with new values.
     const floor = { write: [], layout: [] };
     for (let iteration = 0; iteration < warmup + samples; iteration++) {
@@ -74,7 +86,13 @@ async function measurePeer(context, { peer, html, warmup, samples }) {
       const landed = await inPage(page, pageModule, 'seek', PLAYHEAD);
       if (Math.abs(landed - PLAYHEAD) > 1e-3) throw new Error(`the peer's seek to ${PLAYHEAD} s landed at ${landed} s`);
       const expected = expectedText(variables, iteration);
-      const result = await inPage(page, pageModule, 'remountWithVariables', peerDocument(html, overridesAt(variables, iteration), expected), expected);
+      const result = await inPage(
+        page,
+        pageModule,
+        'remountWithVariables',
+        peerDocument(html, overridesAt(variables, iteration), expected),
+        expected,
+      );
       if (iteration < warmup) continue;
       figures.painted.push(result.paintedMs);
       figures.ready.push(result.readyMs);

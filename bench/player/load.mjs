@@ -10,7 +10,10 @@ const PEER_ASSETS_TIMEOUT_MS = 1500;
 async function loadOnce(context, page, pageModule, kind, composition) {
   const src = await context.url(composition.path);
   try {
-    return await inPage(page, pageModule, 'load', kind, src, { timeoutMs: LOAD_TIMEOUT_MS, assetsTimeoutMs: kind === 'peer' ? PEER_ASSETS_TIMEOUT_MS : 0 });
+    return await inPage(page, pageModule, 'load', kind, src, {
+      timeoutMs: LOAD_TIMEOUT_MS,
+      assetsTimeoutMs: kind === 'peer' ? PEER_ASSETS_TIMEOUT_MS : 0,
+    });
   } catch (error) {
     throw new Error(`${kind} failed to load "${composition.name}": ${error.message}`);
   }
@@ -27,7 +30,9 @@ export async function measureLoadToReady(context, { compositions, peer, coldRepe
   const cold = { fx: [], peer: [] };
   const warm = { fx: [], peer: [] };
   const peerAssetsReady = { cold: [], warm: [] };
-  const byComposition = Object.fromEntries(compositions.map(({ name }) => [name, { cold: { fx: [], peer: [] }, warm: { fx: [], peer: [] } }]));
+  const byComposition = Object.fromEntries(
+    compositions.map(({ name }) => [name, { cold: { fx: [], peer: [] }, warm: { fx: [], peer: [] } }]),
+  );
   const record = (bucket, phase, kind, composition, result) => {
     bucket[kind].push(result.readyMs);
     byComposition[composition.name][phase][kind].push(result.readyMs);

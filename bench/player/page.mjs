@@ -63,7 +63,11 @@ function whenReady(element, timeoutMs) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no "ready" within ${timeoutMs} ms`)), timeoutMs);
     element.addEventListener('ready', () => (clearTimeout(timer), resolve(performance.now())), { once: true });
-    element.addEventListener('error', (event) => (clearTimeout(timer), reject(new Error(`"error" event: ${JSON.stringify(event.detail)}`))), { once: true });
+    element.addEventListener(
+      'error',
+      (event) => (clearTimeout(timer), reject(new Error(`"error" event: ${JSON.stringify(event.detail)}`))),
+      { once: true },
+    );
   });
 }
 
@@ -97,14 +101,19 @@ const current = () => {
  */
 export async function load(kind, src, { timeoutMs = 10_000, assetsTimeoutMs = 0 } = {}) {
   const element = await mount(kind);
-  const assetsReady = new Promise((resolve) => element.addEventListener('assetsready', () => resolve(performance.now()), { once: true }));
+  const assetsReady = new Promise((resolve) =>
+    element.addEventListener('assetsready', () => resolve(performance.now()), { once: true }),
+  );
   const ready = whenReady(element, timeoutMs);
   const start = performance.now();
   adapter(kind).load(element, src);
   const readyAt = await ready;
   let assetsReadyMs;
   if (assetsTimeoutMs > 0) {
-    const at = await Promise.race([assetsReady, new Promise((resolve) => setTimeout(() => resolve(undefined), assetsTimeoutMs))]);
+    const at = await Promise.race([
+      assetsReady,
+      new Promise((resolve) => setTimeout(() => resolve(undefined), assetsTimeoutMs)),
+    ]);
     if (at !== undefined) assetsReadyMs = at - start;
   }
   return { readyMs: readyAt - start, assetsReadyMs, duration: element.duration };
@@ -182,7 +191,10 @@ export async function updateVariablesInPlace(values, expectedText, frameOffset, 
   const element = current();
   const timeBefore = element.currentTime;
   const reported = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the frame did not show "${expectedText}" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the frame did not show "${expectedText}" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (event) => {
       const probe = event.data?.benchText;
       if (!probe || probe.text !== expectedText) return;
@@ -192,7 +204,9 @@ export async function updateVariablesInPlace(values, expectedText, frameOffset, 
     };
     addEventListener('message', onMessage);
   });
-  const eventSeen = new Promise((resolve) => element.addEventListener('variableschange', () => resolve(epochNow()), { once: true }));
+  const eventSeen = new Promise((resolve) =>
+    element.addEventListener('variableschange', () => resolve(epochNow()), { once: true }),
+  );
   const setAt = epochNow();
   element.variables = values;
   const [probe, eventAt] = await Promise.all([reported, eventSeen]);
@@ -215,7 +229,10 @@ export async function remountWithVariables(html, expectedText, { timeoutMs = 10_
   const element = current();
   const timeBefore = peerFrameTime(element);
   const visible = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the peer did not show "${expectedText}" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`the peer did not show "${expectedText}" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     window.__benchPeerVisible = (text, paintedAt) => {
       if (text !== expectedText) return;
       clearTimeout(timer);
@@ -229,7 +246,13 @@ export async function remountWithVariables(html, expectedText, { timeoutMs = 10_
   await ready;
   const readyAt = epochNow();
   const timeAfter = peerFrameTime(element);
-  return { paintedMs: paintedAt - setAt, readyMs: readyAt - setAt, timeBefore, timeAfter, playheadShift: Math.abs(timeAfter - timeBefore) };
+  return {
+    paintedMs: paintedAt - setAt,
+    readyMs: readyAt - setAt,
+    timeBefore,
+    timeAfter,
+    playheadShift: Math.abs(timeAfter - timeBefore),
+  };
 }
 
 /** Mounts a fresh peer player on `html` (as `srcdoc`) and waits for it to be ready. */

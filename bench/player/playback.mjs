@@ -22,7 +22,9 @@ export function advancementRatios(samples) {
 
 /** Milliseconds between the video's time and the composition's, in frames where the video was playing. */
 export function mediaDrift(samples, clipStart) {
-  return samples.filter((sample) => sample.media !== null && !sample.mediaPaused).map((sample) => Math.abs(sample.media - (sample.time - clipStart)) * 1000);
+  return samples
+    .filter((sample) => sample.media !== null && !sample.mediaPaused)
+    .map((sample) => Math.abs(sample.media - (sample.time - clipStart)) * 1000);
 }
 
 /**
@@ -43,7 +45,8 @@ export async function measurePlayback(context, { composition, clipStart, peer, p
       await inPage(page, pageModule, 'pause');
       // From the first frame the clock moved: what a viewer sees after pressing play.
       const samples = all.slice(Math.max(0, all.findIndex((sample) => sample.time > 0) - 1));
-      if (samples.length < 10) throw new Error(`${kind} did not advance on "${composition.name}" (${samples.length} frames sampled)`);
+      if (samples.length < 10)
+        throw new Error(`${kind} did not advance on "${composition.name}" (${samples.length} frames sampled)`);
       const first = samples[0];
       const last = samples.at(-1);
       results[kind] = {

@@ -45,7 +45,8 @@ export async function measureScrub(context, { compositions, peer, count }) {
         const { times, delays } = seekPlan(perComposition, duration, 0x5eed + index);
         const result = await inPage(page, pageModule, 'scrub', kind, times, delays);
         const off = result.landed.findIndex((landed, k) => !(Math.abs(landed - times[k]) <= LANDING_TOLERANCE));
-        if (off >= 0) throw new Error(`${kind} seek to ${times[off]} s on "${composition.name}" landed at ${result.landed[off]} s`);
+        if (off >= 0)
+          throw new Error(`${kind} seek to ${times[off]} s on "${composition.name}" landed at ${result.landed[off]} s`);
         samples[kind].push(...result.samples);
         byComposition[composition.name][kind] = result.samples;
       } finally {

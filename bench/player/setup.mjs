@@ -13,7 +13,10 @@ const PEER_CORE_DIR = 'node_modules/@hyperframes/core';
  */
 export const BUNDLES = {
   fx: { element: 'dist/fx-player.iife.js', runtime: 'dist/fx-runtime.js', sdk: 'dist/fx.iife.js' },
-  peer: { element: `${PEER_DIR}/dist/hyperframes-player.global.js`, runtime: `${PEER_CORE_DIR}/dist/hyperframe.runtime.iife.js` },
+  peer: {
+    element: `${PEER_DIR}/dist/hyperframes-player.global.js`,
+    runtime: `${PEER_CORE_DIR}/dist/hyperframe.runtime.iife.js`,
+  },
 };
 
 export const BUILD_COMMAND = 'npm run build';
@@ -27,7 +30,8 @@ async function newestMtime(root, folders) {
   let newest = 0;
   for (const folder of folders) {
     for (const entry of await readdir(join(root, folder), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) newest = Math.max(newest, (await stat(join(entry.parentPath ?? entry.path, entry.name))).mtimeMs);
+      if (entry.isFile())
+        newest = Math.max(newest, (await stat(join(entry.parentPath ?? entry.path, entry.name))).mtimeMs);
     }
   }
   return newest;
@@ -47,15 +51,23 @@ export async function checkOurBundles(root) {
     }
   }
   const source = await newestMtime(root, ['src/elements', 'src/runtime']);
-  return Math.min(...built) < source ? `dist bundles are older than src/ — figures may not match the source; rebuild: ${BUILD_COMMAND}` : undefined;
+  return Math.min(...built) < source
+    ? `dist bundles are older than src/ — figures may not match the source; rebuild: ${BUILD_COMMAND}`
+    : undefined;
 }
 
 /** The peer's installed version and the CDN URL of the runtime its bundle injects (read from the bundle itself). */
 export async function peerInfo(root) {
   const pkg = JSON.parse(await readFile(join(root, PEER_DIR, 'package.json'), 'utf8'));
   const bundle = await readFile(join(root, BUNDLES.peer.element), 'utf8');
-  const runtimeUrl = /https:\/\/cdn\.jsdelivr\.net\/npm\/@hyperframes\/core@[^"'`\s]+\/dist\/hyperframe\.runtime\.iife\.js/.exec(bundle)?.[0];
-  if (!runtimeUrl) throw new Error(`"${BUNDLES.peer.element}" names no hyperframe.runtime.iife.js CDN URL; the peer changed how it injects its runtime`);
+  const runtimeUrl =
+    /https:\/\/cdn\.jsdelivr\.net\/npm\/@hyperframes\/core@[^"'`\s]+\/dist\/hyperframe\.runtime\.iife\.js/.exec(
+      bundle,
+    )?.[0];
+  if (!runtimeUrl)
+    throw new Error(
+      `"${BUNDLES.peer.element}" names no hyperframe.runtime.iife.js CDN URL; the peer changed how it injects its runtime`,
+    );
   const runtime = await readFile(join(root, BUNDLES.peer.runtime));
   return { version: pkg.version, runtimeUrl, runtime };
 }
@@ -79,7 +91,11 @@ export async function openPlayerPage(context, kind, peer) {
       route.fulfill({
         status: 200,
         body: peer.runtime,
-        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': CDN_CACHE_CONTROL, 'cross-origin-resource-policy': 'cross-origin' },
+        headers: {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': CDN_CACHE_CONTROL,
+          'cross-origin-resource-policy': 'cross-origin',
+        },
       }),
     );
   }
@@ -91,7 +107,11 @@ export async function openPlayerPage(context, kind, peer) {
 
 /** Runs `name(...args)` from page.mjs in `page`. */
 export function inPage(page, pageModule, name, ...args) {
-  return page.evaluate(async ({ url, name, args }) => (await import(url))[name](...args), { url: pageModule, name, args });
+  return page.evaluate(async ({ url, name, args }) => (await import(url))[name](...args), {
+    url: pageModule,
+    name,
+    args,
+  });
 }
 
 /** The composition frame of the player mounted in `page` (playwright reaches into opaque-origin frames too). */

@@ -15,11 +15,29 @@ const LIT = ['lit', 'lit/*'];
  */
 export async function measureSize(root) {
   const read = (path) => readFile(join(root, path));
-  const ours = { element: gzipKiB(await read(BUNDLES.fx.element)), runtime: gzipKiB(await read(BUNDLES.fx.runtime)), sdk: gzipKiB(await read(BUNDLES.fx.sdk)) };
+  const ours = {
+    element: gzipKiB(await read(BUNDLES.fx.element)),
+    runtime: gzipKiB(await read(BUNDLES.fx.runtime)),
+    sdk: gzipKiB(await read(BUNDLES.fx.sdk)),
+  };
   const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts' }));
   // Where the element's bytes go: without lit, and without the compiler too (what the element's own code is).
   const withoutLit = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: LIT }));
-  const withoutLitAndCompiler = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: [...LIT, '*/runtime/compile.js'] }));
-  const peer = { element: gzipKiB(await read(BUNDLES.peer.element)), runtime: gzipKiB(await read(BUNDLES.peer.runtime)) };
-  return { ours, elementOnly, parts: { lit: elementOnly - withoutLit, compiler: withoutLit - withoutLitAndCompiler, element: withoutLitAndCompiler }, peer };
+  const withoutLitAndCompiler = gzipKiB(
+    await bundleModule({ root, entry: 'src/elements/define.ts', external: [...LIT, '*/runtime/compile.js'] }),
+  );
+  const peer = {
+    element: gzipKiB(await read(BUNDLES.peer.element)),
+    runtime: gzipKiB(await read(BUNDLES.peer.runtime)),
+  };
+  return {
+    ours,
+    elementOnly,
+    parts: {
+      lit: elementOnly - withoutLit,
+      compiler: withoutLit - withoutLitAndCompiler,
+      element: withoutLitAndCompiler,
+    },
+    peer,
+  };
 }

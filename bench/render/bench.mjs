@@ -9,7 +9,8 @@ import { median } from '../lib/stats.mjs';
 import { referenceComposition } from './fixture.mjs';
 
 export const name = 'render';
-export const description = 'frames/s of the reference composition at 1080p and 720p: capture, encode, whole render (1 and 2 workers)';
+export const description =
+  'frames/s of the reference composition at 1080p and 720p: capture, encode, whole render (1 and 2 workers)';
 
 const RUNS = 3;
 const FPS = 30;
@@ -34,7 +35,10 @@ export async function run(context) {
     for (const size of SIZES) {
       projects[size.label] = join(scratch, size.label);
       await mkdir(projects[size.label]);
-      await writeFile(join(projects[size.label], 'index.html'), referenceComposition({ width: size.width, height: size.height, duration: DURATION }));
+      await writeFile(
+        join(projects[size.label], 'index.html'),
+        referenceComposition({ width: size.width, height: size.height, duration: DURATION }),
+      );
     }
     for (let runIndex = 0; runIndex < RUNS; runIndex++) {
       // Alternate the order so a busy spell on the shared machine does not always hit the same measurement.
@@ -42,16 +46,31 @@ export async function run(context) {
       for (const size of sizes) {
         const projectDir = projects[size.label];
         const viewport = { width: size.width, height: size.height };
-        const capture = await measure.measureCapture({ projectDir, viewport, frames: DURATION * FPS, fps: FPS, mode: 'begin-frame' });
+        const capture = await measure.measureCapture({
+          projectDir,
+          viewport,
+          frames: DURATION * FPS,
+          fps: FPS,
+          mode: 'begin-frame',
+        });
         add(`capture ${size.label} (seek + BeginFrame)`, capture.captureFps);
         add(`capture ${size.label} (BeginFrame, unchanged page)`, capture.idleCaptureFps);
-        add(`encode ${size.label} (FFmpeg alone)`, await measure.measureEncode({ frames: capture.frames, fps: FPS, ...viewport, scratchDir: scratch }));
+        add(
+          `encode ${size.label} (FFmpeg alone)`,
+          await measure.measureEncode({ frames: capture.frames, fps: FPS, ...viewport, scratchDir: scratch }),
+        );
         for (const concurrency of runIndex % 2 === 0 ? [1, 2] : [2, 1]) {
           const rendered = await measure.measureRender({ projectDir, fps: FPS, concurrency, scratchDir: scratch });
           add(`render ${size.label} (${concurrency} worker${concurrency > 1 ? 's' : ''})`, rendered.fps);
         }
         if (size.label === '1080p') {
-          const screenshot = await measure.measureCapture({ projectDir, viewport, frames: SCREENSHOT_FRAMES, fps: FPS, mode: 'screenshot' });
+          const screenshot = await measure.measureCapture({
+            projectDir,
+            viewport,
+            frames: SCREENSHOT_FRAMES,
+            fps: FPS,
+            mode: 'screenshot',
+          });
           add(`capture ${size.label} (seek + screenshot fallback)`, screenshot.captureFps);
         }
         context.log(`run ${runIndex + 1}/${RUNS} ${size.label}: capture ${capture.captureFps.toFixed(1)} fps`);

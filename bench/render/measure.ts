@@ -24,12 +24,29 @@ export interface CaptureRun {
 }
 
 /** Loads the composition like a render does, then times the frame loop without any encoding. */
-export async function measureCapture(input: { projectDir: string; viewport: { width: number; height: number }; frames: number; fps: number; mode: Exclude<CaptureMode, 'auto'> }): Promise<CaptureRun> {
+export async function measureCapture(input: {
+  projectDir: string;
+  viewport: { width: number; height: number };
+  frames: number;
+  fps: number;
+  mode: Exclude<CaptureMode, 'auto'>;
+}): Promise<CaptureRun> {
   const server = await startProjectServer(input.projectDir, bundleDir());
   const watch = new RenderWatch(undefined, 60_000);
-  const worker = await CaptureWorker.start({ mode: input.mode, viewport: input.viewport, scale: 1, transparent: false, watch, network: new RenderNetworkPolicy(server.origin, false) });
+  const worker = await CaptureWorker.start({
+    mode: input.mode,
+    viewport: input.viewport,
+    scale: 1,
+    transparent: false,
+    watch,
+    network: new RenderNetworkPolicy(server.origin, false),
+  });
   try {
-    const compiled = await compileInBrowser(worker.page, server, 'index.html', { fps: input.fps, variables: {}, allowCompositionReadsUnder: [] });
+    const compiled = await compileInBrowser(worker.page, server, 'index.html', {
+      fps: input.fps,
+      variables: {},
+      allowCompositionReadsUnder: [],
+    });
     await worker.load(server.addDocument('bench', compiled.html));
     await worker.frame(0, input.fps, PRESET); // warm-up
     const frames: Buffer[] = [];
@@ -49,10 +66,23 @@ export async function measureCapture(input: { projectDir: string; viewport: { wi
 }
 
 /** Times FFmpeg alone: the captured frames piped from memory into the mp4 encoder of a `standard` render. */
-export async function measureEncode(input: { frames: Buffer[]; fps: number; width: number; height: number; scratchDir: string }): Promise<number> {
+export async function measureEncode(input: {
+  frames: Buffer[];
+  fps: number;
+  width: number;
+  height: number;
+  scratchDir: string;
+}): Promise<number> {
   const outputPath = join(input.scratchDir, 'encode-only.mp4');
   const started = performance.now();
-  const encoder = startVideoEncoder({ preset: PRESET, fps: input.fps, width: input.width, height: input.height, outputPath, container: 'mp4' });
+  const encoder = startVideoEncoder({
+    preset: PRESET,
+    fps: input.fps,
+    width: input.width,
+    height: input.height,
+    outputPath,
+    container: 'mp4',
+  });
   for (const frame of input.frames) await encoder.write(frame);
   await encoder.finish();
   const fps = input.frames.length / ((performance.now() - started) / 1000);
@@ -61,10 +91,23 @@ export async function measureEncode(input: { frames: Buffer[]; fps: number; widt
 }
 
 /** Times a whole `render()` (compile, load, capture, encode) at the composition's own size. */
-export async function measureRender(input: { projectDir: string; fps: number; concurrency: number; scratchDir: string }): Promise<{ fps: number; frames: number; capture: string }> {
+export async function measureRender(input: {
+  projectDir: string;
+  fps: number;
+  concurrency: number;
+  scratchDir: string;
+}): Promise<{ fps: number; frames: number; capture: string }> {
   const outputPath = join(input.scratchDir, `render-${input.concurrency}.mp4`);
   const started = performance.now();
-  const result = await render({ projectDir: input.projectDir, composition: 'index.html', fps: input.fps, quality: 'standard', format: 'mp4', outputPath, concurrency: input.concurrency });
+  const result = await render({
+    projectDir: input.projectDir,
+    composition: 'index.html',
+    fps: input.fps,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath,
+    concurrency: input.concurrency,
+  });
   const fps = result.frames / ((performance.now() - started) / 1000);
   await rm(result.videoPath, { force: true });
   await rm(result.thumbnailPath, { force: true });

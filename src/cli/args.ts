@@ -15,7 +15,10 @@ export interface ParsedArgs {
 export function parseCommandArgs(command: Command, args: readonly string[]): ParsedArgs {
   const flags = { ...COMMON_FLAGS, ...command.flags };
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }]),
+    Object.entries(flags).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short ? { short: spec.short } : {}) },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -32,7 +35,10 @@ export function parseCommandArgs(command: Command, args: readonly string[]): Par
   const count = parsed.positionals.length;
   if (count < min || count > max) {
     const expected = min === max ? `${min}` : `${min} to ${max}`;
-    throw cliError(CliErrorCode.flagInvalid, `fx ${command.name} takes ${expected} argument(s) (${command.args ?? 'none'}), got ${count}`);
+    throw cliError(
+      CliErrorCode.flagInvalid,
+      `fx ${command.name} takes ${expected} argument(s) (${command.args ?? 'none'}), got ${count}`,
+    );
   }
   return { values, positionals: parsed.positionals };
 }
@@ -40,7 +46,9 @@ export function parseCommandArgs(command: Command, args: readonly string[]): Par
 /** `--help` text of one command. */
 export function commandHelp(command: Command): string {
   const flags = Object.entries({ ...command.flags, ...COMMON_FLAGS }).filter(([, spec]) => !spec.hidden);
-  const left = flags.map(([name, spec]) => `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`);
+  const left = flags.map(
+    ([name, spec]) => `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`,
+  );
   const width = Math.max(...left.map((text) => text.length));
   const lines = [
     `fx ${command.name}${command.args ? ` ${command.args}` : ''} [flags]`,
@@ -55,11 +63,19 @@ export function commandHelp(command: Command): string {
 }
 
 /** An integer flag in a range; `undefined` when absent. */
-export function integerFlag(name: string, value: string | boolean | undefined, min: number, max: number): number | undefined {
+export function integerFlag(
+  name: string,
+  value: string | boolean | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
-    throw cliError(CliErrorCode.flagInvalid, `"--${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw cliError(
+      CliErrorCode.flagInvalid,
+      `"--${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`,
+    );
   }
   return number;
 }
@@ -69,16 +85,26 @@ export function numberFlag(name: string, value: string | boolean | undefined, ma
   if (value === undefined) return undefined;
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(number) || number <= 0 || number > max) {
-    throw cliError(CliErrorCode.flagInvalid, `"--${name}" must be a number above 0 and at most ${max}, got ${JSON.stringify(value)}`);
+    throw cliError(
+      CliErrorCode.flagInvalid,
+      `"--${name}" must be a number above 0 and at most ${max}, got ${JSON.stringify(value)}`,
+    );
   }
   return number;
 }
 
 /** One of a fixed list; `undefined` when absent. */
-export function choiceFlag<T extends string>(name: string, value: string | boolean | undefined, allowed: readonly T[]): T | undefined {
+export function choiceFlag<T extends string>(
+  name: string,
+  value: string | boolean | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined) return undefined;
   if (!allowed.includes(value as T)) {
-    throw cliError(CliErrorCode.flagInvalid, `"--${name}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    throw cliError(
+      CliErrorCode.flagInvalid,
+      `"--${name}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+    );
   }
   return value as T;
 }
@@ -87,6 +113,9 @@ export function choiceFlag<T extends string>(name: string, value: string | boole
 export function exclusive(values: ParsedArgs['values'], ...names: string[]): void {
   const given = names.filter((name) => values[name] !== undefined && values[name] !== false);
   if (given.length > 1) {
-    throw cliError(CliErrorCode.flagInvalid, `${given.map((name) => `"--${name}"`).join(' and ')} cannot be used together`);
+    throw cliError(
+      CliErrorCode.flagInvalid,
+      `${given.map((name) => `"--${name}"`).join(' and ')} cannot be used together`,
+    );
   }
 }

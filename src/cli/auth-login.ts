@@ -12,13 +12,23 @@ import { askHidden } from './prompt.js';
 
 export const command: Command = {
   name: 'auth login',
-  summary: 'Signs in: opens the browser at the service sign-in page and catches the answer on a loopback port; or stores an API key (for CI and headless machines).',
+  summary:
+    'Signs in: opens the browser at the service sign-in page and catches the answer on a loopback port; or stores an API key (for CI and headless machines).',
   flags: {
     'api-key': { type: 'boolean', description: 'store an API key: typed at a hidden prompt, or piped on stdin' },
-    'no-browser': { type: 'boolean', description: 'only print the sign-in URL (open it anywhere that can reach this machine)' },
-    timeout: { type: 'string', value: '<s>', description: `seconds to wait for the sign-in (default ${DEFAULT_LOGIN_TIMEOUT_MS / 1000})` },
+    'no-browser': {
+      type: 'boolean',
+      description: 'only print the sign-in URL (open it anywhere that can reach this machine)',
+    },
+    timeout: {
+      type: 'string',
+      value: '<s>',
+      description: `seconds to wait for the sign-in (default ${DEFAULT_LOGIN_TIMEOUT_MS / 1000})`,
+    },
   },
-  notes: ['Credentials go to ~/.fx/credentials (mode 0600); the service is CLOUD_API_URL (default http://127.0.0.1:8787).'],
+  notes: [
+    'Credentials go to ~/.fx/credentials (mode 0600); the service is CLOUD_API_URL (default http://127.0.0.1:8787).',
+  ],
   run,
 };
 
@@ -34,7 +44,8 @@ async function run(context: CommandContext): Promise<void> {
     await store.set(StoreKey.apiUrl, apiUrl);
     out.event(OutputEvent.result, { stored: 'api_key', path: store.path, api_url: apiUrl });
     out.line(`API key stored in ${store.path} (for ${apiUrl})`);
-    if (env.CLOUD_API_KEY || env.RENDER_API_KEY) out.warning('CLOUD_API_KEY or RENDER_API_KEY is set and is used before the stored key');
+    if (env.CLOUD_API_KEY || env.RENDER_API_KEY)
+      out.warning('CLOUD_API_KEY or RENDER_API_KEY is set and is used before the stored key');
     return;
   }
   const timeoutSeconds = numberFlag('timeout', context.values.timeout, 3600);
@@ -51,7 +62,12 @@ async function run(context: CommandContext): Promise<void> {
   // A stored API key would win over the sign-in: the newest login is the one the user means.
   await store.delete(StoreKey.apiKey);
   await store.set(StoreKey.apiUrl, apiUrl);
-  out.event(OutputEvent.result, { stored: 'oauth', path: store.path, api_url: apiUrl, subject: tokens.subject ?? null });
+  out.event(OutputEvent.result, {
+    stored: 'oauth',
+    path: store.path,
+    api_url: apiUrl,
+    subject: tokens.subject ?? null,
+  });
   out.line(`signed in${tokens.subject ? ` as ${tokens.subject}` : ''} (${apiUrl}); credentials in ${store.path}`);
 }
 
@@ -63,7 +79,12 @@ async function readAll(stream: NodeJS.ReadStream): Promise<string> {
 
 /** Best effort: the platform's opener, detached; when there is none the printed URL is the way. */
 function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => {});

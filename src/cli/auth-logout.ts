@@ -8,7 +8,8 @@ import { OutputEvent } from './output.js';
 
 export const command: Command = {
   name: 'auth logout',
-  summary: 'Signs out: revokes the stored sign-in at the server and removes it and any stored API key from ~/.fx/credentials.',
+  summary:
+    'Signs out: revokes the stored sign-in at the server and removes it and any stored API key from ~/.fx/credentials.',
   run,
 };
 
@@ -28,7 +29,15 @@ async function run(context: CommandContext): Promise<void> {
   }
   const hadKey = (await resolved.store.get(StoreKey.apiKey)) !== undefined;
   await resolved.store.delete(StoreKey.apiKey);
-  out.event(OutputEvent.result, { signed_out: hadSession, revoked, api_key_removed: hadKey, path: resolved.store.path });
-  out.line(hadSession || hadKey ? `signed out; ${resolved.store.path} holds no credential now` : 'no stored credential');
-  if (env.CLOUD_API_KEY || env.RENDER_API_KEY) out.warning('CLOUD_API_KEY or RENDER_API_KEY is still set in this environment');
+  out.event(OutputEvent.result, {
+    signed_out: hadSession,
+    revoked,
+    api_key_removed: hadKey,
+    path: resolved.store.path,
+  });
+  out.line(
+    hadSession || hadKey ? `signed out; ${resolved.store.path} holds no credential now` : 'no stored credential',
+  );
+  if (env.CLOUD_API_KEY || env.RENDER_API_KEY)
+    out.warning('CLOUD_API_KEY or RENDER_API_KEY is still set in this environment');
 }

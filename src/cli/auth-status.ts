@@ -6,14 +6,20 @@ import { OutputEvent } from './output.js';
 
 export const command: Command = {
   name: 'auth status',
-  summary: 'Shows the credential in use (CLOUD_API_KEY, RENDER_API_KEY, the stored key or sign-in), its account and usage.',
+  summary:
+    'Shows the credential in use (CLOUD_API_KEY, RENDER_API_KEY, the stored key or sign-in), its account and usage.',
   run,
 };
 
 async function run(context: CommandContext): Promise<void> {
   const { out, signal } = context;
   const found = await cloudCredentials(context.env);
-  const source = found.source === 'file' ? `API key in ${found.resolved.store.path}` : found.source === 'oauth' ? `signed in (${found.resolved.store.path})` : found.source;
+  const source =
+    found.source === 'file'
+      ? `API key in ${found.resolved.store.path}`
+      : found.source === 'oauth'
+        ? `signed in (${found.resolved.store.path})`
+        : found.source;
   const account = await new FxClient({ baseUrl: found.apiUrl, credentials: found.credentials }).getAccount({ signal });
   const tokens = found.session && (await found.session.tokens());
   out.event(OutputEvent.result, {
@@ -29,5 +35,7 @@ async function run(context: CommandContext): Promise<void> {
   out.line(`credential  ${source} (${account.credential.kind} ${account.credential.id})`);
   out.line(`account     ${account.name} (${account.account_id})`);
   if (tokens) out.line(`expires     ${new Date(tokens.expiresAt).toISOString()} (refreshed when needed)`);
-  out.line(`usage       ${usage.credits_used} credits, ${usage.renders_completed}/${usage.renders_total} renders completed, ${usage.renders_failed} failed (${usage.period_start} – ${usage.period_end})`);
+  out.line(
+    `usage       ${usage.credits_used} credits, ${usage.renders_completed}/${usage.renders_total} renders completed, ${usage.renders_failed} failed (${usage.period_start} – ${usage.period_end})`,
+  );
 }

@@ -19,7 +19,11 @@ export async function readBatch(path: string): Promise<BatchInput> {
   try {
     rows = JSON.parse(text);
   } catch (error) {
-    throw new FxError(BatchErrorCode.rowsInvalid, `--batch ${path} is not valid JSON (or name it .csv): ${(error as Error).message}`, { cause: error });
+    throw new FxError(
+      BatchErrorCode.rowsInvalid,
+      `--batch ${path} is not valid JSON (or name it .csv): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   if (!Array.isArray(rows) || rows.some((row) => typeof row !== 'object' || row === null || Array.isArray(row))) {
     throw new FxError(BatchErrorCode.rowsInvalid, `--batch ${path} must hold a JSON array of objects (one per render)`);

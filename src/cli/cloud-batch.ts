@@ -20,35 +20,62 @@ import { fillOutputPath, planOutputPaths, Placeholder } from './output-path.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
-export async function cloudBatch(context: CommandContext, project: CloudProject, options: CloudRenderOptions, batchPath: string, template: string): Promise<number> {
+export async function cloudBatch(
+  context: CommandContext,
+  project: CloudProject,
+  options: CloudRenderOptions,
+  batchPath: string,
+  template: string,
+): Promise<number> {
   const { out, signal } = context;
-  const concurrency = integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_BATCH_CONCURRENCY) ?? 1;
+  const concurrency =
+    integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_BATCH_CONCURRENCY) ?? 1;
   const input = await readBatch(batchPath);
   const base = options.variables ?? {};
   const ext = options.format ?? 'mp4';
   // Every row's path before anything is sent; `{render_id}` is known only after each submit.
-  const planned = planOutputPaths(template, input.objects.map((row) => ({ ...base, ...row })), { ext }, [Placeholder.renderId]);
+  const planned = planOutputPaths(
+    template,
+    input.objects.map((row) => ({ ...base, ...row })),
+    { ext },
+    [Placeholder.renderId],
+  );
   const manifest = new ManifestWriter(join(dirname(planned[0] ?? template), MANIFEST_FILE));
   const client = new FxClient(options);
   const downloads: Promise<void>[] = [];
   let failed = 0;
 
   const onRow = (row: BatchManifestRow) => {
-    const output = row.render_id === null ? null : fillOutputPath(planned[row.row]!, { row: {}, render_id: row.render_id });
+    const output =
+      row.render_id === null ? null : fillOutputPath(planned[row.row]!, { row: {}, render_id: row.render_id });
     const finish = async () => {
       let entry = { ...row, output: row.status === 'completed' ? output : null };
       if (row.status === 'completed' && output !== null) {
         try {
-          await downloadToFile(client, row.render_id!, output, { signal, onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }, { row: row.row }) });
+          await downloadToFile(client, row.render_id!, output, {
+            signal,
+            onProgress: (bytes, totalBytes) =>
+              showProgress(out, { stage: 'downloading', bytes, totalBytes }, { row: row.row }),
+          });
         } catch (error) {
           if (signal.aborted) throw error;
-          entry = { ...entry, status: 'failed', output: null, error: { code: isFxError(error) ? error.code : 'download_failed', message: String((error as Error).message ?? error) } };
+          entry = {
+            ...entry,
+            status: 'failed',
+            output: null,
+            error: {
+              code: isFxError(error) ? error.code : 'download_failed',
+              message: String((error as Error).message ?? error),
+            },
+          };
         }
       }
       if (entry.status === 'failed') failed += 1;
       await manifest.set(row.row, entry);
       out.event(OutputEvent.result, { stage: 'row', ...entry });
-      out.note(`row ${row.row}: ${entry.status}${entry.output ? ` → ${entry.output}` : ''}${entry.error ? ` (${entry.error.code}: ${entry.error.message})` : ''}`);
+      out.note(
+        `row ${row.row}: ${entry.status}${entry.output ? ` → ${entry.output}` : ''}${entry.error ? ` (${entry.error.code}: ${entry.error.message})` : ''}`,
+      );
     };
     downloads.push(finish());
   };
@@ -65,7 +92,10 @@ export async function cloudBatch(context: CommandContext, project: CloudProject,
     await Promise.all(downloads);
   } catch (error) {
     await Promise.allSettled(downloads);
-    if (signal.aborted) out.note(`interrupted; rows already submitted go on at the service (see ${manifest.path}, and \`fx cloud list\`)`);
+    if (signal.aborted)
+      out.note(
+        `interrupted; rows already submitted go on at the service (see ${manifest.path}, and \`fx cloud list\`)`,
+      );
     throw error;
   }
   out.event(OutputEvent.result, { stage: 'batch', manifest: manifest.path, rows: input.objects.length, failed });

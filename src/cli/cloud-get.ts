@@ -11,12 +11,17 @@ import { fillOutputPath } from './output-path.js';
 
 export const command: Command = {
   name: 'cloud get',
-  summary: "Shows a render: status, progress, settings, and a short-lived signed video_url once completed.",
+  summary: 'Shows a render: status, progress, settings, and a short-lived signed video_url once completed.',
   args: '<render_id>',
   positionals: { min: 1, max: 1 },
   flags: {
     download: { type: 'boolean', description: 'save the video (the render must be completed)' },
-    output: { type: 'string', short: 'o', value: '<path>', description: `where the video goes (default ${DEFAULT_CLOUD_OUTPUT})` },
+    output: {
+      type: 'string',
+      short: 'o',
+      value: '<path>',
+      description: `where the video goes (default ${DEFAULT_CLOUD_OUTPUT})`,
+    },
   },
   run,
 };
@@ -30,9 +35,21 @@ async function run(context: CommandContext): Promise<void> {
   out.event(OutputEvent.result, { render });
   printRender(out, render);
   if (!booleanFlag(context, 'download')) return;
-  const path = fillOutputPath(stringFlag(context, 'output') ?? DEFAULT_CLOUD_OUTPUT, { row: {}, render_id: render.render_id, ext: render.format });
-  const saved = await downloadToFile(client, render, path, { signal, onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }) });
-  out.event(OutputEvent.result, { stage: 'downloaded', render_id: render.render_id, path: saved.path, bytes: saved.bytes });
+  const path = fillOutputPath(stringFlag(context, 'output') ?? DEFAULT_CLOUD_OUTPUT, {
+    row: {},
+    render_id: render.render_id,
+    ext: render.format,
+  });
+  const saved = await downloadToFile(client, render, path, {
+    signal,
+    onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }),
+  });
+  out.event(OutputEvent.result, {
+    stage: 'downloaded',
+    render_id: render.render_id,
+    path: saved.path,
+    bytes: saved.bytes,
+  });
   out.line(saved.path);
 }
 
@@ -40,7 +57,10 @@ function printRender(out: Output, render: Render): void {
   const rows: [string, unknown][] = [
     ['render_id', render.render_id],
     ['status', render.status],
-    ['progress', `${render.progress.stage} ${render.progress.frames_done}/${render.progress.frames_total ?? '?'} frames`],
+    [
+      'progress',
+      `${render.progress.stage} ${render.progress.frames_done}/${render.progress.frames_total ?? '?'} frames`,
+    ],
     ['settings', `${render.format} ${render.resolution} ${render.aspect_ratio} ${render.fps} fps ${render.quality}`],
     ['source', render.asset_id ?? render.url],
     ['composition', render.composition],

@@ -42,6 +42,11 @@ async function run(context: CommandContext): Promise<void> {
 }
 
 function printRow(out: Output, render: Render): void {
-  const progress = render.status === 'rendering' && render.progress.frames_total ? ` ${Math.floor((100 * render.progress.frames_done) / render.progress.frames_total)}%` : '';
-  out.line(`${render.render_id}  ${`${render.status}${progress}`.padEnd(14)}  ${render.format.padEnd(4)}  ${render.created_at}`);
+  const progress =
+    render.status === 'rendering' && render.progress.frames_total
+      ? ` ${Math.floor((100 * render.progress.frames_done) / render.progress.frames_total)}%`
+      : '';
+  out.line(
+    `${render.render_id}  ${`${render.status}${progress}`.padEnd(14)}  ${render.format.padEnd(4)}  ${render.created_at}`,
+  );
 }

@@ -18,11 +18,14 @@ import { variablesOf } from './variables.js';
 
 export const command: Command = {
   name: 'cloud render',
-  summary: 'Renders a project on the /v3 service: zips and uploads it (or uses --asset-id/--url), submits, polls, and downloads the video.',
+  summary:
+    'Renders a project on the /v3 service: zips and uploads it (or uses --asset-id/--url), submits, polls, and downloads the video.',
   args: '[project_dir]',
   positionals: { min: 0, max: 1 },
   flags: CLOUD_RENDER_FLAGS,
-  notes: ['Ctrl-C stops waiting (the render goes on at the service; `fx cloud get <render_id> --download` fetches it later).'],
+  notes: [
+    'Ctrl-C stops waiting (the render goes on at the service; `fx cloud get <render_id> --download` fetches it later).',
+  ],
   run,
 };
 
@@ -36,17 +39,33 @@ async function run(context: CommandContext): Promise<number | void> {
   const url = stringFlag(context, 'url');
   const template = stringFlag(context, 'output') ?? DEFAULT_CLOUD_OUTPUT;
   if (values['dry-run']) return dryRun(out, directory, assetId ?? url);
-  const project: CloudProject = url !== undefined ? { url } : assetId !== undefined ? { assetId, composition } : { files: await readProjectDirectory(directory), composition };
+  const project: CloudProject =
+    url !== undefined
+      ? { url }
+      : assetId !== undefined
+        ? { assetId, composition }
+        : { files: await readProjectDirectory(directory), composition };
   const batchPath = stringFlag(context, 'batch');
   const { apiUrl, credentials } = await cloudCredentials(context.env);
-  const renderOptions: CloudRenderOptions = { ...options, baseUrl: apiUrl, credentials, ...(variables ? { variables } : {}) };
+  const renderOptions: CloudRenderOptions = {
+    ...options,
+    baseUrl: apiUrl,
+    credentials,
+    ...(variables ? { variables } : {}),
+  };
   if (batchPath !== undefined) return cloudBatch(context, project, renderOptions, batchPath, template);
-  if (context.values['batch-concurrency'] !== undefined) out.warning('"--batch-concurrency" has no effect without "--batch"');
+  if (context.values['batch-concurrency'] !== undefined)
+    out.warning('"--batch-concurrency" has no effect without "--batch"');
   // Checked before any request: a template naming a key the values lack fails now, not after the render.
   fillOutputPath(template, { row: variables ?? {} }, [Placeholder.renderId, Placeholder.ext]);
 
-  const { render: queued, warnings } = await cloudRender(project, { ...renderOptions, noWait: true, onProgress: (progress) => showProgress(out, progress) }).catch((error: unknown) => {
-    if (context.signal.aborted) out.note('interrupted before the render was submitted: nothing runs at the service, nothing to resume');
+  const { render: queued, warnings } = await cloudRender(project, {
+    ...renderOptions,
+    noWait: true,
+    onProgress: (progress) => showProgress(out, progress),
+  }).catch((error: unknown) => {
+    if (context.signal.aborted)
+      out.note('interrupted before the render was submitted: nothing runs at the service, nothing to resume');
     throw error;
   });
   for (const issue of warnings) out.warning(issue.message, { issue });
@@ -59,12 +78,25 @@ async function run(context: CommandContext): Promise<number | void> {
   const client = new FxClient(renderOptions);
   const path = fillOutputPath(template, { row: variables ?? {}, render_id: queued.render_id, ext: queued.format });
   const saved = await finish(context, client, queued, path, renderOptions);
-  out.event(OutputEvent.result, { stage: 'downloaded', render_id: saved.render.render_id, path: saved.path, bytes: saved.bytes, render: saved.render });
+  out.event(OutputEvent.result, {
+    stage: 'downloaded',
+    render_id: saved.render.render_id,
+    path: saved.path,
+    bytes: saved.bytes,
+    render: saved.render,
+  });
   out.line(saved.path);
 }
 
 /** Waits for a submitted render and downloads it; Ctrl-C says how to pick it up later. */
-export async function finish(context: CommandContext, client: FxClient, queued: Render, path: string, options: CloudRenderOptions, row?: number) {
+export async function finish(
+  context: CommandContext,
+  client: FxClient,
+  queued: Render,
+  path: string,
+  options: CloudRenderOptions,
+  row?: number,
+) {
   const { out, signal } = context;
   const fields = row === undefined ? {} : { row };
   try {
@@ -84,8 +116,14 @@ export async function finish(context: CommandContext, client: FxClient, queued: 
     });
   } catch (error) {
     if (signal.aborted) {
-      out.event(OutputEvent.info, { message: 'interrupted', render_id: queued.render_id, resume: `fx cloud get ${queued.render_id} --download` });
-      out.note(`interrupted; the render goes on at the service. Resume: fx cloud get ${queued.render_id} --download -o ${path}`);
+      out.event(OutputEvent.info, {
+        message: 'interrupted',
+        render_id: queued.render_id,
+        resume: `fx cloud get ${queued.render_id} --download`,
+      });
+      out.note(
+        `interrupted; the render goes on at the service. Resume: fx cloud get ${queued.render_id} --download -o ${path}`,
+      );
     }
     throw error;
   }

@@ -9,21 +9,41 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', summary: 'create a starter composition', load: () => import('./init.js') },
-  { name: 'preview', summary: 'serve a project with a live preview that reloads on change', load: () => import('./preview.js') },
+  {
+    name: 'preview',
+    summary: 'serve a project with a live preview that reloads on change',
+    load: () => import('./preview.js'),
+  },
   { name: 'lint', summary: 'check every composition file of a project', load: () => import('./lint.js') },
   { name: 'metadata', summary: "print a composition's metadata as JSON", load: () => import('./metadata.js') },
   { name: 'types', summary: "print a TypeScript type of a composition's variables", load: () => import('./types.js') },
-  { name: 'render', summary: 'render locally (Chromium + FFmpeg), once or per batch row', load: () => import('./render.js') },
-  { name: 'cloud render', summary: 'render on the /v3 service and download the video', load: () => import('./cloud-render.js') },
+  {
+    name: 'render',
+    summary: 'render locally (Chromium + FFmpeg), once or per batch row',
+    load: () => import('./render.js'),
+  },
+  {
+    name: 'cloud render',
+    summary: 'render on the /v3 service and download the video',
+    load: () => import('./cloud-render.js'),
+  },
   { name: 'cloud list', summary: 'list your renders, newest first', load: () => import('./cloud-list.js') },
-  { name: 'cloud get', summary: "show a render (and download its video)", load: () => import('./cloud-get.js') },
+  { name: 'cloud get', summary: 'show a render (and download its video)', load: () => import('./cloud-get.js') },
   { name: 'cloud delete', summary: 'cancel and delete a render', load: () => import('./cloud-delete.js') },
   { name: 'auth login', summary: 'sign in in the browser, or store an API key', load: () => import('./auth-login.js') },
-  { name: 'auth status', summary: 'show the credential in use, its account and usage', load: () => import('./auth-status.js') },
+  {
+    name: 'auth status',
+    summary: 'show the credential in use, its account and usage',
+    load: () => import('./auth-status.js'),
+  },
   { name: 'auth refresh', summary: 'refresh the signed-in session now', load: () => import('./auth-refresh.js') },
   { name: 'auth logout', summary: 'revoke and forget the stored credential', load: () => import('./auth-logout.js') },
   { name: 'service', summary: 'run the reference /v3 render service', load: () => import('./service.js') },
-  { name: 'service create-key', summary: 'create an API key in the service data folder', load: () => import('./service-create-key.js') },
+  {
+    name: 'service create-key',
+    summary: 'create an API key in the service data folder',
+    load: () => import('./service-create-key.js'),
+  },
   { name: 'completion', summary: 'print a bash/zsh completion script', load: () => import('./completion.js') },
 ];
 

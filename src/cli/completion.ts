@@ -4,7 +4,8 @@ import type { Command, CommandContext } from './command.js';
 
 export const command: Command = {
   name: 'completion',
-  summary: 'Prints a completion script. bash: eval "$(fx completion)"; zsh: autoload -U bashcompinit && bashcompinit, then the same.',
+  summary:
+    'Prints a completion script. bash: eval "$(fx completion)"; zsh: autoload -U bashcompinit && bashcompinit, then the same.',
   run,
 };
 
@@ -15,9 +16,14 @@ async function run(context: CommandContext): Promise<void> {
     flagsOf.set(entry.name, [...Object.keys(loaded.flags ?? {}), 'json', 'help'].map((flag) => `--${flag}`).join(' '));
   }
   const tops = [...new Set(COMMANDS.map((entry) => entry.name.split(' ')[0]!))].join(' ');
-  const subs = (top: string) => COMMANDS.filter((entry) => entry.name.startsWith(`${top} `)).map((entry) => entry.name.split(' ')[1]).join(' ');
+  const subs = (top: string) =>
+    COMMANDS.filter((entry) => entry.name.startsWith(`${top} `))
+      .map((entry) => entry.name.split(' ')[1])
+      .join(' ');
   const cases = COMMANDS.map((entry) => `    "${entry.name}") flags="${flagsOf.get(entry.name)}" ;;`).join('\n');
-  const groups = [...new Set(COMMANDS.filter((entry) => entry.name.includes(' ')).map((entry) => entry.name.split(' ')[0]!))];
+  const groups = [
+    ...new Set(COMMANDS.filter((entry) => entry.name.includes(' ')).map((entry) => entry.name.split(' ')[0]!)),
+  ];
   context.out.line(`# fx completion (bash; zsh with bashcompinit)
 _fx() {
   local cur=\${COMP_WORDS[COMP_CWORD]} flags="" path=""

@@ -36,11 +36,19 @@ export function cliSession(resolved: NodeCredentials): LoopbackSignIn {
 export async function cloudCredentials(env: Readonly<Record<string, string | undefined>>): Promise<CloudCredentials> {
   const resolved = await resolveNodeCredentials({ env });
   if (resolved.apiKey) {
-    return { apiUrl: resolved.apiUrl, credentials: apiKeyCredentials(resolved.apiKey.value), source: resolved.apiKey.source, resolved };
+    return {
+      apiUrl: resolved.apiUrl,
+      credentials: apiKeyCredentials(resolved.apiKey.value),
+      source: resolved.apiKey.source,
+      resolved,
+    };
   }
   const session = cliSession(resolved);
   if (!(await session.signedIn())) {
-    throw cliError(CliErrorCode.notSignedIn, `no credential: CLOUD_API_KEY and RENDER_API_KEY are unset and ${resolved.store.path} holds no sign-in`);
+    throw cliError(
+      CliErrorCode.notSignedIn,
+      `no credential: CLOUD_API_KEY and RENDER_API_KEY are unset and ${resolved.store.path} holds no sign-in`,
+    );
   }
   return { apiUrl: resolved.apiUrl, credentials: session, source: 'oauth', resolved, session };
 }

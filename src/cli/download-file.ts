@@ -30,7 +30,11 @@ export async function downloadToFile(
         options.onProgress?.(loaded, total);
       },
     });
-    await pipeline(Readable.fromWeb(file.body as WebReadableStream<Uint8Array>), createWriteStream(partial, { flags: 'w' }), { signal: options.signal });
+    await pipeline(
+      Readable.fromWeb(file.body as WebReadableStream<Uint8Array>),
+      createWriteStream(partial, { flags: 'w' }),
+      { signal: options.signal },
+    );
     await rename(partial, path);
     return { path, bytes, render: file.render };
   } catch (error) {

@@ -62,7 +62,11 @@ const AUTH = new Set<string>([
   ErrorCode.credentialsNotAccepted,
   ...Object.values(AuthErrorCode).filter((code) => code !== AuthErrorCode.discoveryFailed),
 ]);
-const UNAVAILABLE = new Set<string>([ClientErrorCode.networkError, ClientErrorCode.timeout, AuthErrorCode.discoveryFailed]);
+const UNAVAILABLE = new Set<string>([
+  ClientErrorCode.networkError,
+  ClientErrorCode.timeout,
+  AuthErrorCode.discoveryFailed,
+]);
 const INVALID = new Set<string>([
   CliErrorCode.variablesInvalid,
   CliErrorCode.outputInvalid,
@@ -78,13 +82,16 @@ const INVALID_PREFIXES = ['zip_', 'project_source_'];
 export function exitCodeOf(error: unknown): ExitCode {
   if (!isFxError(error)) return ExitCode.failed;
   const { code, status } = error;
-  if (code === ClientErrorCode.aborted || code === RenderErrorCode.aborted || code === CliErrorCode.interrupted) return ExitCode.interrupted;
+  if (code === ClientErrorCode.aborted || code === RenderErrorCode.aborted || code === CliErrorCode.interrupted)
+    return ExitCode.interrupted;
   if (USAGE.has(code) || (status === undefined && FLAG_REFUSALS.has(code))) return ExitCode.usage;
   if (AUTH.has(code)) return ExitCode.auth;
   if (UNAVAILABLE.has(code)) return ExitCode.unavailable;
   // What the service refused (4xx), and the checks made before sending it: the input was wrong.
-  if ((status !== undefined && status >= 400 && status < 500) || code === ErrorCode.renderProjectInvalid) return ExitCode.invalid;
-  if (INVALID.has(code) || (status === undefined && INVALID_PREFIXES.some((prefix) => code.startsWith(prefix)))) return ExitCode.invalid;
+  if ((status !== undefined && status >= 400 && status < 500) || code === ErrorCode.renderProjectInvalid)
+    return ExitCode.invalid;
+  if (INVALID.has(code) || (status === undefined && INVALID_PREFIXES.some((prefix) => code.startsWith(prefix))))
+    return ExitCode.invalid;
   return ExitCode.failed;
 }
 

@@ -19,7 +19,10 @@ export function fileLock(path: string, options: { staleMs?: number; waitMs?: num
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const age = await stat(path).then((info) => Date.now() - info.mtimeMs, () => 0);
+        const age = await stat(path).then(
+          (info) => Date.now() - info.mtimeMs,
+          () => 0,
+        );
         if (age > staleMs || Date.now() > deadline) await rm(path, { force: true });
         else await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }

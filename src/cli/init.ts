@@ -10,7 +10,8 @@ const STARTER = fileURLToPath(new URL('./starter/', import.meta.url));
 
 export const command: Command = {
   name: 'init',
-  summary: 'Creates a starter composition: declared variables, a sub-composition and a CSS animation, ready for fx lint, fx render and fx cloud render.',
+  summary:
+    'Creates a starter composition: declared variables, a sub-composition and a CSS animation, ready for fx lint, fx render and fx cloud render.',
   args: '[dir]',
   positionals: { min: 0, max: 1 },
   run,
@@ -20,7 +21,10 @@ async function run(context: CommandContext): Promise<void> {
   const target = resolve(context.positionals[0] ?? '.');
   const files = (await readdir(STARTER)).sort();
   for (const file of files) {
-    const exists = await access(join(target, file)).then(() => true, () => false);
+    const exists = await access(join(target, file)).then(
+      () => true,
+      () => false,
+    );
     if (exists) throw cliError(CliErrorCode.targetExists, `${join(target, file)} already exists; nothing was written`);
   }
   await mkdir(target, { recursive: true });

@@ -11,7 +11,8 @@ import { readText } from './variables.js';
 
 export const command: Command = {
   name: 'lint',
-  summary: 'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media. Errors exit non-zero.',
+  summary:
+    'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media. Errors exit non-zero.',
   args: '[dir]',
   positionals: { min: 0, max: 1 },
   run,
@@ -24,7 +25,9 @@ export interface LintedFile {
 
 /** Lints every HTML file under `directory`; sub-compositions are read relative to the file that names them. */
 export async function lintProject(directory: string): Promise<LintedFile[]> {
-  const files = (await readProjectDirectory(directory)).filter((file) => /\.html?$/i.test(file.path)).sort((a, b) => a.path.localeCompare(b.path));
+  const files = (await readProjectDirectory(directory))
+    .filter((file) => /\.html?$/i.test(file.path))
+    .sort((a, b) => a.path.localeCompare(b.path));
   const root = resolve(directory);
   const linted: LintedFile[] = [];
   for (const file of files) {
@@ -52,10 +55,17 @@ export function reportLint(out: Output, linted: readonly LintedFile[], asResult 
       out.note(`${file}: ${label} ${finding.code}: ${finding.message}`);
     }
   }
-  const errors = linted.reduce((sum, { findings }) => sum + findings.filter((finding) => finding.severity === 'error').length, 0);
+  const errors = linted.reduce(
+    (sum, { findings }) => sum + findings.filter((finding) => finding.severity === 'error').length,
+    0,
+  );
   const warnings = linted.reduce((sum, { findings }) => sum + findings.length, 0) - errors;
   if (asResult) out.event(OutputEvent.result, { files: linted.length, errors, warnings });
-  if (errors > 0) throw cliError(CliErrorCode.lintFailed, `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`);
+  if (errors > 0)
+    throw cliError(
+      CliErrorCode.lintFailed,
+      `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`,
+    );
   const summary = `${linted.length} file(s) checked: no errors, ${warnings} warning(s)`;
   if (asResult) out.line(summary);
   else out.note(summary);

@@ -23,7 +23,13 @@ export async function main(argv: readonly string[], io: CliProcess): Promise<num
       io.stdout.write(topHelp());
       return ExitCode.ok;
     }
-    return fail(out, cliError(CliErrorCode.commandUnknown, `unknown command ${JSON.stringify(argv.filter((word) => !word.startsWith('-')).join(' '))}`));
+    return fail(
+      out,
+      cliError(
+        CliErrorCode.commandUnknown,
+        `unknown command ${JSON.stringify(argv.filter((word) => !word.startsWith('-')).join(' '))}`,
+      ),
+    );
   }
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort(cliError(CliErrorCode.interrupted, 'interrupted')));
@@ -34,11 +40,23 @@ export async function main(argv: readonly string[], io: CliProcess): Promise<num
       io.stdout.write(commandHelp(command));
       return ExitCode.ok;
     }
-    const code = await command.run({ values, positionals, out, env: io.env, signal: controller.signal, stdin: io.stdin });
+    const code = await command.run({
+      values,
+      positionals,
+      out,
+      env: io.env,
+      signal: controller.signal,
+      stdin: io.stdin,
+    });
     out.endLive();
     return code ?? ExitCode.ok;
   } catch (error) {
-    return fail(out, controller.signal.aborted && !isFxError(error) ? cliError(CliErrorCode.interrupted, 'interrupted', { cause: error }) : error);
+    return fail(
+      out,
+      controller.signal.aborted && !isFxError(error)
+        ? cliError(CliErrorCode.interrupted, 'interrupted', { cause: error })
+        : error,
+    );
   } finally {
     stopListening();
   }
@@ -49,7 +67,8 @@ function fail(out: Output, error: unknown): number {
   const code = isFxError(error) ? error.code : 'internal_error';
   const message = error instanceof Error ? error.message : String(error);
   out.error(code, message, hintOf(error), exitCode);
-  if (isFxError(error)) for (const issue of error.issues.slice(0, 20)) out.note(`  ${issue.path.join('.')}: ${issue.message}`);
+  if (isFxError(error))
+    for (const issue of error.issues.slice(0, 20)) out.note(`  ${issue.path.join('.')}: ${issue.message}`);
   if (!isFxError(error) && error instanceof Error && error.stack) out.note(error.stack);
   return exitCode;
 }

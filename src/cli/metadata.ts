@@ -6,7 +6,8 @@ import { readText } from './variables.js';
 
 export const command: Command = {
   name: 'metadata',
-  summary: "Prints a composition's metadata as JSON: id, width, height, duration, declared variables and issues. Nothing is rendered.",
+  summary:
+    "Prints a composition's metadata as JSON: id, width, height, duration, declared variables and issues. Nothing is rendered.",
   args: '<file>',
   positionals: { min: 1, max: 1 },
   run,

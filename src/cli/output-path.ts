@@ -24,10 +24,18 @@ export interface PathValues {
 export function fillOutputPath(template: string, values: PathValues, late: readonly string[] = []): string {
   const filled = template.replace(PLACEHOLDER, (whole, name: string) => {
     if (late.includes(name)) return whole;
-    const value = name in values && name !== 'row' ? (values as unknown as Record<string, unknown>)[name] : values.row[name];
-    if (value === undefined) throw cliError(CliErrorCode.outputInvalid, `"--output" names {${name}}, which row ${values.index ?? 0} does not have`);
+    const value =
+      name in values && name !== 'row' ? (values as unknown as Record<string, unknown>)[name] : values.row[name];
+    if (value === undefined)
+      throw cliError(
+        CliErrorCode.outputInvalid,
+        `"--output" names {${name}}, which row ${values.index ?? 0} does not have`,
+      );
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw cliError(CliErrorCode.outputInvalid, `"--output" names {${name}}, whose value in row ${values.index ?? 0} is not a string, number or boolean`);
+      throw cliError(
+        CliErrorCode.outputInvalid,
+        `"--output" names {${name}}, whose value in row ${values.index ?? 0} is not a string, number or boolean`,
+      );
     }
     const segment = String(value).replace(UNSAFE, '_');
     return segment === '.' || segment === '..' || segment === '' ? '_' : segment;
@@ -39,7 +47,12 @@ export function fillOutputPath(template: string, values: PathValues, late: reado
  * Every row's path (with `late` placeholders still in it), checked: throws `cli_output_invalid` for the first
  * problem, before any row renders.
  */
-export function planOutputPaths(template: string, rows: readonly Readonly<Record<string, unknown>>[], fixed: Omit<PathValues, 'row' | 'index'>, late: readonly string[] = []): string[] {
+export function planOutputPaths(
+  template: string,
+  rows: readonly Readonly<Record<string, unknown>>[],
+  fixed: Omit<PathValues, 'row' | 'index'>,
+  late: readonly string[] = [],
+): string[] {
   const paths = rows.map((row, index) => fillOutputPath(template, { ...fixed, index, row }, late));
   const seen = new Map<string, number>();
   const unique = late.some((name) => template.includes(`{${name}}`) && name === Placeholder.renderId);
@@ -47,7 +60,10 @@ export function planOutputPaths(template: string, rows: readonly Readonly<Record
     const absolute = resolve(path);
     const earlier = seen.get(absolute);
     if (earlier !== undefined && !unique) {
-      throw cliError(CliErrorCode.outputInvalid, `"--output" gives rows ${earlier} and ${index} the same file ${JSON.stringify(path)}`);
+      throw cliError(
+        CliErrorCode.outputInvalid,
+        `"--output" gives rows ${earlier} and ${index} the same file ${JSON.stringify(path)}`,
+      );
     }
     seen.set(absolute, index);
   });

@@ -91,7 +91,11 @@ export class Output {
     }
     if (key === this.lastProgress) return;
     this.lastProgress = key;
-    this.event(OutputEvent.progress, { stage, ...(fraction === undefined ? {} : { fraction: Math.round(fraction * 1000) / 1000 }), ...fields });
+    this.event(OutputEvent.progress, {
+      stage,
+      ...(fraction === undefined ? {} : { fraction: Math.round(fraction * 1000) / 1000 }),
+      ...fields,
+    });
     this.note(label);
   }
 

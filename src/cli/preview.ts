@@ -20,10 +20,13 @@ const PREVIEW_DOCUMENT = 'preview';
 
 export const command: Command = {
   name: 'preview',
-  summary: 'Serves the project with <fx-composition> and a variables form on 127.0.0.1; edits to its files reload the preview where it was. Ctrl-C stops it.',
+  summary:
+    'Serves the project with <fx-composition> and a variables form on 127.0.0.1; edits to its files reload the preview where it was. Ctrl-C stops it.',
   args: '[dir]',
   positionals: { min: 0, max: 1 },
-  flags: { composition: { type: 'string', short: 'c', value: '<file>', description: 'entry HTML file (default index.html)' } },
+  flags: {
+    composition: { type: 'string', short: 'c', value: '<file>', description: 'entry HTML file (default index.html)' },
+  },
   run,
 };
 

@@ -33,7 +33,12 @@ export interface LocalManifestRow {
   readonly variables: Readonly<Record<string, unknown>>;
 }
 
-export async function renderBatchRows(context: CommandContext, local: LocalRender, base: Record<string, unknown>, batchPath: string): Promise<number> {
+export async function renderBatchRows(
+  context: CommandContext,
+  local: LocalRender,
+  base: Record<string, unknown>,
+  batchPath: string,
+): Promise<number> {
   const { out } = context;
   const concurrency = integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_CONCURRENCY) ?? 1;
   const input = await readBatch(batchPath);
@@ -46,10 +51,23 @@ export async function renderBatchRows(context: CommandContext, local: LocalRende
   const previous = context.values.resume ? await manifest.load() : [];
   const done = (index: number) => {
     const row = previous[index];
-    return row?.status === 'completed' && row.output === outputs[index] && isDeepStrictEqual(row.variables, rows[index]) && existsSync(outputs[index]!);
+    return (
+      row?.status === 'completed' &&
+      row.output === outputs[index] &&
+      isDeepStrictEqual(row.variables, rows[index]) &&
+      existsSync(outputs[index]!)
+    );
   };
   const entry = (index: number, fields: Partial<LocalManifestRow>): LocalManifestRow => ({
-    index, output: outputs[index]!, status: 'pending', started_at: null, finished_at: null, duration_ms: null, error: null, variables: rows[index]!, ...fields,
+    index,
+    output: outputs[index]!,
+    status: 'pending',
+    started_at: null,
+    finished_at: null,
+    duration_ms: null,
+    error: null,
+    variables: rows[index]!,
+    ...fields,
   });
   const todo: number[] = [];
   for (let index = 0; index < rows.length; index += 1) {
@@ -68,7 +86,12 @@ export async function renderBatchRows(context: CommandContext, local: LocalRende
     const started = Date.now();
     await manifest.set(index, entry(index, { status: 'rendering', started_at: new Date(started).toISOString() }));
     const finished = (fields: Partial<LocalManifestRow>) =>
-      entry(index, { started_at: new Date(started).toISOString(), finished_at: new Date().toISOString(), duration_ms: Date.now() - started, ...fields });
+      entry(index, {
+        started_at: new Date(started).toISOString(),
+        finished_at: new Date().toISOString(),
+        duration_ms: Date.now() - started,
+        ...fields,
+      });
     try {
       const result = await render(options);
       const row = finished({ status: 'completed' });
@@ -78,7 +101,10 @@ export async function renderBatchRows(context: CommandContext, local: LocalRende
       return result;
     } catch (error) {
       const failure = error as { code?: string; message?: string };
-      const row = finished({ status: 'failed', error: { code: failure.code ?? 'render_failed', message: failure.message ?? String(error) } });
+      const row = finished({
+        status: 'failed',
+        error: { code: failure.code ?? 'render_failed', message: failure.message ?? String(error) },
+      });
       await manifest.set(index, row);
       out.event(OutputEvent.result, { stage: 'row', ...row });
       out.note(`row ${index}: failed (${row.error!.code}: ${row.error!.message})`);
@@ -101,7 +127,13 @@ export async function renderBatchRows(context: CommandContext, local: LocalRende
     throw context.signal.reason;
   }
   const failed = results.filter((result) => result.status === 'failed').length;
-  out.event(OutputEvent.result, { stage: 'batch', manifest: manifest.path, rows: rows.length, rendered: todo.length, failed });
+  out.event(OutputEvent.result, {
+    stage: 'batch',
+    manifest: manifest.path,
+    rows: rows.length,
+    rendered: todo.length,
+    failed,
+  });
   out.line(manifest.path);
   return failed > 0 ? ExitCode.failed : ExitCode.ok;
 }

@@ -55,19 +55,44 @@ async function run(context: CommandContext): Promise<number | void> {
   if (batch !== undefined) return renderBatchRows(context, local, variables, batch);
 
   for (const issue of checkValues(variables, local.declarations, strict)) out.warning(issue.message, { issue });
-  const outputPath = fillOutputPath(stringFlag(context, 'output') ?? DEFAULT_LOCAL_OUTPUT, { row: variables, name: local.name, ext: settings.format });
-  const result = await render({ ...local.base, variables, outputPath, onProgress: (progress) => showRenderProgress(out, progress) });
+  const outputPath = fillOutputPath(stringFlag(context, 'output') ?? DEFAULT_LOCAL_OUTPUT, {
+    row: variables,
+    name: local.name,
+    ext: settings.format,
+  });
+  const result = await render({
+    ...local.base,
+    variables,
+    outputPath,
+    onProgress: (progress) => showRenderProgress(out, progress),
+  });
   for (const issue of result.issues ?? []) out.warning(issue.message, { issue });
-  out.event(OutputEvent.result, { path: result.videoPath, thumbnail: result.thumbnailPath, width: result.width, height: result.height, fps: result.fps, frames: result.frames, duration: result.duration });
+  out.event(OutputEvent.result, {
+    path: result.videoPath,
+    thumbnail: result.thumbnailPath,
+    width: result.width,
+    height: result.height,
+    fps: result.fps,
+    frames: result.frames,
+    duration: result.duration,
+  });
   out.line(result.videoPath);
 }
 
 /** The service's rule, locally: errors refuse the render, warnings too with `--strict-variables`; returns the rest. */
-export function checkValues(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
+export function checkValues(
+  values: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  strict: boolean,
+): Issue[] {
   const issues = validateVariables(values, declarations, { path: ['variables'] });
   const refused = issues.filter((found) => strict || found.severity === 'error');
   if (refused.length > 0) {
-    throw new FxError(ErrorCode.renderProjectInvalid, `${refused.length} variable issue(s), nothing rendered; first: ${refused[0]!.message}`, { issues: refused });
+    throw new FxError(
+      ErrorCode.renderProjectInvalid,
+      `${refused.length} variable issue(s), nothing rendered; first: ${refused[0]!.message}`,
+      { issues: refused },
+    );
   }
   return issues;
 }

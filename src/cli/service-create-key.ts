@@ -7,10 +7,15 @@ import { OutputEvent } from './output.js';
 
 export const command: Command = {
   name: 'service create-key',
-  summary: 'Creates an API key for an account (created when missing) in the service data folder; the key is shown once.',
+  summary:
+    'Creates an API key for an account (created when missing) in the service data folder; the key is shown once.',
   flags: {
     account: { type: 'string', value: '<name>', description: 'the account (required)' },
-    'data-dir': { type: 'string', value: '<dir>', description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)' },
+    'data-dir': {
+      type: 'string',
+      value: '<dir>',
+      description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)',
+    },
   },
   notes: ['Then: fx auth login --api-key (paste it), or export CLOUD_API_KEY=<key>.'],
   run,
@@ -19,12 +24,21 @@ export const command: Command = {
 async function run(context: CommandContext): Promise<void> {
   const account = stringFlag(context, 'account');
   if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
-  const db = openServiceDatabase(stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR);
+  const db = openServiceDatabase(
+    stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+  );
   try {
     const created = await createApiKey(db, account);
-    context.out.event(OutputEvent.result, { api_key: created.key, key_id: created.keyId, account_id: created.accountId, webhook_secret: created.webhookSecret });
+    context.out.event(OutputEvent.result, {
+      api_key: created.key,
+      key_id: created.keyId,
+      account_id: created.accountId,
+      webhook_secret: created.webhookSecret,
+    });
     context.out.line(created.key);
-    context.out.note(`key id ${created.keyId}, account ${created.accountId} (${account}); the key is shown once: store it now`);
+    context.out.note(
+      `key id ${created.keyId}, account ${created.accountId} (${account}); the key is shown once: store it now`,
+    );
   } finally {
     db.close();
   }

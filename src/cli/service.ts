@@ -6,9 +6,15 @@ export const command: Command = {
   summary: 'Runs the reference /v3 render service on this machine (what `npm start` runs); Ctrl-C stops it.',
   flags: {
     port: { type: 'string', value: '<n>', description: 'port (default $FX_SERVICE_PORT or 8787)' },
-    'data-dir': { type: 'string', value: '<dir>', description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)' },
+    'data-dir': {
+      type: 'string',
+      value: '<dir>',
+      description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)',
+    },
   },
-  notes: ['Other settings: FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_CONCURRENCY, FX_SERVICE_OAUTH_* (see docs/service.md).'],
+  notes: [
+    'Other settings: FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_CONCURRENCY, FX_SERVICE_OAUTH_* (see docs/service.md).',
+  ],
   run,
 };
 

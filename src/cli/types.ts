@@ -8,10 +8,17 @@ import { readText } from './variables.js';
 
 export const command: Command = {
   name: 'types',
-  summary: "Prints a TypeScript type for a composition's declared variables (every field optional: a missing one takes its default).",
+  summary:
+    "Prints a TypeScript type for a composition's declared variables (every field optional: a missing one takes its default).",
   args: '<file>',
   positionals: { min: 1, max: 1 },
-  flags: { name: { type: 'string', value: '<Name>', description: 'name of the type (default: from the composition id, else CompositionVariables)' } },
+  flags: {
+    name: {
+      type: 'string',
+      value: '<Name>',
+      description: 'name of the type (default: from the composition id, else CompositionVariables)',
+    },
+  },
   run,
 };
 
@@ -45,13 +52,18 @@ export function variablesType(declarations: readonly VariableDeclaration[], name
   return `export interface ${name} {\n${fields.join('\n')}\n}\n`;
 }
 
-const pascal = (id: string) => id.replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, __, letter: string) => letter.toUpperCase()).replace(/^[^A-Za-z_$]+/, '');
+const pascal = (id: string) =>
+  id
+    .replace(/(^|[^A-Za-z0-9])([A-Za-z0-9])/g, (_, __, letter: string) => letter.toUpperCase())
+    .replace(/^[^A-Za-z_$]+/, '');
 
 async function run(context: CommandContext): Promise<void> {
   const metadata = extractCompositionMetadata(await readText(context.positionals[0]!));
   const given = stringFlag(context, 'name');
-  if (given !== undefined && !IDENTIFIER.test(given)) throw cliError(CliErrorCode.flagInvalid, `"--name" must be a TypeScript identifier, got ${JSON.stringify(given)}`);
-  const name = given ?? (metadata.id && pascal(metadata.id) ? `${pascal(metadata.id)}Variables` : 'CompositionVariables');
+  if (given !== undefined && !IDENTIFIER.test(given))
+    throw cliError(CliErrorCode.flagInvalid, `"--name" must be a TypeScript identifier, got ${JSON.stringify(given)}`);
+  const name =
+    given ?? (metadata.id && pascal(metadata.id) ? `${pascal(metadata.id)}Variables` : 'CompositionVariables');
   const source = variablesType(metadata.variables, name);
   context.out.event(OutputEvent.result, { name, source, variables: metadata.variables.length });
   context.out.line(source.trimEnd());

@@ -24,7 +24,11 @@ export async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw cliError(CliErrorCode.fileUnreadable, `${JSON.stringify(path)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`, { cause: error });
+    throw cliError(
+      CliErrorCode.fileUnreadable,
+      `${JSON.stringify(path)} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`,
+      { cause: error },
+    );
   }
 }
 
@@ -33,7 +37,9 @@ function parseObject(text: string, where: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw cliError(CliErrorCode.variablesInvalid, `${where} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw cliError(CliErrorCode.variablesInvalid, `${where} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;

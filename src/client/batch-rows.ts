@@ -24,10 +24,17 @@ export function batchRows(
   strict = false,
 ): { rows: Record<string, unknown>[]; warnings: Issue[] } {
   const parsed = typeof rows === 'string' ? parseCsv(rows).map((row) => fromCsv(row, declarations)) : rows;
-  if (!Array.isArray(parsed)) throw new FxError(BatchErrorCode.rowsInvalid, `batch rows must be an array of objects or a CSV text, got ${describe(rows)}`);
+  if (!Array.isArray(parsed))
+    throw new FxError(
+      BatchErrorCode.rowsInvalid,
+      `batch rows must be an array of objects or a CSV text, got ${describe(rows)}`,
+    );
   const merged = parsed.map((row: unknown, index) => {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      throw new FxError(BatchErrorCode.rowsInvalid, `batch row ${index} must be an object of variable values, got ${describe(row)}`);
+      throw new FxError(
+        BatchErrorCode.rowsInvalid,
+        `batch row ${index} must be an object of variable values, got ${describe(row)}`,
+      );
     }
     return { ...base, ...row } as Record<string, unknown>;
   });
@@ -35,9 +42,13 @@ export function batchRows(
   const refused = issues.filter((found) => strict || found.severity === 'error');
   if (refused.length > 0) {
     const first = refused[0]!;
-    throw new FxError(BatchErrorCode.rowsRefused, `${refused.length} batch row issue(s), nothing submitted; first: ${first.message} (row ${first.path[1]})`, {
-      issues: refused,
-    });
+    throw new FxError(
+      BatchErrorCode.rowsRefused,
+      `${refused.length} batch row issue(s), nothing submitted; first: ${first.message} (row ${first.path[1]})`,
+      {
+        issues: refused,
+      },
+    );
   }
   return { rows: merged, warnings: issues };
 }

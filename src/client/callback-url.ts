@@ -12,8 +12,16 @@ export function checkCallbackUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw refused(ErrorCode.parameterInvalid, `"callback_url" must be an https: URL, got ${JSON.stringify(String(value).slice(0, 100))}`, 'callback_url');
+    throw refused(
+      ErrorCode.parameterInvalid,
+      `"callback_url" must be an https: URL, got ${JSON.stringify(String(value).slice(0, 100))}`,
+      'callback_url',
+    );
   }
   if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) return value;
-  throw refused(ErrorCode.callbackUrlInsecure, `"callback_url" must use https:, got ${JSON.stringify(url.protocol)}`, 'callback_url');
+  throw refused(
+    ErrorCode.callbackUrlInsecure,
+    `"callback_url" must use https:, got ${JSON.stringify(url.protocol)}`,
+    'callback_url',
+  );
 }

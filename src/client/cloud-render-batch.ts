@@ -4,7 +4,13 @@ import { ErrorCode } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
 import { BatchErrorCode, batchRows } from './batch-rows.js';
 import { checkIdempotencyKey } from './checks.js';
-import { prepareProject, submitAndFinish, withAbortError, type CloudProject, type CloudRenderOptions } from './cloud-render.js';
+import {
+  prepareProject,
+  submitAndFinish,
+  withAbortError,
+  type CloudProject,
+  type CloudRenderOptions,
+} from './cloud-render.js';
 import { refused } from './errors.js';
 import type { CloudRenderProgress } from './progress.js';
 
@@ -40,22 +46,42 @@ export interface BatchManifestRow {
  * `idempotencyKey`, row `i` submits with `key.i`, so the whole batch can be repeated without duplicates.
  * Resolves with one manifest row per input row, in row order.
  */
-export function cloudRenderBatch(project: CloudProject, rows: readonly unknown[] | string, options: CloudBatchOptions): Promise<BatchManifestRow[]> {
+export function cloudRenderBatch(
+  project: CloudProject,
+  rows: readonly unknown[] | string,
+  options: CloudBatchOptions,
+): Promise<BatchManifestRow[]> {
   return withAbortError(options.signal, () => runBatch(project, rows, options));
 }
 
-async function runBatch(project: CloudProject, input: readonly unknown[] | string, options: CloudBatchOptions): Promise<BatchManifestRow[]> {
+async function runBatch(
+  project: CloudProject,
+  input: readonly unknown[] | string,
+  options: CloudBatchOptions,
+): Promise<BatchManifestRow[]> {
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_BATCH_CONCURRENCY) {
-    throw new FxError(BatchErrorCode.rowsInvalid, `"concurrency" must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(concurrency)}`);
+    throw new FxError(
+      BatchErrorCode.rowsInvalid,
+      `"concurrency" must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(concurrency)}`,
+    );
   }
   const baseKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
   const rowKey = (row: number) => (baseKey === undefined ? undefined : `${baseKey}.${row}`);
   if (baseKey !== undefined && baseKey.length > MAX_BATCH_KEY_LENGTH) {
-    throw refused(ErrorCode.idempotencyKeyInvalid, `a batch's "idempotencyKey" is at most ${MAX_BATCH_KEY_LENGTH} characters, leaving room for ".<row>"`, 'Idempotency-Key');
+    throw refused(
+      ErrorCode.idempotencyKeyInvalid,
+      `a batch's "idempotencyKey" is at most ${MAX_BATCH_KEY_LENGTH} characters, leaving room for ".<row>"`,
+      'Idempotency-Key',
+    );
   }
   const prepared = await prepareProject(project, { ...options, onProgress: options.onProgress }, (local) => {
-    const { rows, warnings } = batchRows(input, options.variables ?? local?.variables ?? {}, local?.metadata?.variables ?? [], options.strictVariables);
+    const { rows, warnings } = batchRows(
+      input,
+      options.variables ?? local?.variables ?? {},
+      local?.metadata?.variables ?? [],
+      options.strictVariables,
+    );
     return rows.map((variables, row) => ({ variables, warnings: warnings.filter((found) => found.path[1] === row) }));
   });
 
@@ -66,13 +92,17 @@ async function runBatch(project: CloudProject, input: readonly unknown[] | strin
       const { variables, warnings } = prepared.rows[row]!;
       let video: Blob | undefined;
       try {
-        const onProgress = options.onProgress && ((progress: CloudRenderProgress) => options.onProgress!({ ...progress, row }));
+        const onProgress =
+          options.onProgress && ((progress: CloudRenderProgress) => options.onProgress!({ ...progress, row }));
         const result = await submitAndFinish(prepared, variables, warnings, rowKey(row), options, onProgress);
         video = result.video;
         manifest[row] = manifestRow(row, variables, warnings, result.render, null);
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        const failure = { code: isFxError(error) ? error.code : 'render_failed', message: error instanceof Error ? error.message : String(error) };
+        const failure = {
+          code: isFxError(error) ? error.code : 'render_failed',
+          message: error instanceof Error ? error.message : String(error),
+        };
         manifest[row] = manifestRow(row, variables, warnings, undefined, failure);
       }
       options.onRow?.(manifest[row]!, video);
@@ -90,5 +120,13 @@ function manifestRow(
   error: BatchManifestRow['error'],
 ): BatchManifestRow {
   const status = error ? 'failed' : render!.status === 'completed' ? 'completed' : 'queued';
-  return { row, status, render_id: render?.render_id ?? null, variables, video_url: render?.video_url ?? null, warnings, error };
+  return {
+    row,
+    status,
+    render_id: render?.render_id ?? null,
+    variables,
+    video_url: render?.video_url ?? null,
+    warnings,
+    error,
+  };
 }

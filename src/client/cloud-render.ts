@@ -19,7 +19,9 @@ import { zipFiles } from './zip/zip-project.js';
 
 /** A live `<fx-composition>` (or anything shaped like one): what it shows now is what gets rendered. */
 export interface EmbedLike {
-  readonly metadata: { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] } | undefined;
+  readonly metadata:
+    | { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] }
+    | undefined;
   readonly variables: Readonly<Record<string, unknown>>;
   /** The files the composition uses, the entry as `index.html`, with `extraFiles` added. */
   projectFiles(options?: { extraFiles?: readonly ProjectEntry[]; signal?: AbortSignal }): Promise<ProjectEntry[]>;
@@ -74,7 +76,9 @@ export interface CloudRenderResult {
 export interface LocalProject {
   readonly files: readonly ProjectFile[];
   readonly composition: string;
-  readonly metadata: { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] } | undefined;
+  readonly metadata:
+    | { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] }
+    | undefined;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -108,7 +112,14 @@ async function runCloudRender(project: CloudProject, options: CloudRenderOptions
   const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
   const prepared = await prepareProject(project, options, (local) => {
     const variables = options.variables ?? local?.variables ?? {};
-    return [{ variables, warnings: local?.metadata ? checkVariables(variables, local.metadata.variables, options.strictVariables ?? false) : [] }];
+    return [
+      {
+        variables,
+        warnings: local?.metadata
+          ? checkVariables(variables, local.metadata.variables, options.strictVariables ?? false)
+          : [],
+      },
+    ];
   });
   const [{ variables, warnings }] = prepared.rows as [PreparedRow];
   return submitAndFinish(prepared, variables, warnings, idempotencyKey, options, options.onProgress);
@@ -160,7 +171,10 @@ export async function submitAndFinish(
 ): Promise<CloudRenderResult> {
   const { client } = prepared;
   const { signal } = options;
-  const queued = await client.createRender({ ...prepared.request, variables: { ...variables } }, { idempotencyKey, signal });
+  const queued = await client.createRender(
+    { ...prepared.request, variables: { ...variables } },
+    { idempotencyKey, signal },
+  );
   onProgress?.({ stage: CloudRenderStage.queued });
   if (options.noWait) return { render: queued, warnings };
   const finished = await client.waitForRender(queued.render_id, {
@@ -176,7 +190,8 @@ export async function submitAndFinish(
   if (options.download === false) return { render: finished, warnings };
   const downloaded = await client.downloadRender(finished, {
     signal,
-    onProgress: ({ loaded, total }) => onProgress?.({ stage: CloudRenderStage.downloading, bytes: loaded, totalBytes: total }),
+    onProgress: ({ loaded, total }) =>
+      onProgress?.({ stage: CloudRenderStage.downloading, bytes: loaded, totalBytes: total }),
   });
   return { render: downloaded.render, video: downloaded.body, warnings };
 }
@@ -202,9 +217,15 @@ function renderSettings(options: CloudRenderOptions): RenderRequest {
 async function readProject(project: CloudProject, signal: AbortSignal | undefined): Promise<LocalProject | undefined> {
   if ('embed' in project) {
     const { embed } = project;
-    if (!embed.metadata) throw refused(ErrorCode.renderProjectInvalid, 'the composition has not loaded yet: wait for its "ready" event');
+    if (!embed.metadata)
+      throw refused(ErrorCode.renderProjectInvalid, 'the composition has not loaded yet: wait for its "ready" event');
     const files = await embed.projectFiles({ extraFiles: project.extraFiles, signal });
-    return { files: await readSource(files), composition: DEFAULT_COMPOSITION, metadata: embed.metadata, variables: embed.variables };
+    return {
+      files: await readSource(files),
+      composition: DEFAULT_COMPOSITION,
+      metadata: embed.metadata,
+      variables: embed.variables,
+    };
   }
   if (!('files' in project)) return undefined;
   const files = isFileList(project.files) ? project.files : await readSource(project.files as ProjectSource);
@@ -218,22 +239,35 @@ async function readProject(project: CloudProject, signal: AbortSignal | undefine
 const isFileList = (files: unknown): files is readonly ProjectFile[] =>
   Array.isArray(files) && files.every((file) => typeof file?.path === 'string' && 'content' in file);
 
-const textOf = async (content: Blob | Uint8Array) => (content instanceof Blob ? content.text() : new TextDecoder().decode(content));
+const textOf = async (content: Blob | Uint8Array) =>
+  content instanceof Blob ? content.text() : new TextDecoder().decode(content);
 
-function remoteSource(project: { readonly assetId: string; readonly composition?: string } | { readonly url: string }): RenderRequest {
-  return 'url' in project ? { url: project.url } : { asset_id: project.assetId, ...(project.composition === undefined ? {} : { composition: project.composition }) };
+function remoteSource(
+  project: { readonly assetId: string; readonly composition?: string } | { readonly url: string },
+): RenderRequest {
+  return 'url' in project
+    ? { url: project.url }
+    : { asset_id: project.assetId, ...(project.composition === undefined ? {} : { composition: project.composition }) };
 }
 
 /** @internal The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */
-export function checkVariables(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], strict: boolean): Issue[] {
+export function checkVariables(
+  values: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  strict: boolean,
+): Issue[] {
   const issues = validateVariables(values, declarations, { path: ['variables'] });
   const refusedIssues = issues.filter((found) => strict || found.severity === 'error');
   const first = refusedIssues[0];
   if (first) {
-    throw new FxApiError(ErrorCode.renderProjectInvalid, `${refusedIssues.length} variable issue(s), nothing sent; first: ${first.message}`, {
-      param: first.path.join('.'),
-      issues: refusedIssues,
-    });
+    throw new FxApiError(
+      ErrorCode.renderProjectInvalid,
+      `${refusedIssues.length} variable issue(s), nothing sent; first: ${first.message}`,
+      {
+        param: first.path.join('.'),
+        issues: refusedIssues,
+      },
+    );
   }
   return issues;
 }
@@ -249,11 +283,16 @@ async function upload(local: LocalProject, options: CloudRenderOptions): Promise
     signal,
     onProgress: ({ bytes, totalBytes }) => onProgress?.({ stage: CloudRenderStage.zipping, bytes, totalBytes }),
   });
-  const uploading = (bytes: number, totalBytes: number | undefined) => onProgress?.({ stage: CloudRenderStage.uploading, bytes, totalBytes });
+  const uploading = (bytes: number, totalBytes: number | undefined) =>
+    onProgress?.({ stage: CloudRenderStage.uploading, bytes, totalBytes });
   uploading(0, zipped.zip.size);
   // An injected fetch is the caller's to instrument; progress then comes at the end only.
   const fetch = options.fetch ?? fetchWithUploadProgress((sent) => uploading(sent, zipped.zip.size));
-  const asset = await new FxClient({ ...options, fetch }).uploadAsset(zipped.zip, { composition: local.composition, idempotencyKey: options.idempotencyKey, signal });
+  const asset = await new FxClient({ ...options, fetch }).uploadAsset(zipped.zip, {
+    composition: local.composition,
+    idempotencyKey: options.idempotencyKey,
+    signal,
+  });
   uploading(zipped.zip.size, zipped.zip.size);
   return asset.asset_id;
 }
@@ -261,5 +300,9 @@ async function upload(local: LocalProject, options: CloudRenderOptions): Promise
 /** @internal A polled record as progress: queued, then frames done out of the total once the renderer knows it. */
 export function renderProgress(render: Render): CloudRenderProgress {
   if (render.status === RenderStatus.queued) return { stage: CloudRenderStage.queued };
-  return { stage: CloudRenderStage.rendering, framesDone: render.progress.frames_done, framesTotal: render.progress.frames_total ?? undefined };
+  return {
+    stage: CloudRenderStage.rendering,
+    framesDone: render.progress.frames_done,
+    framesTotal: render.progress.frames_total ?? undefined,
+  };
 }

@@ -18,11 +18,13 @@ export function parseCsv(text: string): Record<string, string>[] {
   if (!header) return [];
   const seen = new Set<string>();
   header.fields.forEach((name, column) => {
-    if (name === '' || seen.has(name)) throw csvError(1, `column ${column + 1} of the header is ${name === '' ? 'empty' : `a second "${name}"`}`);
+    if (name === '' || seen.has(name))
+      throw csvError(1, `column ${column + 1} of the header is ${name === '' ? 'empty' : `a second "${name}"`}`);
     seen.add(name);
   });
   return rows.map(({ fields, line }) => {
-    if (fields.length > header.fields.length) throw csvError(line, `has ${fields.length} fields, the header names ${header.fields.length}`);
+    if (fields.length > header.fields.length)
+      throw csvError(line, `has ${fields.length} fields, the header names ${header.fields.length}`);
     return Object.fromEntries(fields.map((field, column) => [header.fields[column]!, field]));
   });
 }
@@ -53,7 +55,8 @@ function csvRecords(text: string): { fields: string[]; line: number }[] {
       line += countNewlines(field);
       at = close + 1;
       const next = text[at];
-      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') throw csvError(line, 'has text after a closing quote');
+      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
+        throw csvError(line, 'has text after a closing quote');
       continue;
     }
     if (char === ',') endField();

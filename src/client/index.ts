@@ -41,8 +41,19 @@ export type {
 } from '../wire/render-request.js';
 export { ErrorCode, RenderStatus } from '../wire/constants.js';
 export * from './zip/index.js';
-export { cloudRender, type CloudProject, type CloudRenderOptions, type CloudRenderResult, type EmbedLike } from './cloud-render.js';
-export { cloudRenderBatch, MAX_BATCH_CONCURRENCY, type BatchManifestRow, type CloudBatchOptions } from './cloud-render-batch.js';
+export {
+  cloudRender,
+  type CloudProject,
+  type CloudRenderOptions,
+  type CloudRenderResult,
+  type EmbedLike,
+} from './cloud-render.js';
+export {
+  cloudRenderBatch,
+  MAX_BATCH_CONCURRENCY,
+  type BatchManifestRow,
+  type CloudBatchOptions,
+} from './cloud-render-batch.js';
 export { BatchErrorCode } from './batch-rows.js';
 export { CsvErrorCode, parseCsv } from './csv.js';
 export { CloudRenderStage, describeProgress, progressFraction, type CloudRenderProgress } from './progress.js';

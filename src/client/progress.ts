@@ -9,13 +9,18 @@ export const CloudRenderStage = {
 } as const;
 export type CloudRenderStage = (typeof CloudRenderStage)[keyof typeof CloudRenderStage];
 
-type ByteStage = typeof CloudRenderStage.zipping | typeof CloudRenderStage.uploading | typeof CloudRenderStage.downloading;
+type ByteStage =
+  typeof CloudRenderStage.zipping | typeof CloudRenderStage.uploading | typeof CloudRenderStage.downloading;
 
 /** One progress report of `cloudRender`: bytes while zipping, uploading and downloading; frames while rendering. */
 export type CloudRenderProgress =
   | { readonly stage: typeof CloudRenderStage.signingIn | typeof CloudRenderStage.queued }
   | { readonly stage: ByteStage; readonly bytes: number; readonly totalBytes: number | undefined }
-  | { readonly stage: typeof CloudRenderStage.rendering; readonly framesDone: number; readonly framesTotal: number | undefined };
+  | {
+      readonly stage: typeof CloudRenderStage.rendering;
+      readonly framesDone: number;
+      readonly framesTotal: number | undefined;
+    };
 
 const LABELS: Record<CloudRenderStage, string> = {
   'signing-in': 'Signing in',
@@ -29,7 +34,11 @@ const LABELS: Record<CloudRenderStage, string> = {
 /** How far a stage is, from 0 to 1; `undefined` when it cannot be told (no total yet). */
 export function progressFraction(progress: CloudRenderProgress): number | undefined {
   const [done, total] =
-    'bytes' in progress ? [progress.bytes, progress.totalBytes] : 'framesDone' in progress ? [progress.framesDone, progress.framesTotal] : [0, undefined];
+    'bytes' in progress
+      ? [progress.bytes, progress.totalBytes]
+      : 'framesDone' in progress
+        ? [progress.framesDone, progress.framesTotal]
+        : [0, undefined];
   return total ? Math.min(1, Math.max(0, done / total)) : undefined;
 }
 

@@ -6,7 +6,10 @@ export type UploadBytes = (sent: number, total: number) => void;
  * so there it sends with `XMLHttpRequest`; in Node it streams the body through a counter. Rejections keep fetch's
  * shapes (a `TypeError` for a network failure, the signal's reason on abort), so the client's retries work alike.
  */
-export function fetchWithUploadProgress(onBytes: UploadBytes, base: typeof fetch = (input, init) => fetch(input, init)): typeof fetch {
+export function fetchWithUploadProgress(
+  onBytes: UploadBytes,
+  base: typeof fetch = (input, init) => fetch(input, init),
+): typeof fetch {
   return typeof XMLHttpRequest === 'function' ? xhrFetch(onBytes) : countingFetch(onBytes, base);
 }
 
@@ -20,7 +23,13 @@ function xhrFetch(onBytes: UploadBytes): typeof fetch {
       new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
       xhr.responseType = 'blob';
       xhr.upload.onprogress = (event) => onBytes(event.loaded, event.total);
-      xhr.onload = () => resolve(new Response(nullBodyStatus(xhr.status) ? null : xhr.response, { status: xhr.status, headers: parseHeaders(xhr.getAllResponseHeaders()) }));
+      xhr.onload = () =>
+        resolve(
+          new Response(nullBodyStatus(xhr.status) ? null : xhr.response, {
+            status: xhr.status,
+            headers: parseHeaders(xhr.getAllResponseHeaders()),
+          }),
+        );
       xhr.onerror = () => reject(new TypeError('network error'));
       xhr.ontimeout = xhr.onerror;
       xhr.onabort = () => reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));

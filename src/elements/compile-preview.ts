@@ -25,7 +25,12 @@ export interface PreviewCompile {
  * report of them). Sources of declared font variables go in as `data:` URLs, fetched as soon as the compile has
  * read the declarations.
  */
-export async function compilePreview(entry: string | HtmlEntry, values: Record<string, unknown>, base: string, options: PreviewCompileOptions): Promise<PreviewCompile> {
+export async function compilePreview(
+  entry: string | HtmlEntry,
+  values: Record<string, unknown>,
+  base: string,
+  options: PreviewCompileOptions,
+): Promise<PreviewCompile> {
   let fontIssues: Issue[] = [];
   const overrides = async ({ variables }: CompiledComposition['metadata']) => {
     if (!hasFontSources(values, variables)) return values;

@@ -38,11 +38,14 @@ export function nextRate(rate: number): number {
 const formatRate = (rate: number) => `${rate}×`;
 
 // Icons drawn inline: emoji depend on fonts a machine may not have.
-const icon = (path: TemplateResult) => html`<svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true">${path}</svg>`;
+const icon = (path: TemplateResult) =>
+  html`<svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true">${path}</svg>`;
 const PLAY = icon(svg`<path d="M7 4.5v15l13-7.5z" />`);
 const PAUSE = icon(svg`<path d="M6 4h4v16H6zM14 4h4v16h-4z" />`);
 const SPEAKER = svg`<path d="M3 9h4l5-4v14l-5-4H3z" />`;
-const VOLUME = icon(svg`${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" />`);
+const VOLUME = icon(
+  svg`${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" />`,
+);
 const MUTED = icon(svg`${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" />`);
 const CORNERS = (d: string) => icon(svg`<path d=${d} stroke="currentColor" stroke-width="2" fill="none" />`);
 const ENTER_FULLSCREEN = CORNERS('M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5');
@@ -66,7 +69,12 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
   const errors = state.issues.length;
   return html`
     <div part="controls" class=${state.hidden ? 'controls hidden' : 'controls'}>
-      <button part="play-button" type="button" aria-label=${state.paused ? 'Play' : 'Pause'} @click=${actions.togglePlay}>
+      <button
+        part="play-button"
+        type="button"
+        aria-label=${state.paused ? 'Play' : 'Pause'}
+        @click=${actions.togglePlay}
+      >
         ${state.paused ? PLAY : PAUSE}
       </button>
       <input
@@ -81,7 +89,13 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
         @input=${(event: Event) => actions.seek(Number((event.target as HTMLInputElement).value))}
       />
       <span part="time" class="time">${formatTime(state.time)} / ${formatTime(duration)}</span>
-      <button part="mute-button" type="button" aria-label=${state.muted ? 'Unmute' : 'Mute'} aria-pressed=${state.muted ? 'true' : 'false'} @click=${actions.toggleMute}>
+      <button
+        part="mute-button"
+        type="button"
+        aria-label=${state.muted ? 'Unmute' : 'Mute'}
+        aria-pressed=${state.muted ? 'true' : 'false'}
+        @click=${actions.toggleMute}
+      >
         ${state.muted ? MUTED : VOLUME}
       </button>
       <input
@@ -95,22 +109,45 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
         aria-valuetext=${`${Math.round(state.volume * 100)}%`}
         @input=${(event: Event) => actions.setVolume(Number((event.target as HTMLInputElement).value))}
       />
-      <button part="rate-button" type="button" aria-label=${`Playback rate ${formatRate(state.playbackRate)}`} @click=${() => actions.setPlaybackRate(nextRate(state.playbackRate))}>
+      <button
+        part="rate-button"
+        type="button"
+        aria-label=${`Playback rate ${formatRate(state.playbackRate)}`}
+        @click=${() => actions.setPlaybackRate(nextRate(state.playbackRate))}
+      >
         ${formatRate(state.playbackRate)}
       </button>
-      ${state.fullscreen === undefined
-        ? nothing
-        : html`<button part="fullscreen-button" type="button" aria-label=${state.fullscreen ? 'Exit fullscreen' : 'Fullscreen'} @click=${actions.toggleFullscreen}>
-            ${state.fullscreen ? EXIT_FULLSCREEN : ENTER_FULLSCREEN}
-          </button>`}
-      ${errors > 0
-        ? html`<span part="issues" class="issues" role="status" title=${state.issues.map((found) => found.message).join('\n')}>
-            ⚠ ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
-          </span>`
-        : nothing}
-      ${state.errors.length > 0
-        ? html`<span part="errors" class="issues errors" role="status" title=${state.errors.join('\n')}>⚠ ${state.errors.at(-1)}</span>`
-        : nothing}
+      ${
+        state.fullscreen === undefined
+          ? nothing
+          : html`<button
+              part="fullscreen-button"
+              type="button"
+              aria-label=${state.fullscreen ? 'Exit fullscreen' : 'Fullscreen'}
+              @click=${actions.toggleFullscreen}
+            >
+              ${state.fullscreen ? EXIT_FULLSCREEN : ENTER_FULLSCREEN}
+            </button>`
+      }
+      ${
+        errors > 0
+          ? html`<span
+              part="issues"
+              class="issues"
+              role="status"
+              title=${state.issues.map((found) => found.message).join('\n')}
+            >
+              ⚠ ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
+            </span>`
+          : nothing
+      }
+      ${
+        state.errors.length > 0
+          ? html`<span part="errors" class="issues errors" role="status" title=${state.errors.join('\n')}
+              >⚠ ${state.errors.at(-1)}</span
+            >`
+          : nothing
+      }
     </div>
   `;
 }

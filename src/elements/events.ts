@@ -20,7 +20,11 @@ export interface FxEventDetails {
 }
 
 /** The one way the element emits events: bubbling (but `error`), composed, typed detail. */
-export function emit<Name extends FxEvent>(target: EventTarget, name: Name, ...detail: Name extends keyof FxEventDetails ? [FxEventDetails[Name]] : []): boolean {
+export function emit<Name extends FxEvent>(
+  target: EventTarget,
+  name: Name,
+  ...detail: Name extends keyof FxEventDetails ? [FxEventDetails[Name]] : []
+): boolean {
   // `error` stays on the element, like HTMLMediaElement's: bubbling to `window`, it would read as an uncaught
   // script error to every global error handler (test runners, error trackers).
   const init = { bubbles: name !== FxEvent.error, composed: true, detail: detail[0] };

@@ -32,7 +32,8 @@ async function processFontResponse(response: Response): Promise<Fetched> {
   if (!response.ok) return undefined;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!FONT_CONTENT_TYPE.test(type)) return { refused: `a font file, got content type "${type.slice(0, 60)}"` };
-  if (Number(response.headers.get('content-length') ?? 0) > FONT_MAX_BYTES) return { refused: `at most ${FONT_MAX_BYTES} bytes` };
+  if (Number(response.headers.get('content-length') ?? 0) > FONT_MAX_BYTES)
+    return { refused: `at most ${FONT_MAX_BYTES} bytes` };
   const blob = await response.blob();
   if (blob.size > FONT_MAX_BYTES) return { refused: `at most ${FONT_MAX_BYTES} bytes, got ${blob.size}` };
   const fontType = await fontFileType(blob);
@@ -56,14 +57,20 @@ type FontFile = { name: string; source: string };
 
 /** A font value naming a file that is not inlined yet. */
 const isFontFile = (value: unknown): value is FontFile =>
-  isRecord(value) && typeof value.name === 'string' && typeof value.source === 'string' && !value.source.startsWith('data:');
+  isRecord(value) &&
+  typeof value.name === 'string' &&
+  typeof value.source === 'string' &&
+  !value.source.startsWith('data:');
 
 /** Ids of the declared font variables: the only values whose sources the host fetches. */
-const fontIds = (declarations: readonly VariableDeclaration[]) => declarations.filter((declaration) => declaration.type === 'font').map((declaration) => declaration.id);
+const fontIds = (declarations: readonly VariableDeclaration[]) =>
+  declarations.filter((declaration) => declaration.type === 'font').map((declaration) => declaration.id);
 
 /** True when a declared font variable's value names a file to inline (the rest can go to the frame as they are). */
-export const hasFontSources = (values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[]): boolean =>
-  fontIds(declarations).some((id) => Object.hasOwn(values, id) && isFontFile(values[id]));
+export const hasFontSources = (
+  values: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+): boolean => fontIds(declarations).some((id) => Object.hasOwn(values, id) && isFontFile(values[id]));
 
 export interface InlinedFonts {
   readonly values: Record<string, unknown>;
@@ -76,7 +83,11 @@ export interface InlinedFonts {
  * values, sources that cannot be fetched and refused ones stay as they were: the frame may load them itself, from
  * its opaque origin (without cookies, and only with CORS).
  */
-export async function inlineFontSources(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], base: string): Promise<InlinedFonts> {
+export async function inlineFontSources(
+  values: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  base: string,
+): Promise<InlinedFonts> {
   const inlined = { ...values };
   const issues: Issue[] = [];
   const pending = fontIds(declarations).map(async (id) => {
@@ -87,7 +98,13 @@ export async function inlineFontSources(values: Readonly<Record<string, unknown>
     const fetched = await fetchFont(url.href);
     if (fetched && 'data' in fetched) inlined[id] = { ...value, source: fetched.data };
     if (fetched && 'refused' in fetched) {
-      issues.push(issue(FontSourceIssueCode.notFont, [id, 'source'], `"source" of font variable "${id}" must be ${fetched.refused}`));
+      issues.push(
+        issue(
+          FontSourceIssueCode.notFont,
+          [id, 'source'],
+          `"source" of font variable "${id}" must be ${fetched.refused}`,
+        ),
+      );
     }
   });
   await Promise.all(pending);

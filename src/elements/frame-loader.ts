@@ -119,7 +119,11 @@ export class FrameLoader implements ReactiveController {
     const { signal } = (this.#abort = new AbortController());
     const input = this.host;
     const base = input.src ? parseUrl(input.src, document.baseURI)?.href : document.baseURI;
-    if (base === undefined) return events.failed(FxErrorCode.srcInvalid, `"src" must be a URL, got ${JSON.stringify(input.src.slice(0, 80))}`);
+    if (base === undefined)
+      return events.failed(
+        FxErrorCode.srcInvalid,
+        `"src" must be a URL, got ${JSON.stringify(input.src.slice(0, 80))}`,
+      );
     const entry = input.src ? base : input.srcdoc !== null ? { html: input.srcdoc, url: base } : undefined;
     if (!entry) return;
     this.#base = base;
@@ -132,7 +136,10 @@ export class FrameLoader implements ReactiveController {
         allowCompositionReadsUnder: input.allowCompositionReadsUnder,
         signal,
       };
-      const { compiled, fontIssues } = await unlessAborted(signal, compilePreview(entry, input.variables, base, options));
+      const { compiled, fontIssues } = await unlessAborted(
+        signal,
+        compilePreview(entry, input.variables, base, options),
+      );
       emitIssues(this.host, fontIssues);
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };
@@ -140,7 +147,8 @@ export class FrameLoader implements ReactiveController {
       if (!reload) events.compiled(known, compiled.dependencies);
       // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
       const broken = compiled.issues.find((found) => found.severity === 'error');
-      if (broken) emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
+      if (broken)
+        emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
 
       const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
         onMessage: (message) => events.message(session, message),
@@ -150,14 +158,23 @@ export class FrameLoader implements ReactiveController {
       await unlessAborted(signal, this.host.updateComplete);
       // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
       events.mount(session.iframe, stageOf(metadata));
-      const ready = await unlessAborted(signal, Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]));
+      const ready = await unlessAborted(
+        signal,
+        Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]),
+      );
       if (ready === true) {
         session.dispose();
-        throw new FxError(FxErrorCode.runtimeLoadFailed, `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`);
+        throw new FxError(
+          FxErrorCode.runtimeLoadFailed,
+          `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`,
+        );
       }
       if (!ready) {
         session.dispose();
-        throw new FxError(FxErrorCode.frameTimeout, `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`);
+        throw new FxError(
+          FxErrorCode.frameTimeout,
+          `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`,
+        );
       }
       events.settings(session);
       const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(metadata))) : undefined;
@@ -170,7 +187,10 @@ export class FrameLoader implements ReactiveController {
       events.ready(ready, keep, known);
     } catch (error) {
       if (signal.aborted) return;
-      events.failed(isFxError(error) ? error.code : FxErrorCode.loadFailed, error instanceof Error ? error.message : String(error));
+      events.failed(
+        isFxError(error) ? error.code : FxErrorCode.loadFailed,
+        error instanceof Error ? error.message : String(error),
+      );
     }
   }
 
@@ -186,7 +206,8 @@ export class FrameLoader implements ReactiveController {
       const painted = await session.seek(landingTime(wanted.time, stage), SWAP_SEEK_MS);
       const now = this.events.playhead();
       // Playing, the playhead always moves on: one seek puts the incoming frame close enough.
-      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES) return { ...now, painted: painted && now.time === wanted.time };
+      if (!painted || now.playing || now.time === wanted.time || tries === SWAP_SEEK_TRIES)
+        return { ...now, painted: painted && now.time === wanted.time };
     }
   }
 }

@@ -27,14 +27,20 @@ export interface Stage {
 }
 
 export function stageOf(metadata: Partial<Pick<CompositionMetadata, 'duration' | 'width' | 'height'>>): Stage {
-  return { duration: metadata.duration ?? 0, width: metadata.width ?? DEFAULT_SIZE.width, height: metadata.height ?? DEFAULT_SIZE.height, fps: PREVIEW_FPS };
+  return {
+    duration: metadata.duration ?? 0,
+    width: metadata.width ?? DEFAULT_SIZE.width,
+    height: metadata.height ?? DEFAULT_SIZE.height,
+    fps: PREVIEW_FPS,
+  };
 }
 
 /** A reported time inside the composition. */
 export const clampTime = (seconds: number, stage: Stage) => Math.min(Math.max(seconds, 0), stage.duration);
 
 /** Where a seek to `seconds` lands: clamped and rounded to the frame grid, as the frame does it. */
-export const landingTime = (seconds: number, stage: Stage) => Math.round(clampTime(Number.isFinite(seconds) ? seconds : 0, stage) * stage.fps) / stage.fps;
+export const landingTime = (seconds: number, stage: Stage) =>
+  Math.round(clampTime(Number.isFinite(seconds) ? seconds : 0, stage) * stage.fps) / stage.fps;
 
 /** The CSS `aspect-ratio` of the element's box. */
 export function aspectRatio({ width, height }: Stage): string {
@@ -47,19 +53,29 @@ const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TE
 /** Reported issues, at most {@link MAX_LIST_ITEMS}, with bounded texts and paths of strings and numbers. */
 export function trustedIssues(issues: readonly Issue[]): Issue[] {
   // `slice` first: a sparse list is never walked past the items the host reads.
-  return issues.slice(0, MAX_LIST_ITEMS).filter(Boolean).map(({ code, severity, message, path }) => ({
-    code: clip(code),
-    severity,
-    message: clip(message),
-    path: path.slice(0, MAX_PATH).filter((part) => typeof part === 'string' || typeof part === 'number').map((part) => (typeof part === 'string' ? clip(part) : part)),
-  }));
+  return issues
+    .slice(0, MAX_LIST_ITEMS)
+    .filter(Boolean)
+    .map(({ code, severity, message, path }) => ({
+      code: clip(code),
+      severity,
+      message: clip(message),
+      path: path
+        .slice(0, MAX_PATH)
+        .filter((part) => typeof part === 'string' || typeof part === 'number')
+        .map((part) => (typeof part === 'string' ? clip(part) : part)),
+    }));
 }
 
 /**
  * The reported values of variables the host knows of (declared, or given by the host: undeclared overrides reach
  * top-level scripts too), each within the value bounds; nothing else.
  */
-export function trustedValues(values: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], given: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function trustedValues(
+  values: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  given: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const trusted: Record<string, unknown> = {};
   for (const id of [...declarations.map((declaration) => declaration.id), ...Object.keys(given)]) {
     if (Object.hasOwn(values, id) && valueBoundsProblem(values[id]) === undefined) trusted[id] = values[id];
@@ -68,4 +84,7 @@ export function trustedValues(values: Readonly<Record<string, unknown>>, declara
 }
 
 /** An `error` message's texts, bounded. */
-export const trustedError = ({ code, message }: { code: string; message: string }) => ({ code: clip(code), message: clip(message) });
+export const trustedError = ({ code, message }: { code: string; message: string }) => ({
+  code: clip(code),
+  message: clip(message),
+});

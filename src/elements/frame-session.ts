@@ -1,5 +1,11 @@
 import { isFrameMessage } from '../runtime/protocol-host.js';
-import { Message, PROTOCOL_VERSION, type FrameMessage, type HostMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
+import {
+  Message,
+  PROTOCOL_VERSION,
+  type FrameMessage,
+  type HostMessage,
+  type ReadyMessage,
+} from '../runtime/protocol-messages.js';
 
 /** How long a frame may take to get ready, and to paint a seek: one that stops answering must not leave anyone waiting. */
 export const READY_TIMEOUT_MS = 20_000;
@@ -24,7 +30,11 @@ export class FrameSession {
   /** `set-variables` posted and not answered yet: a `variables` message is taken only as one of those answers. */
   #variablesAsked = 0;
 
-  constructor(html: string, title: string, private readonly events: FrameSessionEvents) {
+  constructor(
+    html: string,
+    title: string,
+    private readonly events: FrameSessionEvents,
+  ) {
     this.ready = this.#reply(Message.ready, READY_TIMEOUT_MS) as Promise<ReadyMessage | undefined>;
     const iframe = document.createElement('iframe');
     // Scripts run, but in an opaque origin: the composition cannot reach the host's DOM, cookies or storage.

@@ -49,7 +49,9 @@ export const styles = css`
     display: grid;
     place-items: center;
     color: #fff;
-    font: 14px/1.4 system-ui, sans-serif;
+    font:
+      14px/1.4 system-ui,
+      sans-serif;
     padding: 1em;
     text-align: center;
   }
@@ -65,7 +67,9 @@ export const styles = css`
     padding: 0.4em 0.6em;
     background: var(--fx-controls-background, linear-gradient(transparent, rgb(0 0 0 / 0.7)));
     color: #fff;
-    font: 13px/1 system-ui, sans-serif;
+    font:
+      13px/1 system-ui,
+      sans-serif;
     transition: opacity 0.2s;
   }
   /* Hidden, not gone: still focusable, and focus brings them back (controls-autohide.ts). */

@@ -11,7 +11,15 @@ import { emit, type FxCompositionEventMap } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameLoader, type Playhead } from './frame-loader.js';
 import type { FrameSession } from './frame-session.js';
-import { clampTime, landingTime, stageOf, trustedError, trustedIssues, trustedValues, type Stage } from './frame-reports.js';
+import {
+  clampTime,
+  landingTime,
+  stageOf,
+  trustedError,
+  trustedIssues,
+  trustedValues,
+  type Stage,
+} from './frame-reports.js';
 import { styles } from './fx-composition.styles.js';
 import { LiveVariables } from './live-variables.js';
 import { OncePerFrame } from './once-per-frame.js';
@@ -193,7 +201,10 @@ export class FxComposition extends LitElement {
   #seekTarget: number | undefined;
   #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
   #layout = new StageLayout(this);
-  #viewport = new Viewport(this, { load: () => void this.#loader.load(), change: (visible) => this.#onVisibility(visible) });
+  #viewport = new Viewport(this, {
+    load: () => void this.#loader.load(),
+    change: (visible) => this.#onVisibility(visible),
+  });
   #loader = new FrameLoader(this, {
     runtimeUrl: () => FxComposition.runtimeUrl,
     defer: () => this.#viewport.defer(this.loading === 'lazy'),
@@ -228,7 +239,13 @@ export class FxComposition extends LitElement {
   #status = new PlaybackStatus(this);
   #controls = new PlayerControls(
     this,
-    () => ({ time: this.time, seekFrom: this.#seekTarget ?? this.time, fps: this.#stage.fps, issues: this.valueIssues, errors: this.errors }),
+    () => ({
+      time: this.time,
+      seekFrom: this.#seekTarget ?? this.time,
+      fps: this.#stage.fps,
+      issues: this.valueIssues,
+      errors: this.errors,
+    }),
     (seconds) => this.#seekQuietly(seconds),
   );
   #project = new ProjectFiles(this);
@@ -241,7 +258,10 @@ export class FxComposition extends LitElement {
     super();
     new FocusGuard(this);
     // Every error the element reports also shows in the controls, so a composition that broke is not a silent 0:00.
-    this.addEventListener(FxEvent.error, (event) => (this.errors = [...this.errors, event.detail.message].slice(-MAX_SHOWN_ERRORS)));
+    this.addEventListener(
+      FxEvent.error,
+      (event) => (this.errors = [...this.errors, event.detail.message].slice(-MAX_SHOWN_ERRORS)),
+    );
   }
 
   get declarations(): VariableDeclaration[] {
@@ -323,7 +343,8 @@ export class FxComposition extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.#variables.reportProblem();
     // The first load carries the variables; later changes go to the frame live.
-    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder')) void this.#loader.load();
+    if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder'))
+      void this.#loader.load();
     else if (changed.has('variables')) this.#variables.send();
   }
 
@@ -458,7 +479,10 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
-    emit(this, FxEvent.variablesChange, { values: trustedValues(ready.values, known.variables, this.#variables.values), issues: this.valueIssues });
+    emit(this, FxEvent.variablesChange, {
+      values: trustedValues(ready.values, known.variables, this.#variables.values),
+      issues: this.valueIssues,
+    });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
       // Off screen, #onVisibility starts it once it scrolls into view.
@@ -472,7 +496,12 @@ export class FxComposition extends LitElement {
     this.#startAt = undefined;
     this.#posterAt = undefined;
     const poster = startAt === undefined && !this.autoplay && !this.#wantsPlay;
-    const time = startAt !== undefined ? landingTime(startAt, stage) : poster ? landingTime(posterSeconds(this.posterTime, stage.duration), stage) : 0;
+    const time =
+      startAt !== undefined
+        ? landingTime(startAt, stage)
+        : poster
+          ? landingTime(posterSeconds(this.posterTime, stage.duration), stage)
+          : 0;
     if (poster && time > 0) this.#posterAt = time;
     this.time = poster ? 0 : time;
     // Posted before anyone hears `ready`: a seek made then lands after it.
@@ -504,7 +533,10 @@ export class FxComposition extends LitElement {
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
         this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, { values: trustedValues(message.values, this.declarations, this.#variables.values), issues: this.valueIssues });
+        emit(this, FxEvent.variablesChange, {
+          values: trustedValues(message.values, this.declarations, this.#variables.values),
+          issues: this.valueIssues,
+        });
         if (message.readsVariablesAtLoad) this.#loader.scheduleReload();
         return;
     }
@@ -536,8 +568,24 @@ export class FxComposition extends LitElement {
 
 // Typed listeners for the element's own events (merged into the class, as lib.dom types HTMLMediaElement's).
 export interface FxComposition {
-  addEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof FxCompositionEventMap>(type: K, listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof FxCompositionEventMap>(
+    type: K,
+    listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof FxCompositionEventMap>(
+    type: K,
+    listener: (this: FxComposition, event: FxCompositionEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }

@@ -6,7 +6,9 @@ export const styles = css`
     flex-wrap: wrap;
     align-items: center;
     gap: 0.5em;
-    font: 14px/1.4 system-ui, sans-serif;
+    font:
+      14px/1.4 system-ui,
+      sans-serif;
   }
   :host([hidden]) {
     display: none;

@@ -90,11 +90,20 @@ export class FxRenderButton extends LitElement {
       const result = await this.#render(abort.signal);
       const href = URL.createObjectURL(result.video);
       this.run = { kind: 'done', href, fileName: `${result.render.render_id}.${result.render.format}` };
-      const detail: FxRenderedDetail = { renderId: result.render.render_id, videoUrl: result.render.video_url ?? '', blob: result.video, render: result.render };
+      const detail: FxRenderedDetail = {
+        renderId: result.render.render_id,
+        videoUrl: result.render.video_url ?? '',
+        blob: result.video,
+        render: result.render,
+      };
       this.#emit(FxRenderButtonEvent.rendered, detail);
     } catch (error) {
       // A cancel during sign-in surfaces as the signal's own reason: one code for every cancelled stage.
-      const code = abort.signal.aborted ? ClientErrorCode.aborted : isFxError(error) ? error.code : FxRenderButtonErrorCode.failed;
+      const code = abort.signal.aborted
+        ? ClientErrorCode.aborted
+        : isFxError(error)
+          ? error.code
+          : FxRenderButtonErrorCode.failed;
       const message = error instanceof Error ? error.message : String(error);
       this.run = { kind: 'failed', code, message };
       this.#emit(FxRenderButtonEvent.error, { code, message });
@@ -116,11 +125,25 @@ export class FxRenderButton extends LitElement {
     };
     const baseUrl = this.service || location.origin;
     const credentials =
-      this.credentials ?? (await signedInCredentials({ issuer: this.issuer, serviceUrl: baseUrl, clientId: this.clientId, redirectUri: this.redirectUri }, onProgress));
+      this.credentials ??
+      (await signedInCredentials(
+        { issuer: this.issuer, serviceUrl: baseUrl, clientId: this.clientId, redirectUri: this.redirectUri },
+        onProgress,
+      ));
     signal.throwIfAborted();
     const result = await cloudRender(
       { embed: composition },
-      { baseUrl, credentials, format: this.format, quality: this.quality, resolution: this.resolution, fps: this.fps, pollInterval: this.pollInterval, signal, onProgress },
+      {
+        baseUrl,
+        credentials,
+        format: this.format,
+        quality: this.quality,
+        resolution: this.resolution,
+        fps: this.fps,
+        pollInterval: this.pollInterval,
+        signal,
+        onProgress,
+      },
     );
     return result as CloudRenderResult & { video: Blob };
   }
@@ -135,7 +158,10 @@ export class FxRenderButton extends LitElement {
     const found = this.for ? root.getElementById(this.for) : null;
     // By tag, not class: a page may load two copies of the SDK (a bundle and a classic script).
     if (found?.localName !== 'fx-composition') {
-      throw new FxError(FxRenderButtonErrorCode.compositionNotFound, `<fx-render-button for="${this.for}"> names no <fx-composition> in its document`);
+      throw new FxError(
+        FxRenderButtonErrorCode.compositionNotFound,
+        `<fx-render-button for="${this.for}"> names no <fx-composition> in its document`,
+      );
     }
     return found as FxComposition;
   }
@@ -148,10 +174,18 @@ export class FxRenderButton extends LitElement {
     const { run } = this;
     const running = run.kind === 'running';
     return html`
-      <button part="button" type="button" ?disabled=${running} aria-describedby="state" @click=${() => void this.start()}>
+      <button
+        part="button"
+        type="button"
+        ?disabled=${running}
+        aria-describedby="state"
+        @click=${() => void this.start()}
+      >
         <slot>Render video</slot>
       </button>
-      <span id="state" part="status" role="status">${running ? (run.progress ? describeProgress(run.progress) : 'Starting') : nothing}</span>
+      <span id="state" part="status" role="status"
+        >${running ? (run.progress ? describeProgress(run.progress) : 'Starting') : nothing}</span
+      >
       ${running ? this.#renderProgress(run.progress) : nothing}
       ${run.kind === 'done' ? html`<a part="download" href=${run.href} download=${run.fileName}>Download ${run.fileName}</a>` : nothing}
       ${run.kind === 'failed' ? html`<span part="error" role="alert"><code>${run.code}</code>: ${run.message}</span>` : nothing}
@@ -185,8 +219,24 @@ export interface FxRenderedDetail {
 
 // Typed listeners for the button's own events.
 export interface FxRenderButton {
-  addEventListener<K extends keyof FxRenderButtonEventMap>(type: K, listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof FxRenderButtonEventMap>(type: K, listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
-  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+  addEventListener<K extends keyof FxRenderButtonEventMap>(
+    type: K,
+    listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof FxRenderButtonEventMap>(
+    type: K,
+    listener: (this: FxRenderButton, event: FxRenderButtonEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }

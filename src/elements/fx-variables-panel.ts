@@ -10,7 +10,12 @@ import { resolveVariables } from '../runtime/precedence.js';
 import { FxErrorCode } from './constants.js';
 import type { FxErrorDetail, FxVariablesChangeDetail } from './events.js';
 import type { FxComposition } from './fx-composition.js';
-import { FxVariablesPanelAttribute, FxVariablesPanelErrorCode, FxVariablesPanelEvent, PanelText } from './panel-constants.js';
+import {
+  FxVariablesPanelAttribute,
+  FxVariablesPanelErrorCode,
+  FxVariablesPanelEvent,
+  PanelText,
+} from './panel-constants.js';
 import { PanelBinding } from './panel/binding.js';
 import { renderCommand, valuesJson } from './panel/copy.js';
 import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './panel/declaration-edit.js';
@@ -187,9 +192,17 @@ export class FxVariablesPanel extends LitElement {
   setDeclarations(list: readonly unknown[]): string {
     const checked = checkedList(list);
     if ('issues' in checked) {
-      throw new FxError(FxVariablesPanelErrorCode.declarationsInvalid, `the declarations are not valid: ${checked.issues.map((found) => found.message).join('; ')}`, { issues: checked.issues });
+      throw new FxError(
+        FxVariablesPanelErrorCode.declarationsInvalid,
+        `the declarations are not valid: ${checked.issues.map((found) => found.message).join('; ')}`,
+        { issues: checked.issues },
+      );
     }
-    if (this.source === undefined) throw new FxError(FxVariablesPanelErrorCode.sourceUnavailable, this.sourceProblem ?? 'the composition\'s source has not been read yet: wait for "loadedmetadata"');
+    if (this.source === undefined)
+      throw new FxError(
+        FxVariablesPanelErrorCode.sourceUnavailable,
+        this.sourceProblem ?? 'the composition\'s source has not been read yet: wait for "loadedmetadata"',
+      );
     const snapshot = { declarations: checked.declarations, html: writeDeclarations(this.source, checked.declarations) };
     this.#history.push(snapshot);
     this.#apply(snapshot);
@@ -214,16 +227,28 @@ export class FxVariablesPanel extends LitElement {
 
   /** Shows a step of the history and hands it on: the event, and the composition's `srcdoc` unless cancelled. */
   #apply(snapshot: Snapshot): void {
-    const dropped = this.shown.filter((old) => !snapshot.declarations.some((declaration) => declaration.id === old.id && declaration.type === old.type));
+    const dropped = this.shown.filter(
+      (old) => !snapshot.declarations.some((declaration) => declaration.id === old.id && declaration.type === old.type),
+    );
     this.shown = snapshot.declarations;
     this.source = snapshot.html;
-    this.#reads = snapshot.html === undefined ? NO_READS : compositionReads(snapshot.html, new Set(snapshot.declarations.map(({ id }) => id)));
+    this.#reads =
+      snapshot.html === undefined
+        ? NO_READS
+        : compositionReads(snapshot.html, new Set(snapshot.declarations.map(({ id }) => id)));
     if (snapshot.html === undefined) return;
     const detail: DeclarationsChangeDetail = { declarations: [...snapshot.declarations], html: snapshot.html };
-    const event = new CustomEvent(FxVariablesPanelEvent.declarationsChange, { bubbles: true, composed: true, cancelable: true, detail });
+    const event = new CustomEvent(FxVariablesPanelEvent.declarationsChange, {
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+      detail,
+    });
     const proceed = this.dispatchEvent(event);
     // An override of a removed (or retyped) variable would now be refused or undeclared.
-    const kept = Object.fromEntries(Object.entries(this.overrides).filter(([id]) => !dropped.some((old) => old.id === id)));
+    const kept = Object.fromEntries(
+      Object.entries(this.overrides).filter(([id]) => !dropped.some((old) => old.id === id)),
+    );
     if (Object.keys(kept).length !== Object.keys(this.overrides).length) this.#writeValues(kept);
     const composition = this.composition;
     if (proceed && composition && !composition.src) {
@@ -329,7 +354,10 @@ export class FxVariablesPanel extends LitElement {
     if (!editing) return;
     const base = editing.index === undefined ? undefined : this.shown[editing.index];
     const edited = declarationOf(editing.draft, base);
-    const list = editing.index === undefined ? [...this.shown, edited] : this.shown.map((declaration, at) => (at === editing.index ? edited : declaration));
+    const list =
+      editing.index === undefined
+        ? [...this.shown, edited]
+        : this.shown.map((declaration, at) => (at === editing.index ? edited : declaration));
     if (this.#tryEdit(() => this.setDeclarations(list))) this.editing = undefined;
   }
 
@@ -339,7 +367,17 @@ export class FxVariablesPanel extends LitElement {
       edit();
       return true;
     } catch (error) {
-      const issues = isFxError(error) && error.issues.length > 0 ? error.issues : [{ code: isFxError(error) ? error.code : 'error', severity: 'error' as const, path: [], message: (error as Error).message }];
+      const issues =
+        isFxError(error) && error.issues.length > 0
+          ? error.issues
+          : [
+              {
+                code: isFxError(error) ? error.code : 'error',
+                severity: 'error' as const,
+                path: [],
+                message: (error as Error).message,
+              },
+            ];
       if (this.editing) this.editing = { ...this.editing, issues };
       else this.announcement = issues.map((found) => found.message).join('; ');
       return false;
@@ -358,8 +396,12 @@ export class FxVariablesPanel extends LitElement {
     return html`
       <header part="header">
         <h2 id="title">Variables</h2>
-        <span part="pill" ?data-custom=${custom > 0}>${custom > 0 ? PanelText.customValues(custom) : PanelText.defaults}</span>
-        <button part="button reset-all" type="button" ?disabled=${custom === 0} @click=${() => this.reset()}>Reset all</button>
+        <span part="pill" ?data-custom=${custom > 0}
+          >${custom > 0 ? PanelText.customValues(custom) : PanelText.defaults}</span
+        >
+        <button part="button reset-all" type="button" ?disabled=${custom === 0} @click=${() => this.reset()}>
+          Reset all
+        </button>
       </header>
       ${general.length > 0 ? issueList('general-issues', general) : nothing}
       ${this.sourceProblem ? html`<p part="status-source" role="note">Declarations cannot be edited: ${this.sourceProblem}</p>` : nothing}
@@ -369,20 +411,39 @@ export class FxVariablesPanel extends LitElement {
       ${this.#undeclared(editable)}
       <div part="toolbar" class="toolbar" role="toolbar" aria-label="Variables actions">
         ${editable ? html`<button part="button add" type="button" @click=${() => this.#startAdding()}>Add variable</button>` : nothing}
-        <button part="button undo" type="button" aria-keyshortcuts="Control+Z Meta+Z" ?disabled=${!this.canUndo} @click=${() => this.undo()}>Undo</button>
-        <button part="button redo" type="button" aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z" ?disabled=${!this.canRedo} @click=${() => this.redo()}>Redo</button>
+        <button
+          part="button undo"
+          type="button"
+          aria-keyshortcuts="Control+Z Meta+Z"
+          ?disabled=${!this.canUndo}
+          @click=${() => this.undo()}
+        >
+          Undo
+        </button>
+        <button
+          part="button redo"
+          type="button"
+          aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
+          ?disabled=${!this.canRedo}
+          @click=${() => this.redo()}
+        >
+          Redo
+        </button>
         <button part="button copy-json" type="button" @click=${() => this.copyJson()}>Copy JSON</button>
         <button part="button copy-command" type="button" @click=${() => this.copyCommand()}>Copy render command</button>
       </div>
-      ${this.editing
-        ? declarationForm(this.editing, {
-            change: (patch) => {
-              if (this.editing) this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
-            },
-            submit: () => this.#submitEdit(),
-            cancel: () => (this.editing = undefined),
-          })
-        : nothing}
+      ${
+        this.editing
+          ? declarationForm(this.editing, {
+              change: (patch) => {
+                if (this.editing)
+                  this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
+              },
+              submit: () => this.#submitEdit(),
+              cancel: () => (this.editing = undefined),
+            })
+          : nothing
+      }
       <p part="status" role="status" aria-live="polite">${this.announcement}</p>
     `;
   }
@@ -398,10 +459,26 @@ export class FxVariablesPanel extends LitElement {
       ${render({ declaration, value, controlId, describedBy: issues.length > 0 ? issuesId : '', invalid: issues.some((found) => found.severity === 'error'), set: (next) => this.#setValue(declaration.id, next) })}
       ${this.#reads.unused.has(declaration.id) ? html`<span part="badge" title="No binding, style or script reads this variable">${PanelText.unused}</span>` : nothing}
       ${overridden ? html`<button part="button reset-field" type="button" aria-label=${`Reset ${label} to its default`} @click=${() => this.reset(declaration.id)}>Reset</button>` : nothing}
-      ${editable
-        ? html`<button part="button edit" type="button" aria-label=${`Edit ${label}`} @click=${() => (this.editing = { index, draft: draftOf(declaration), issues: [] })}>Edit</button>
-            <button part="button remove" type="button" aria-label=${`Remove ${label}`} @click=${() => this.#remove(index)}>Remove</button>`
-        : nothing}
+      ${
+        editable
+          ? html`<button
+                part="button edit"
+                type="button"
+                aria-label=${`Edit ${label}`}
+                @click=${() => (this.editing = { index, draft: draftOf(declaration), issues: [] })}
+              >
+                Edit
+              </button>
+              <button
+                part="button remove"
+                type="button"
+                aria-label=${`Remove ${label}`}
+                @click=${() => this.#remove(index)}
+              >
+                Remove
+              </button>`
+          : nothing
+      }
       ${issues.length > 0 ? issueList(issuesId, issues) : nothing}
     </div>`;
   }

@@ -88,7 +88,10 @@ export class LiveVariables {
       this.frame.session?.post({ type: Message.setVariables, values });
     } catch (error) {
       // Functions, symbols and DOM nodes cannot cross into the frame.
-      emit(this.host, FxEvent.error, { code: FxErrorCode.variablesNotCloneable, message: `"variables" must hold JSON-like values: ${(error as Error).message}` });
+      emit(this.host, FxEvent.error, {
+        code: FxErrorCode.variablesNotCloneable,
+        message: `"variables" must hold JSON-like values: ${(error as Error).message}`,
+      });
     }
   }
 }

@@ -2,7 +2,14 @@
  * What `<fx-composition>` knows of its composition as a project: the files its last compile read or named, plus
  * the files its current variable values name, mapped to zip paths (src/client/zip/embed-files.ts).
  */
-import { ENTRY_PATH, fetchProjectFiles, projectDependencies, type EmbedProject, type ProjectDependency, type ProjectFilesOptions } from '../client/zip/embed-files.js';
+import {
+  ENTRY_PATH,
+  fetchProjectFiles,
+  projectDependencies,
+  type EmbedProject,
+  type ProjectDependency,
+  type ProjectFilesOptions,
+} from '../client/zip/embed-files.js';
 import { ProjectSourceErrorCode, ZipError } from '../client/zip/errors.js';
 import type { ProjectEntry } from '../client/zip/sources.js';
 import { variableValueFiles } from '../runtime/compile-dependencies.js';
@@ -36,7 +43,12 @@ export class ProjectFiles {
   /** Fetches the project's files as `{ path, data }` entries; refused before the first load. */
   async fetch(options?: ProjectFilesOptions): Promise<ProjectEntry[]> {
     const project = this.#project();
-    if (!project) throw new ZipError(ProjectSourceErrorCode.notLoaded, 'the composition has not loaded yet: wait for "ready" (or "loadedmetadata")', { path: ENTRY_PATH });
+    if (!project)
+      throw new ZipError(
+        ProjectSourceErrorCode.notLoaded,
+        'the composition has not loaded yet: wait for "ready" (or "loadedmetadata")',
+        { path: ENTRY_PATH },
+      );
     return fetchProjectFiles(project, options);
   }
 
@@ -44,8 +56,12 @@ export class ProjectFiles {
   #project(): EmbedProject | undefined {
     if (!this.#loaded) return undefined;
     const types = new Map(this.host.declarations.map((declaration) => [declaration.id, declaration.type as string]));
-    const valueFiles = Object.entries(this.host.variables).flatMap(([id, value]) => variableValueFiles(types.get(id) ?? '', value));
-    const resolved = valueFiles.map((file) => parseUrl(file, this.#loaded!.entryUrl)?.href).filter((url): url is string => url !== undefined);
+    const valueFiles = Object.entries(this.host.variables).flatMap(([id, value]) =>
+      variableValueFiles(types.get(id) ?? '', value),
+    );
+    const resolved = valueFiles
+      .map((file) => parseUrl(file, this.#loaded!.entryUrl)?.href)
+      .filter((url): url is string => url !== undefined);
     const urls = [...this.#loaded.urls, ...resolved];
     return { ...this.#loaded, urls, allowCompositionReadsUnder: this.host.allowCompositionReadsUnder };
   }

@@ -19,7 +19,10 @@ const sessions = new Map<string, BrowserSignIn>();
  * Credentials of a signed-in user: the stored session when there is one, else a sign-in in a popup (the button's
  * click is the user gesture that lets it open).
  */
-export async function signedInCredentials(settings: SignInSettings, onProgress: (progress: CloudRenderProgress) => void): Promise<Credentials> {
+export async function signedInCredentials(
+  settings: SignInSettings,
+  onProgress: (progress: CloudRenderProgress) => void,
+): Promise<Credentials> {
   const issuer = settings.issuer || new URL('/oauth', settings.serviceUrl).href;
   const clientId = settings.clientId || BROWSER_CLIENT_ID;
   const redirectUri = settings.redirectUri || location.href.split('#')[0]!;

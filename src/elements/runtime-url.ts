@@ -3,7 +3,8 @@
  * find and copy. `undefined` in the source tree and the classic-script bundles, which load `fx-runtime.js` by URL.
  */
 declare const __FX_RUNTIME_SCRIPT__: string | undefined;
-export const embeddedRuntimeScript: string | undefined = typeof __FX_RUNTIME_SCRIPT__ === 'string' ? __FX_RUNTIME_SCRIPT__ : undefined;
+export const embeddedRuntimeScript: string | undefined =
+  typeof __FX_RUNTIME_SCRIPT__ === 'string' ? __FX_RUNTIME_SCRIPT__ : undefined;
 
 /**
  * Where `fx-runtime.js` is loaded from when no code is embedded: next to this module. The classic-script bundles

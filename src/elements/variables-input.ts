@@ -26,7 +26,8 @@ export function readVariables(input: unknown): VariablesInput {
   return problem ? { problem } : { values: parsed };
 }
 
-const shown = (input: unknown) => (typeof input === 'string' ? input.slice(0, 60) : Array.isArray(input) ? 'an array' : typeof input);
+const shown = (input: unknown) =>
+  typeof input === 'string' ? input.slice(0, 60) : Array.isArray(input) ? 'an array' : typeof input;
 
 /** The attribute goes through {@link readVariables} too: lit hands the string on as it is. */
 export const variablesConverter = { fromAttribute: (value: string | null) => value };

@@ -24,5 +24,7 @@ export interface FxCompositionProperties {
 
 /** A listener for each of the element's own events (the `FxEvent` table), typed by its event map. */
 export type FxCompositionListeners = {
-  [K in FxEvent as `on${K}`]?: (event: FxCompositionEventMap[K] & { currentTarget: EventTarget & FxComposition }) => void;
+  [K in FxEvent as `on${K}`]?: (
+    event: FxCompositionEventMap[K] & { currentTarget: EventTarget & FxComposition },
+  ) => void;
 };

@@ -10,7 +10,10 @@ import type { FxCompositionListeners, FxCompositionProperties } from './element-
 export type { FxCompositionListeners, FxCompositionProperties };
 
 /** What `<fx-composition>` takes in Svelte markup: the DOM's attributes, its own, and listeners for its events. */
-export type FxCompositionAttributes = Omit<HTMLAttributes<FxComposition>, keyof FxCompositionListeners | keyof FxCompositionProperties> &
+export type FxCompositionAttributes = Omit<
+  HTMLAttributes<FxComposition>,
+  keyof FxCompositionListeners | keyof FxCompositionProperties
+> &
   FxCompositionListeners &
   FxCompositionProperties;
 

@@ -78,7 +78,12 @@ export interface AudioSourcing {
  * Maps page URLs to FFmpeg inputs: project files by path, data: URLs as such, http(s) URLs the network policy
  * allows as such (FFmpeg follows no redirect); others are skipped with a warning.
  */
-export async function audioInputs(clips: readonly PageAudioClip[], server: ProjectServer, duration: number, { network, proxy, signal }: AudioSourcing): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+export async function audioInputs(
+  clips: readonly PageAudioClip[],
+  server: ProjectServer,
+  duration: number,
+  { network, proxy, signal }: AudioSourcing,
+): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
   const inputs: AudioInput[] = [];
   const issues: Issue[] = [];
   for (const clip of clips) {
@@ -88,21 +93,45 @@ export async function audioInputs(clips: readonly PageAudioClip[], server: Proje
     const local = await server.localFile(clip.src);
     const protocol = local ? 'file' : /^(https?|data):/i.exec(clip.src)?.[1]?.toLowerCase();
     if (!protocol) {
-      issues.push(issue(AudioIssueCode.sourceUnsupported, [clip.tag, 'src'], `audio of ${shown} cannot be mixed: only project files, http(s) and data: URLs can`, 'warning'));
+      issues.push(
+        issue(
+          AudioIssueCode.sourceUnsupported,
+          [clip.tag, 'src'],
+          `audio of ${shown} cannot be mixed: only project files, http(s) and data: URLs can`,
+          'warning',
+        ),
+      );
       continue;
     }
     const refusal = protocol.startsWith('http') ? await network.refusal(clip.src) : undefined;
     if (refusal !== undefined) {
-      issues.push(issue(AudioIssueCode.sourceBlocked, [clip.tag, 'src'], `audio of ${shown} cannot be mixed: ${refusal}`, 'warning'));
+      issues.push(
+        issue(
+          AudioIssueCode.sourceBlocked,
+          [clip.tag, 'src'],
+          `audio of ${shown} cannot be mixed: ${refusal}`,
+          'warning',
+        ),
+      );
       continue;
     }
     const remote = protocol.startsWith('http');
-    const protocols = protocol === 'file' ? 'file' : protocol === 'data' ? 'data' : proxy ? 'http,https,tcp,tls,httpproxy' : 'http,https,tcp,tls';
+    const protocols =
+      protocol === 'file'
+        ? 'file'
+        : protocol === 'data'
+          ? 'data'
+          : proxy
+            ? 'http,https,tcp,tls,httpproxy'
+            : 'http,https,tcp,tls';
     const input: AudioInput = {
       input: local ?? clip.src,
       protocols,
       options: [
-        '-protocol_whitelist', protocols, '-format_whitelist', AUDIO_DEMUXERS,
+        '-protocol_whitelist',
+        protocols,
+        '-format_whitelist',
+        AUDIO_DEMUXERS,
         ...(remote ? ['-max_redirects', '0'] : []),
         ...(remote && proxy ? ['-http_proxy', proxy] : []),
       ],
@@ -113,7 +142,14 @@ export async function audioInputs(clips: readonly PageAudioClip[], server: Proje
     const audible = await hasAudioStream(input, signal);
     signal?.throwIfAborted();
     if (!audible) {
-      issues.push(issue(AudioIssueCode.streamMissing, [clip.tag, 'src'], `<${clip.tag}> "${clip.src.slice(0, 100)}" has no audio stream`, 'warning'));
+      issues.push(
+        issue(
+          AudioIssueCode.streamMissing,
+          [clip.tag, 'src'],
+          `<${clip.tag}> "${clip.src.slice(0, 100)}" has no audio stream`,
+          'warning',
+        ),
+      );
       continue;
     }
     inputs.push(input);
@@ -129,9 +165,25 @@ const ffprobePath = () => process.env.FX_FFPROBE ?? 'ffprobe';
 
 /** Whether FFmpeg finds an audio stream in the input. Settles only once ffprobe is gone (killed on `signal`). */
 function hasAudioStream(input: AudioInput, signal: AbortSignal | undefined): Promise<boolean> {
-  const args = ['-v', 'error', ...input.options, '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', input.input];
+  const args = [
+    '-v',
+    'error',
+    ...input.options,
+    '-select_streams',
+    'a',
+    '-show_entries',
+    'stream=index',
+    '-of',
+    'csv=p=0',
+    input.input,
+  ];
   return new Promise((resolve) => {
-    const child = spawn(ffprobePath(), args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', ...(signal ? { signal } : {}) });
+    const child = spawn(ffprobePath(), args, {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: PROBE_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+      ...(signal ? { signal } : {}),
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     // Not found, aborted: either way 'close' follows, after the process is gone.
@@ -147,22 +199,38 @@ const seconds = (value: number) => value.toFixed(6);
  * delayed to its start, scaled by its volume, summed (no normalisation, so one clip plays at its own level) and
  * padded or cut to exactly the video's duration.
  */
-export function audioMixArgs(videoPath: string, inputs: readonly AudioInput[], duration: number, audioCodec: readonly string[], container: readonly string[], format: string, outputPath: string): string[] {
+export function audioMixArgs(
+  videoPath: string,
+  inputs: readonly AudioInput[],
+  duration: number,
+  audioCodec: readonly string[],
+  container: readonly string[],
+  format: string,
+  outputPath: string,
+): string[] {
   const filters = inputs.map((clip, index) => {
     const delayMs = Math.round(clip.start * 1000);
     return `[${index + 1}:a:0]aresample=48000,aformat=channel_layouts=stereo,atrim=end=${seconds(clip.end - clip.start)},asetpts=PTS-STARTPTS,volume=${clip.volume.toFixed(4)},adelay=delays=${delayMs}:all=1[a${index}]`;
   });
   const mixed = `${inputs.map((_, index) => `[a${index}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest,apad=whole_dur=${seconds(duration)},atrim=end=${seconds(duration)}[audio]`;
   return [
-    '-i', videoPath,
+    '-i',
+    videoPath,
     ...inputs.flatMap((clip) => [...clip.options, '-i', clip.input]),
-    '-filter_complex', [...filters, mixed].join(';'),
-    '-map', '0:v:0', '-map', '[audio]',
-    '-c:v', 'copy',
+    '-filter_complex',
+    [...filters, mixed].join(';'),
+    '-map',
+    '0:v:0',
+    '-map',
+    '[audio]',
+    '-c:v',
+    'copy',
     ...audioCodec,
-    '-ar', '48000',
+    '-ar',
+    '48000',
     ...container,
-    '-f', format,
+    '-f',
+    format,
     outputPath,
   ];
 }

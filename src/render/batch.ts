@@ -22,19 +22,30 @@ export async function renderBatch(
 ): Promise<BatchRowResult[]> {
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw renderError(RenderErrorCode.optionInvalid, `"concurrency" must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(concurrency)}`);
+    throw renderError(
+      RenderErrorCode.optionInvalid,
+      `"concurrency" must be an integer from 1 to ${MAX_CONCURRENCY}, got ${JSON.stringify(concurrency)}`,
+    );
   }
-  if (!Array.isArray(rows)) throw renderError(RenderErrorCode.optionInvalid, `"rows" must be an array of objects, got ${typeof rows}`);
+  if (!Array.isArray(rows))
+    throw renderError(RenderErrorCode.optionInvalid, `"rows" must be an array of objects, got ${typeof rows}`);
   rows.forEach((row, index) => {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      throw renderError(RenderErrorCode.optionInvalid, `"rows[${index}]" must be an object of variable values, got ${JSON.stringify(row)}`);
+      throw renderError(
+        RenderErrorCode.optionInvalid,
+        `"rows[${index}]" must be an object of variable values, got ${JSON.stringify(row)}`,
+      );
     }
   });
   const outputs = rows.map((row, index) => resolve(base.outputPath(row, index)));
   const seen = new Map<string, number>();
   outputs.forEach((path, index) => {
     const earlier = seen.get(path);
-    if (earlier !== undefined) throw renderError(RenderErrorCode.optionInvalid, `"outputPath" gives rows ${earlier} and ${index} the same file "${path}"`);
+    if (earlier !== undefined)
+      throw renderError(
+        RenderErrorCode.optionInvalid,
+        `"outputPath" gives rows ${earlier} and ${index} the same file "${path}"`,
+      );
     seen.set(path, index);
   });
 
@@ -53,7 +64,11 @@ export async function renderBatch(
         results[index] = { row: index, status: 'completed', result };
       } catch (error) {
         const code = isFxError(error) ? error.code : RenderErrorCode.failed;
-        results[index] = { row: index, status: 'failed', error: { code, message: error instanceof Error ? error.message : String(error) } };
+        results[index] = {
+          row: index,
+          status: 'failed',
+          error: { code, message: error instanceof Error ? error.message : String(error) },
+        };
       }
     }
   };

@@ -50,7 +50,13 @@ export class BrowserProcess {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     const reportExit = (code: number | null, signal: NodeJS.Signals | null) => {
       cdp.close('the browser exited');
-      if (!this.#closing) watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser exited unexpectedly (${signal ?? `code ${code}`})${this.stderrTail()}`));
+      if (!this.#closing)
+        watch.fail(
+          renderError(
+            RenderErrorCode.browserCrashed,
+            `the browser exited unexpectedly (${signal ?? `code ${code}`})${this.stderrTail()}`,
+          ),
+        );
     };
     // 'close' comes once stderr was read to the end, so the report carries the browser's last words; a helper
     // process still holding stderr open must not delay the report for long.
@@ -67,7 +73,10 @@ export class BrowserProcess {
     watch.check();
     const executable = mode === 'begin-frame' ? BrowserExecutable.headlessShell() : BrowserExecutable.chromium();
     if (!existsSync(executable)) {
-      throw renderError(RenderErrorCode.browserNotFound, `no browser at "${executable}" for capture "${mode}"; install Debian's ${mode === 'begin-frame' ? 'chromium-headless-shell' : 'chromium'} package`);
+      throw renderError(
+        RenderErrorCode.browserNotFound,
+        `no browser at "${executable}" for capture "${mode}"; install Debian's ${mode === 'begin-frame' ? 'chromium-headless-shell' : 'chromium'} package`,
+      );
     }
     const proxy = network.unsafeAllowPrivateNetwork ? undefined : await startEgressProxy(network);
     let profileDir: string | undefined;
@@ -92,7 +101,9 @@ export class BrowserProcess {
     const child = spawn(executable, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
     const cdp = new CdpConnection(child.stdio[3] as Writable, child.stdio[4] as Readable);
     const browser = new BrowserProcess(mode, cdp, child, profileDir, watch, proxy);
-    child.once('error', (error) => watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser could not start: ${error.message}`, error)));
+    child.once('error', (error) =>
+      watch.fail(renderError(RenderErrorCode.browserCrashed, `the browser could not start: ${error.message}`, error)),
+    );
     try {
       await watch.step('starting the browser', cdp.send('Browser.getVersion'));
       if (proxy) {
@@ -112,12 +123,22 @@ export class BrowserProcess {
   }
 
   /** A new tab at about:blank, under frame control on the BeginFrame path. */
-  async newPage(viewport: { width: number; height: number }, scale: number, transparent: boolean): Promise<BrowserPage> {
+  async newPage(
+    viewport: { width: number; height: number },
+    scale: number,
+    transparent: boolean,
+  ): Promise<BrowserPage> {
     const { targetId } = await this.watch.step(
       'opening a page',
-      this.cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', ...(this.mode === 'begin-frame' ? { enableBeginFrameControl: true } : {}) }),
+      this.cdp.send<{ targetId: string }>('Target.createTarget', {
+        url: 'about:blank',
+        ...(this.mode === 'begin-frame' ? { enableBeginFrameControl: true } : {}),
+      }),
     );
-    const { sessionId } = await this.watch.step('opening a page', this.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }));
+    const { sessionId } = await this.watch.step(
+      'opening a page',
+      this.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }),
+    );
     const page = new BrowserPage(this.cdp, sessionId, this.mode, this.watch);
     await page.prepare(viewport, scale, transparent);
     return page;

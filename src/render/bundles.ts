@@ -12,7 +12,9 @@ export const BUNDLE_FILES = { compiler: 'fx.iife.js', runtime: 'fx-runtime.js' }
  */
 export function bundleDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = process.env.FX_DIST_DIR ? [resolve(process.env.FX_DIST_DIR)] : [resolve(here, '../../dist'), resolve(here, '../dist'), here];
+  const candidates = process.env.FX_DIST_DIR
+    ? [resolve(process.env.FX_DIST_DIR)]
+    : [resolve(here, '../../dist'), resolve(here, '../dist'), here];
   const found = candidates.find((dir) => Object.values(BUNDLE_FILES).every((file) => existsSync(join(dir, file))));
   if (!found) {
     throw renderError(

@@ -12,7 +12,8 @@ export interface ByteRange {
 export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!match) return /^\s*bytes\s*=.*,/i.test(header) ? undefined : /^\s*bytes\s*=/i.test(header) ? 'unsatisfiable' : undefined;
+  if (!match)
+    return /^\s*bytes\s*=.*,/i.test(header) ? undefined : /^\s*bytes\s*=/i.test(header) ? 'unsatisfiable' : undefined;
   const [, first = '', last = ''] = match;
   if (first === '' && last === '') return 'unsatisfiable';
   if (first === '') {

@@ -37,7 +37,12 @@ export class CaptureWorker {
   ) {}
 
   static async start(settings: WorkerSettings): Promise<CaptureWorker> {
-    const browser = await BrowserProcess.launch({ mode: settings.mode, scale: settings.scale, watch: settings.watch, network: settings.network });
+    const browser = await BrowserProcess.launch({
+      mode: settings.mode,
+      scale: settings.scale,
+      watch: settings.watch,
+      network: settings.network,
+    });
     try {
       const page = await browser.newPage(settings.viewport, settings.scale, settings.transparent);
       return new CaptureWorker(browser, page, settings);
@@ -61,7 +66,8 @@ export class CaptureWorker {
       );
     } catch (error) {
       const pageError = this.page.pageErrors.at(-1);
-      if (isFxError(error) && pageError) throw new FxError(error.code, `${error.message}; the page's last error: ${pageError}`, { cause: error });
+      if (isFxError(error) && pageError)
+        throw new FxError(error.code, `${error.message}; the page's last error: ${pageError}`, { cause: error });
       throw error;
     }
   }

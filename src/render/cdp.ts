@@ -16,7 +16,11 @@ interface Pending {
 /** A protocol error answered by the browser (`{ error: { code, message } }`), or the connection closing. */
 export class CdpError extends Error {
   override name = 'CdpError';
-  constructor(message: string, readonly method: string, readonly closed = false) {
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly closed = false,
+  ) {
     super(message);
   }
 }
@@ -33,7 +37,10 @@ export class CdpConnection {
   #buffered: Buffer[] = [];
   #closed: string | undefined;
 
-  constructor(private readonly output: Writable, input: Readable) {
+  constructor(
+    private readonly output: Writable,
+    input: Readable,
+  ) {
     input.on('data', (chunk: Buffer) => this.#receive(chunk));
     input.on('close', () => this.close('the browser closed the DevTools pipe'));
     input.on('error', () => this.close('the DevTools pipe failed'));
@@ -45,7 +52,11 @@ export class CdpConnection {
   }
 
   /** Sends one command and resolves with its `result`. */
-  send<Result = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Result> {
+  send<Result = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+  ): Promise<Result> {
     if (this.#closed) return Promise.reject(new CdpError(`${method}: ${this.#closed}`, method, true));
     const id = ++this.#nextId;
     const message = JSON.stringify(sessionId ? { id, method, params, sessionId } : { id, method, params });
@@ -82,7 +93,14 @@ export class CdpConnection {
   }
 
   #dispatch(text: string): void {
-    let message: { id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string; result?: unknown; error?: { message?: string } };
+    let message: {
+      id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
+      sessionId?: string;
+      result?: unknown;
+      error?: { message?: string };
+    };
     try {
       message = JSON.parse(text);
     } catch {
@@ -92,7 +110,8 @@ export class CdpConnection {
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
-      if (message.error) pending.reject(new CdpError(`${pending.method}: ${message.error.message ?? 'protocol error'}`, pending.method));
+      if (message.error)
+        pending.reject(new CdpError(`${pending.method}: ${message.error.message ?? 'protocol error'}`, pending.method));
       else pending.resolve(message.result ?? {});
       return;
     }

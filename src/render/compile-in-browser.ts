@@ -18,8 +18,17 @@ type CompileAnswer = { ok: true; compiled: BrowserCompiled } | { ok: false; code
 /** The entry's path inside the project as a URL path, refusing absolute paths and `..` escapes. */
 export function compositionUrlPath(composition: string): string {
   const normalized = normalize(composition.replaceAll('\\', '/'));
-  if (isAbsolute(normalized) || normalized === '..' || normalized.startsWith(`..${sep}`) || normalized.includes('\0') || /^[a-z][a-z0-9+.-]*:/i.test(composition)) {
-    throw renderError(RenderErrorCode.compositionPathRefused, `"composition" must be a path inside the project, got "${composition}"`);
+  if (
+    isAbsolute(normalized) ||
+    normalized === '..' ||
+    normalized.startsWith(`..${sep}`) ||
+    normalized.includes('\0') ||
+    /^[a-z][a-z0-9+.-]*:/i.test(composition)
+  ) {
+    throw renderError(
+      RenderErrorCode.compositionPathRefused,
+      `"composition" must be a path inside the project, got "${composition}"`,
+    );
   }
   return normalized.split(sep).map(encodeURIComponent).join('/');
 }
@@ -36,11 +45,21 @@ export async function compileInBrowser(
   page: BrowserPage,
   server: ProjectServer,
   composition: string,
-  options: { readonly fps: number; readonly variables: Record<string, unknown>; readonly allowCompositionReadsUnder: readonly string[] },
+  options: {
+    readonly fps: number;
+    readonly variables: Record<string, unknown>;
+    readonly allowCompositionReadsUnder: readonly string[];
+  },
 ): Promise<BrowserCompiled> {
   const entryUrl = server.url(`/${compositionUrlPath(composition)}`);
   await page.goto(server.url(ServerPath.compilePage));
-  const input = JSON.stringify({ entryUrl, runtimeUrl: server.url(ServerPath.runtime), overrides: options.variables, fps: options.fps, readable: [server.baseUrl, ...options.allowCompositionReadsUnder] });
+  const input = JSON.stringify({
+    entryUrl,
+    runtimeUrl: server.url(ServerPath.runtime),
+    overrides: options.variables,
+    fps: options.fps,
+    readable: [server.baseUrl, ...options.allowCompositionReadsUnder],
+  });
   const answer = await page.evaluate<CompileAnswer>(
     'compiling the composition',
     `(async (input) => {
@@ -52,7 +71,11 @@ export async function compileInBrowser(
       }
     })(${input})`,
   );
-  if (!answer || typeof answer !== 'object') throw renderError(RenderErrorCode.compositionLoadFailed, 'the compile page returned nothing; is "fx.iife.js" a current build?');
+  if (!answer || typeof answer !== 'object')
+    throw renderError(
+      RenderErrorCode.compositionLoadFailed,
+      'the compile page returned nothing; is "fx.iife.js" a current build?',
+    );
   if (!answer.ok) throw new FxError(answer.code, answer.message);
   return answer.compiled;
 }

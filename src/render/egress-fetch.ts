@@ -25,13 +25,20 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
  * followed (`redirect: 'manual'` is required), so the caller checks every hop; bodies are strings or bytes.
  * `rules` is for tests.
  */
-export async function publicFetch(input: string | URL, init: RequestInit = {}, rules: AddressRules = addressRules()): Promise<Response> {
+export async function publicFetch(
+  input: string | URL,
+  init: RequestInit = {},
+  rules: AddressRules = addressRules(),
+): Promise<Response> {
   const url = new URL(input);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`only http(s) URLs can be fetched, got "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`only http(s) URLs can be fetched, got "${url.protocol}"`);
   if (url.username !== '' || url.password !== '') throw new TypeError('a URL with credentials cannot be fetched');
-  if (init.redirect !== 'manual') throw new TypeError('publicFetch follows no redirect: pass redirect "manual" and check every hop');
+  if (init.redirect !== 'manual')
+    throw new TypeError('publicFetch follows no redirect: pass redirect "manual" and check every hop');
   const body = init.body ?? undefined;
-  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) throw new TypeError('publicFetch sends string or byte bodies only');
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
+    throw new TypeError('publicFetch sends string or byte bodies only');
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const addresses = await untilAborted(publicAddresses(url.hostname, rules), signal);
@@ -63,14 +70,25 @@ export async function publicFetch(input: string | URL, init: RequestInit = {}, r
       response.once('close', settled);
       try {
         const headers = new Headers();
-        for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+        for (let index = 0; index < response.rawHeaders.length; index += 2)
+          headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
         const status = response.statusCode ?? 0;
         const empty = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
         if (empty) response.resume();
-        resolve(new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? '', headers }));
+        resolve(
+          new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+            status,
+            statusText: response.statusMessage ?? '',
+            headers,
+          }),
+        );
       } catch (error) {
         response.destroy();
-        reject(new TypeError(`fetch failed: the answer is not a valid HTTP response (${(error as Error).message})`, { cause: error }));
+        reject(
+          new TypeError(`fetch failed: the answer is not a valid HTTP response (${(error as Error).message})`, {
+            cause: error,
+          }),
+        );
       }
     });
     request.end(body);

@@ -8,15 +8,20 @@ import type { LookupFunction } from 'node:net';
  */
 export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
   // Answered on the next tick, like a real lookup: the socket expects its listeners to be in place by then.
-  return (_hostname, options, callback) => process.nextTick(() => {
-    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-    const matching = addresses.filter((address) => !family || address.family === family);
-    if (matching.length === 0) {
-      const error: NodeJS.ErrnoException = new Error(`no checked IPv${family} address`);
-      error.code = 'ENOTFOUND';
-      return callback(error, '');
-    }
-    if (options.all) return callback(null, matching.map(({ address, family }) => ({ address, family })));
-    callback(null, matching[0]!.address, matching[0]!.family);
-  });
+  return (_hostname, options, callback) =>
+    process.nextTick(() => {
+      const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+      const matching = addresses.filter((address) => !family || address.family === family);
+      if (matching.length === 0) {
+        const error: NodeJS.ErrnoException = new Error(`no checked IPv${family} address`);
+        error.code = 'ENOTFOUND';
+        return callback(error, '');
+      }
+      if (options.all)
+        return callback(
+          null,
+          matching.map(({ address, family }) => ({ address, family })),
+        );
+      callback(null, matching[0]!.address, matching[0]!.family);
+    });
 }

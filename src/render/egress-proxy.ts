@@ -13,8 +13,17 @@ export interface EgressProxy {
 
 /** Headers of one hop (RFC 9110 §7.6.1), plus the ones the proxy sets itself: never passed on. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer',
-  'transfer-encoding', 'upgrade', 'host', 'expect',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'expect',
 ]);
 /** A CONNECT target: a host name or IPv4 address, or an IPv6 address in brackets, and a port. No userinfo, no path. */
 const AUTHORITY = /^(\[[0-9a-f:.]+\]|[a-z0-9\-._~%!$&'()*+,;=]+):(\d{1,5})$/i;
@@ -36,7 +45,9 @@ export async function startEgressProxy(policy: RenderNetworkPolicy): Promise<Egr
     socket.once('close', () => sockets.delete(socket));
   };
   const server = createServer((request, response) => {
-    forward(policy, request, response, track).catch(() => (response.headersSent ? response.destroy() : refuse(response, 502, 'the proxy failed')));
+    forward(policy, request, response, track).catch(() =>
+      response.headersSent ? response.destroy() : refuse(response, 502, 'the proxy failed'),
+    );
   });
   server.on('connection', track);
   server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -60,7 +71,12 @@ export async function startEgressProxy(policy: RenderNetworkPolicy): Promise<Egr
 }
 
 /** Forwards one absolute-form `http:` request to the checked addresses of its host. */
-async function forward(policy: RenderNetworkPolicy, request: IncomingMessage, response: ServerResponse, track: (socket: Duplex) => void): Promise<void> {
+async function forward(
+  policy: RenderNetworkPolicy,
+  request: IncomingMessage,
+  response: ServerResponse,
+  track: (socket: Duplex) => void,
+): Promise<void> {
   const target = absoluteHttpUrl(request.url);
   if (!target) return refuse(response, 400, 'the proxy takes absolute http: URLs without credentials only');
   const route = await policy.route(target.href);
@@ -82,20 +98,32 @@ async function forward(policy: RenderNetworkPolicy, request: IncomingMessage, re
     answer.pipe(response);
     answer.on('error', () => response.destroy());
   });
-  upstream.on('error', () => (response.headersSent ? response.destroy() : refuse(response, 502, `"${target.host}" could not be reached`)));
+  upstream.on('error', () =>
+    response.headersSent ? response.destroy() : refuse(response, 502, `"${target.host}" could not be reached`),
+  );
   response.on('close', () => upstream.destroy());
   request.pipe(upstream);
 }
 
 /** Opens a tunnel for `CONNECT host:port` to the checked addresses of the host, if the policy allows it. */
-async function tunnel(policy: RenderNetworkPolicy, request: IncomingMessage, client: Duplex, head: Buffer, track: (socket: Duplex) => void): Promise<void> {
+async function tunnel(
+  policy: RenderNetworkPolicy,
+  request: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  track: (socket: Duplex) => void,
+): Promise<void> {
   client.on('error', () => client.destroy());
   const target = connectTarget(request.url);
   if (!target) return answerRaw(client, 400, 'Bad Request');
   const route = await policy.tunnelRoute(target.hostname, target.port);
   if ('refusal' in route) return answerRaw(client, 403, 'Forbidden');
   if (client.destroyed) return;
-  const upstream: Socket = connect({ host: bare(target.hostname), port: target.port, lookup: pinnedLookup(route.addresses) });
+  const upstream: Socket = connect({
+    host: bare(target.hostname),
+    port: target.port,
+    lookup: pinnedLookup(route.addresses),
+  });
   track(upstream);
   let open = false;
   upstream.once('connect', () => {
@@ -119,7 +147,9 @@ function absoluteHttpUrl(target: string | undefined): URL | undefined {
   } catch {
     return undefined;
   }
-  return url.protocol === 'http:' && url.username === '' && url.password === '' && url.hostname !== '' ? url : undefined;
+  return url.protocol === 'http:' && url.username === '' && url.password === '' && url.hostname !== ''
+    ? url
+    : undefined;
 }
 
 /** Host (as the URL parser writes it: IDNA, canonical IPv4 and IPv6) and port of a CONNECT request. */
@@ -141,7 +171,8 @@ function connectTarget(target: string | undefined): { hostname: string; port: nu
 function passOn(rawHeaders: readonly string[]): string[] {
   const named = new Set<string>();
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (rawHeaders[index]!.toLowerCase() === 'connection') for (const name of rawHeaders[index + 1]!.split(',')) named.add(name.trim().toLowerCase());
+    if (rawHeaders[index]!.toLowerCase() === 'connection')
+      for (const name of rawHeaders[index + 1]!.split(',')) named.add(name.trim().toLowerCase());
   }
   const kept: string[] = [];
   for (let index = 0; index < rawHeaders.length; index += 2) {
@@ -155,7 +186,11 @@ function passOn(rawHeaders: readonly string[]): string[] {
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
 
 function refuse(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  response.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'close',
+  });
   response.end(text);
 }
 

@@ -22,7 +22,9 @@ export class FfmpegProcess {
   ) {
     // Without frames on stdin, `-nostdin` keeps FFmpeg from reading keyboard commands there.
     const stdin = args.includes('pipe:0') ? [] : ['-nostdin'];
-    this.child = spawn(ffmpegPath(), ['-hide_banner', ...stdin, '-loglevel', 'error', '-y', ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    this.child = spawn(ffmpegPath(), ['-hide_banner', ...stdin, '-loglevel', 'error', '-y', ...args], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
@@ -32,7 +34,11 @@ export class FfmpegProcess {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         reject(
           error.code === 'ENOENT'
-            ? renderError(RenderErrorCode.ffmpegNotFound, `"${ffmpegPath()}" was not found; install Debian's ffmpeg package or set FX_FFMPEG`, error)
+            ? renderError(
+                RenderErrorCode.ffmpegNotFound,
+                `"${ffmpegPath()}" was not found; install Debian's ffmpeg package or set FX_FFMPEG`,
+                error,
+              )
             : renderError(RenderErrorCode.ffmpegFailed, `${what}: FFmpeg could not start: ${error.message}`, error),
         );
       });
@@ -53,7 +59,8 @@ export class FfmpegProcess {
   /** Writes one chunk to stdin, waiting while the pipe is full (backpressure). */
   async write(chunk: Buffer): Promise<void> {
     const stdin = this.child.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable) throw renderError(RenderErrorCode.ffmpegFailed, `${this.what}: FFmpeg closed its input${this.stderrTail()}`);
+    if (!stdin || stdin.destroyed || !stdin.writable)
+      throw renderError(RenderErrorCode.ffmpegFailed, `${this.what}: FFmpeg closed its input${this.stderrTail()}`);
     if (stdin.write(chunk)) return;
     await new Promise<void>((resolve) => {
       const settle = () => {

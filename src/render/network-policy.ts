@@ -49,7 +49,8 @@ export class RenderNetworkPolicy {
       return 'it is not a valid URL';
     }
     if (parsed.protocol === 'data:' || parsed.protocol === 'blob:') return undefined;
-    if (this.unsafeAllowPrivateNetwork && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return undefined;
+    if (this.unsafeAllowPrivateNetwork && (parsed.protocol === 'http:' || parsed.protocol === 'https:'))
+      return undefined;
     const route = await this.#route(parsed);
     if ('refusal' in route) return route.refusal;
     if (parsed.protocol === 'https:' && parsed.port !== '') this.#tunnels.add(`${parsed.hostname}:${parsed.port}`);
@@ -73,7 +74,9 @@ export class RenderNetworkPolicy {
    */
   async tunnelRoute(hostname: string, port: number): Promise<Route> {
     if (port !== HTTPS_PORT && !this.#tunnels.has(`${hostname}:${port}`)) {
-      return { refusal: `a tunnel may only go to port ${HTTPS_PORT} or the port of an https: URL the page loads, got ${port}` };
+      return {
+        refusal: `a tunnel may only go to port ${HTTPS_PORT} or the port of an https: URL the page loads, got ${port}`,
+      };
     }
     return this.route(`https://${hostname}:${port}/`);
   }
@@ -87,16 +90,26 @@ export class RenderNetworkPolicy {
   /** One warning per refused URL (the first few), the last one counting the rest. */
   issues(): Issue[] {
     const issues = [...this.#blocked].map(([url, reason]) =>
-      issue(NetworkIssueCode.requestBlocked, ['network'], `the page's request for "${url.slice(0, 200)}" was blocked: ${reason}`, 'warning'),
+      issue(
+        NetworkIssueCode.requestBlocked,
+        ['network'],
+        `the page's request for "${url.slice(0, 200)}" was blocked: ${reason}`,
+        'warning',
+      ),
     );
     const unreported = this.#blockedCount - [...this.#blocked].length;
-    if (unreported > 0) issues.push(issue(NetworkIssueCode.requestBlocked, ['network'], `${unreported} more requests were blocked`, 'warning'));
+    if (unreported > 0)
+      issues.push(
+        issue(NetworkIssueCode.requestBlocked, ['network'], `${unreported} more requests were blocked`, 'warning'),
+      );
     return issues;
   }
 
   async #route(parsed: URL): Promise<Route> {
-    if (parsed.origin === this.projectOrigin) return { addresses: [{ address: parsed.hostname, family: isIP(parsed.hostname) }] };
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { refusal: `only http(s), data: and blob: URLs may be loaded, got "${parsed.protocol}"` };
+    if (parsed.origin === this.projectOrigin)
+      return { addresses: [{ address: parsed.hostname, family: isIP(parsed.hostname) }] };
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      return { refusal: `only http(s), data: and blob: URLs may be loaded, got "${parsed.protocol}"` };
     const addresses = await this.#addresses(parsed.hostname);
     return addresses ? { addresses } : { refusal: `host "${parsed.hostname}" is not a public address` };
   }
@@ -105,7 +118,9 @@ export class RenderNetworkPolicy {
   #addresses(hostname: string): Promise<readonly LookupAddress[] | undefined> {
     let answer = this.#hosts.get(hostname);
     if (!answer) {
-      const rules = this.unsafeAllowPrivateNetwork ? { resolve: this.rules.resolve, isPrivate: () => false } : this.rules;
+      const rules = this.unsafeAllowPrivateNetwork
+        ? { resolve: this.rules.resolve, isPrivate: () => false }
+        : this.rules;
       answer = publicAddresses(hostname, rules);
       this.#hosts.set(hostname, answer);
     }

@@ -1,7 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { detectAspectRatio } from '../wire/aspect-ratio.js';
 import { RenderErrorCode, renderError } from './errors.js';
-import type { AspectRatio, CaptureMode, RenderFormat, RenderOptions, RenderQuality, RenderResolution } from './types.js';
+import type {
+  AspectRatio,
+  CaptureMode,
+  RenderFormat,
+  RenderOptions,
+  RenderQuality,
+  RenderResolution,
+} from './types.js';
 
 export { detectAspectRatio };
 
@@ -52,7 +59,8 @@ export interface CheckedOptions {
 }
 
 const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
-const isHttpUrl = (value: unknown) => typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+const isHttpUrl = (value: unknown) =>
+  typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 const quoted = (value: unknown) => {
   try {
     return JSON.stringify(value) ?? String(value);
@@ -62,7 +70,8 @@ const quoted = (value: unknown) => {
 };
 
 function oneOf<T>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw invalid(`"${name}" must be one of ${allowed.join(', ')}, got ${quoted(value)}`);
+  if (!allowed.includes(value as T))
+    throw invalid(`"${name}" must be one of ${allowed.join(', ')}, got ${quoted(value)}`);
   return value as T;
 }
 
@@ -85,38 +94,70 @@ function positiveNumber(name: string, value: unknown, max: number): number {
  * with the parameter named. 4k with an alpha format is refused here.
  */
 export function checkOptions(options: RenderOptions): CheckedOptions {
-  if (typeof options !== 'object' || options === null) throw invalid(`render options must be an object, got ${quoted(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw invalid(`render options must be an object, got ${quoted(options)}`);
   for (const name of ['projectDir', 'composition', 'outputPath'] as const) {
-    if (typeof options[name] !== 'string' || options[name].trim() === '') throw invalid(`"${name}" must be a non-empty string, got ${quoted(options[name])}`);
+    if (typeof options[name] !== 'string' || options[name].trim() === '')
+      throw invalid(`"${name}" must be a non-empty string, got ${quoted(options[name])}`);
   }
   const fps = integer('fps', options.fps, 1, MAX_FPS);
   const quality = oneOf('quality', options.quality, RENDER_QUALITIES);
   const format = oneOf('format', options.format, RENDER_FORMATS);
-  const resolution = options.resolution == null ? undefined : oneOf('resolution', options.resolution, RENDER_RESOLUTIONS);
-  const aspectRatio = options.aspectRatio == null ? undefined : oneOf('aspectRatio', options.aspectRatio, ASPECT_RATIOS);
+  const resolution =
+    options.resolution == null ? undefined : oneOf('resolution', options.resolution, RENDER_RESOLUTIONS);
+  const aspectRatio =
+    options.aspectRatio == null ? undefined : oneOf('aspectRatio', options.aspectRatio, ASPECT_RATIOS);
   const variables = options.variables ?? {};
   if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
     throw invalid(`"variables" must be an object of values, got ${quoted(variables)}`);
   }
-  const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : integer('concurrency', options.concurrency, 1, MAX_CONCURRENCY);
+  const concurrency =
+    options.concurrency === undefined
+      ? DEFAULT_CONCURRENCY
+      : integer('concurrency', options.concurrency, 1, MAX_CONCURRENCY);
   const capture = options.capture === undefined ? 'auto' : oneOf('capture', options.capture, CAPTURE_MODES);
-  const timeoutMs = options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, 3_600_000);
-  const maxDurationSeconds = options.maxDurationSeconds === undefined ? DEFAULT_MAX_DURATION_SECONDS : positiveNumber('maxDurationSeconds', options.maxDurationSeconds, LONGEST_ALLOWED_SECONDS);
-  const maxFrames = options.maxFrames === undefined ? DEFAULT_MAX_FRAMES : integer('maxFrames', options.maxFrames, 1, LONGEST_ALLOWED_SECONDS * MAX_FPS);
+  const timeoutMs =
+    options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, 3_600_000);
+  const maxDurationSeconds =
+    options.maxDurationSeconds === undefined
+      ? DEFAULT_MAX_DURATION_SECONDS
+      : positiveNumber('maxDurationSeconds', options.maxDurationSeconds, LONGEST_ALLOWED_SECONDS);
+  const maxFrames =
+    options.maxFrames === undefined
+      ? DEFAULT_MAX_FRAMES
+      : integer('maxFrames', options.maxFrames, 1, LONGEST_ALLOWED_SECONDS * MAX_FPS);
   const unsafeAllowPrivateNetwork = options.unsafeAllowPrivateNetwork ?? false;
-  if (typeof unsafeAllowPrivateNetwork !== 'boolean') throw invalid(`"unsafeAllowPrivateNetwork" must be true or false, got ${quoted(unsafeAllowPrivateNetwork)}`);
+  if (typeof unsafeAllowPrivateNetwork !== 'boolean')
+    throw invalid(`"unsafeAllowPrivateNetwork" must be true or false, got ${quoted(unsafeAllowPrivateNetwork)}`);
   if (resolution === '4k' && ALPHA_FORMATS.has(format)) {
     throw renderError(
       RenderErrorCode.resolutionFormatUnsupported,
       `"resolution" 4k is not available with "format" ${format}: 4k runs through a path without alpha; use mp4 for 4k, or render ${format} at 1080p`,
     );
   }
-  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') throw invalid(`"onProgress" must be a function, got ${quoted(options.onProgress)}`);
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
+    throw invalid(`"onProgress" must be a function, got ${quoted(options.onProgress)}`);
   const allowCompositionReadsUnder = options.allowCompositionReadsUnder ?? [];
   if (!Array.isArray(allowCompositionReadsUnder) || !allowCompositionReadsUnder.every(isHttpUrl)) {
-    throw invalid(`"allowCompositionReadsUnder" must be a list of http(s) folder URLs, got ${quoted(allowCompositionReadsUnder)}`);
+    throw invalid(
+      `"allowCompositionReadsUnder" must be a list of http(s) folder URLs, got ${quoted(allowCompositionReadsUnder)}`,
+    );
   }
-  return { fps, quality, format, resolution, aspectRatio, variables, concurrency, capture, timeoutMs, maxDurationSeconds, maxFrames, unsafeAllowPrivateNetwork, allowCompositionReadsUnder };
+  return {
+    fps,
+    quality,
+    format,
+    resolution,
+    aspectRatio,
+    variables,
+    concurrency,
+    capture,
+    timeoutMs,
+    maxDurationSeconds,
+    maxFrames,
+    unsafeAllowPrivateNetwork,
+    allowCompositionReadsUnder,
+  };
 }
 
 const even = (value: number) => 2 * Math.ceil(value / 2);
@@ -132,7 +173,10 @@ export interface Geometry {
 }
 
 /** The output size and how the composition is scaled into it. */
-export function outputGeometry(composition: { width: number; height: number }, checked: Pick<CheckedOptions, 'resolution' | 'aspectRatio'>): Geometry {
+export function outputGeometry(
+  composition: { width: number; height: number },
+  checked: Pick<CheckedOptions, 'resolution' | 'aspectRatio'>,
+): Geometry {
   const viewport = { width: Math.round(composition.width), height: Math.round(composition.height) };
   if (checked.resolution === undefined && checked.aspectRatio === undefined) {
     return { width: even(viewport.width), height: even(viewport.height), viewport, scale: 1 };

@@ -39,7 +39,11 @@ export class BrowserPage {
     });
   }
 
-  send<Result = Record<string, unknown>>(what: string, method: string, params: Record<string, unknown> = {}): Promise<Result> {
+  send<Result = Record<string, unknown>>(
+    what: string,
+    method: string,
+    params: Record<string, unknown> = {},
+  ): Promise<Result> {
     return this.watch.step(what, this.cdp.send<Result>(method, params, this.sessionId));
   }
 
@@ -49,13 +53,19 @@ export class BrowserPage {
       this.send('preparing the page', 'Runtime.enable'),
       this.setViewport(viewport, scale),
       // What the composition leaves unpainted: the preview's backdrop, or transparent for formats with alpha.
-      this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', { color: { ...COMPOSITION_BACKDROP, a: transparent ? 0 : 1 } }),
+      this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', {
+        color: { ...COMPOSITION_BACKDROP, a: transparent ? 0 : 1 },
+      }),
     ]);
   }
 
   /** The page's size in CSS pixels; `scale` must match the browser's `--force-device-scale-factor`. */
   async setViewport(viewport: { width: number; height: number }, scale: number): Promise<void> {
-    await this.send('sizing the page', 'Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: scale, mobile: false });
+    await this.send('sizing the page', 'Emulation.setDeviceMetricsOverride', {
+      ...viewport,
+      deviceScaleFactor: scale,
+      mobile: false,
+    });
   }
 
   /** Navigates and resolves once the page's `load` event fired. */
@@ -69,16 +79,24 @@ export class BrowserPage {
       });
     });
     const { errorText } = await this.send<{ errorText?: string }>(`loading "${url}"`, 'Page.navigate', { url });
-    if (errorText) throw renderError(RenderErrorCode.compositionLoadFailed, `"${url}" could not be loaded: ${errorText}`);
+    if (errorText)
+      throw renderError(RenderErrorCode.compositionLoadFailed, `"${url}" could not be loaded: ${errorText}`);
     await this.watch.step(`loading "${url}"`, loaded);
   }
 
   /** Evaluates an expression (awaiting a returned promise) and returns its JSON value; page exceptions reject. */
   async evaluate<T>(what: string, expression: string): Promise<T> {
-    const answer = await this.send<EvaluateResult>(what, 'Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    const answer = await this.send<EvaluateResult>(what, 'Runtime.evaluate', {
+      expression,
+      awaitPromise: true,
+      returnByValue: true,
+    });
     if (answer.exceptionDetails) {
       const details = answer.exceptionDetails;
-      throw renderError(RenderErrorCode.compositionLoadFailed, `${what} failed: ${details.exception?.description ?? details.text ?? 'unknown error'}`);
+      throw renderError(
+        RenderErrorCode.compositionLoadFailed,
+        `${what} failed: ${details.exception?.description ?? details.text ?? 'unknown error'}`,
+      );
     }
     return answer.result?.value as T;
   }
@@ -88,13 +106,24 @@ export class BrowserPage {
     // `optimizeForSpeed` makes PNG (alpha formats) about 4× faster to encode (bigger files, same pixels).
     const screenshot = { format, ...(format === 'jpeg' ? { quality } : {}), optimizeForSpeed: true };
     for (let attempt = 0; attempt <= CAPTURE_RETRY_DELAYS_MS.length; attempt++) {
-      if (attempt > 0) await this.watch.step('capturing a frame', new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_DELAYS_MS[attempt - 1])));
+      if (attempt > 0)
+        await this.watch.step(
+          'capturing a frame',
+          new Promise((resolve) => setTimeout(resolve, CAPTURE_RETRY_DELAYS_MS[attempt - 1])),
+        );
       const data =
         this.mode === 'begin-frame'
-          ? (await this.send<{ screenshotData?: string }>('capturing a frame', 'HeadlessExperimental.beginFrame', { screenshot })).screenshotData
+          ? (
+              await this.send<{ screenshotData?: string }>('capturing a frame', 'HeadlessExperimental.beginFrame', {
+                screenshot,
+              })
+            ).screenshotData
           : (await this.send<{ data?: string }>('capturing a frame', 'Page.captureScreenshot', screenshot)).data;
       if (data) return Buffer.from(data, 'base64');
     }
-    throw renderError(RenderErrorCode.frameCaptureFailed, `the browser returned no image ${CAPTURE_RETRY_DELAYS_MS.length + 1} times in a row`);
+    throw renderError(
+      RenderErrorCode.frameCaptureFailed,
+      `the browser returned no image ${CAPTURE_RETRY_DELAYS_MS.length + 1} times in a row`,
+    );
   }
 }

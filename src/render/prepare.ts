@@ -33,16 +33,28 @@ export async function prepareWorkers(
   base: Omit<WorkerSettings, 'viewport' | 'scale'>,
   onLoading: (frames: number) => void,
 ): Promise<Prepared> {
-  const launches = Array.from({ length: checked.concurrency }, () => pool.launch({ ...base, viewport: COMPILE_VIEWPORT, scale: 1 }));
+  const launches = Array.from({ length: checked.concurrency }, () =>
+    pool.launch({ ...base, viewport: COMPILE_VIEWPORT, scale: 1 }),
+  );
   for (const launch of launches) launch.catch(() => undefined); // awaited below, or closed by the pool
   const first = await launches[0]!;
-  const compiled = await compileInBrowser(first.page, server, composition, { fps: checked.fps, variables: checked.variables, allowCompositionReadsUnder: checked.allowCompositionReadsUnder });
+  const compiled = await compileInBrowser(first.page, server, composition, {
+    fps: checked.fps,
+    variables: checked.variables,
+    allowCompositionReadsUnder: checked.allowCompositionReadsUnder,
+  });
   const duration = compiled.duration;
   if (duration === undefined || !(duration > 0)) {
-    throw renderError(RenderErrorCode.durationMissing, `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`);
+    throw renderError(
+      RenderErrorCode.durationMissing,
+      `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`,
+    );
   }
   const frames = frameCount(composition, duration, checked);
-  const geometry = outputGeometry({ width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height }, checked);
+  const geometry = outputGeometry(
+    { width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height },
+    checked,
+  );
   const concurrency = Math.min(checked.concurrency, frames);
   onLoading(frames);
 
@@ -52,7 +64,9 @@ export async function prepareWorkers(
     await Promise.all(workers.map((worker) => worker.page.setViewport(geometry.viewport, 1)));
   } else {
     await Promise.all(workers.map((worker) => pool.close(worker)));
-    workers = await Promise.all(workers.map(() => pool.launch({ ...base, viewport: geometry.viewport, scale: geometry.scale })));
+    workers = await Promise.all(
+      workers.map(() => pool.launch({ ...base, viewport: geometry.viewport, scale: geometry.scale })),
+    );
   }
   const documentUrl = server.addDocument(randomUUID(), compiled.html);
   const [loaded] = await Promise.all(workers.map((worker) => worker.load(documentUrl)));
@@ -62,11 +76,17 @@ export async function prepareWorkers(
 /** round(duration × fps), once the duration and the frame count are within the render's limits. */
 function frameCount(composition: string, duration: number, checked: CheckedOptions): number {
   if (duration > checked.maxDurationSeconds) {
-    throw renderError(RenderErrorCode.durationTooLong, `composition "${composition}" must last at most ${checked.maxDurationSeconds} s ("maxDurationSeconds"), got "data-duration" ${duration}`);
+    throw renderError(
+      RenderErrorCode.durationTooLong,
+      `composition "${composition}" must last at most ${checked.maxDurationSeconds} s ("maxDurationSeconds"), got "data-duration" ${duration}`,
+    );
   }
   const frames = Math.max(1, Math.round(duration * checked.fps));
   if (frames > checked.maxFrames) {
-    throw renderError(RenderErrorCode.durationTooLong, `composition "${composition}" must have at most ${checked.maxFrames} frames ("maxFrames"), got ${frames} (${duration} s at ${checked.fps} fps)`);
+    throw renderError(
+      RenderErrorCode.durationTooLong,
+      `composition "${composition}" must have at most ${checked.maxFrames} frames ("maxFrames"), got ${frames} (${duration} s at ${checked.fps} fps)`,
+    );
   }
   return frames;
 }

@@ -66,7 +66,8 @@ export async function startProjectServer(projectDir: string, distDir: string): P
   server.on('connect', (_request, socket) => socket.destroy());
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'method not allowed', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return sendText(response, 405, 'method not allowed', { allow: 'GET, HEAD' });
     // Only origin-form targets: an absolute URL would be a proxy request.
     if (!request.url?.startsWith('/')) return sendText(response, 400, 'bad request path');
     const underBase = new URL(request.url, 'http://project.invalid').pathname;
@@ -176,7 +177,8 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
   }
   const headers = { ...BASE_HEADERS, 'content-type': contentTypeOf(file), 'accept-ranges': 'bytes' };
   const range = parseByteRange(request.headers.range, size);
-  if (range === 'unsatisfiable') return sendText(response, 416, 'range not satisfiable', { 'content-range': `bytes */${size}` });
+  if (range === 'unsatisfiable')
+    return sendText(response, 416, 'range not satisfiable', { 'content-range': `bytes */${size}` });
   const { start, end } = range ?? { start: 0, end: size - 1 };
   response.writeHead(range ? 206 : 200, {
     ...headers,

@@ -9,16 +9,39 @@ import { BlockList, isIP } from 'node:net';
  */
 const PRIVATE = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(network, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  PRIVATE.addSubnet(network, prefix, 'ipv6');
 
 /**
  * IPv6 prefixes that carry an IPv4 address, and the 16-bit group where it starts: NAT64 (RFC 6052), 6to4
  * (RFC 3056), IPv4-compatible (RFC 4291), IPv4-translated (RFC 2765).
  */
-const EMBEDDING: readonly [BlockList, number][] = ([['64:ff9b::', 96, 6], ['2002::', 16, 1], ['::', 96, 6], ['::ffff:0:0:0', 96, 6]] as const).map(([network, prefix, group]) => {
+const EMBEDDING: readonly [BlockList, number][] = (
+  [
+    ['64:ff9b::', 96, 6],
+    ['2002::', 16, 1],
+    ['::', 96, 6],
+    ['::ffff:0:0:0', 96, 6],
+  ] as const
+).map(([network, prefix, group]) => {
   const list = new BlockList();
   list.addSubnet(network, prefix, 'ipv6');
   return [list, group];
@@ -87,7 +110,10 @@ export function unsafeReplaceAddressRules(rules: AddressRules): () => void {
  * literal IP (bracketed IPv6 too) is checked as is. Connect to exactly these addresses: resolving the name again
  * for the connection could answer differently (DNS rebinding) — see `pinnedLookup`.
  */
-export async function publicAddresses(hostname: string, rules: AddressRules = currentRules): Promise<readonly LookupAddress[] | undefined> {
+export async function publicAddresses(
+  hostname: string,
+  rules: AddressRules = currentRules,
+): Promise<readonly LookupAddress[] | undefined> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
   let addresses: readonly LookupAddress[];

@@ -55,17 +55,30 @@ export async function render(options: RenderOptions): Promise<RenderResult> {
     watch.fail(error instanceof Error ? error : new Error(String(error)));
     throw options.signal?.aborted ? abortedError(options.signal) : error;
   } finally {
-    for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => undefined);
     watch.dispose();
   }
 }
 
-async function renderChecked(options: RenderOptions, checked: CheckedOptions, watch: RenderWatch, cleanups: Cleanup[]): Promise<RenderResult> {
+async function renderChecked(
+  options: RenderOptions,
+  checked: CheckedOptions,
+  watch: RenderWatch,
+  cleanups: Cleanup[],
+): Promise<RenderResult> {
   watch.check();
   const report = progressReporter(options.onProgress);
   report('compiling', 0, 0);
   const projectDir = resolve(options.projectDir);
-  if (!(await stat(projectDir).then((info) => info.isDirectory(), () => false))) {
+  if (
+    !(await stat(projectDir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ))
+  ) {
     throw renderError(RenderErrorCode.projectNotFound, `"projectDir" must be a directory, got "${options.projectDir}"`);
   }
   compositionUrlPath(options.composition);
@@ -83,7 +96,14 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
 
   const mode = resolveCaptureMode(checked.capture);
   const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch, network };
-  const { compiled, geometry, frames, workers, bindingIssues } = await prepareWorkers(pool, server, options.composition, checked, base, (total) => report('loading', 0, total));
+  const { compiled, geometry, frames, workers, bindingIssues } = await prepareWorkers(
+    pool,
+    server,
+    options.composition,
+    checked,
+    base,
+    (total) => report('loading', 0, total),
+  );
   const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: audioProxy?.origin });
 
   const outputPath = resolve(options.outputPath);
@@ -94,7 +114,14 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
   const thumbnailTemp = `${thumbnailPath}.fx-${id}.partial`;
   cleanups.push(() => Promise.all([temp.video, temp.mux, thumbnailTemp].map((path) => rm(path, { force: true }))));
 
-  const encoder = startVideoEncoder({ preset, fps: checked.fps, width: geometry.width, height: geometry.height, outputPath: temp.video, container: checked.format });
+  const encoder = startVideoEncoder({
+    preset,
+    fps: checked.fps,
+    width: geometry.width,
+    height: geometry.height,
+    outputPath: temp.video,
+    container: checked.format,
+  });
   cleanups.push(() => encoder.kill());
   encoder.done.catch((error: Error) => watch.fail(error));
   report('capturing', 0, frames);
@@ -118,7 +145,10 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
   let finished = temp.video;
   if (inputs.length > 0) {
     report('muxing', frames, frames);
-    const muxer = new FfmpegProcess(audioMixArgs(temp.video, inputs, compiled.duration, preset.audio, preset.container, checked.format, temp.mux), 'mixing the audio');
+    const muxer = new FfmpegProcess(
+      audioMixArgs(temp.video, inputs, compiled.duration, preset.audio, preset.container, checked.format, temp.mux),
+      'mixing the audio',
+    );
     cleanups.push(() => muxer.kill());
     await watch.step('mixing the audio', muxer.finish(), finishTimeoutMs);
     finished = temp.mux;
@@ -142,8 +172,16 @@ async function renderChecked(options: RenderOptions, checked: CheckedOptions, wa
 }
 
 /** Reads the page's audio clips and probes them while frames are captured; a failing render stops the probes. */
-function findAudio(worker: CaptureWorker, server: ProjectServer, duration: number, watch: RenderWatch, sourcing: Omit<AudioSourcing, 'signal'>): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
-  const found = readPageAudio(worker.page).then((clips) => audioInputs(clips, server, duration, { ...sourcing, signal: watch.halted }));
+function findAudio(
+  worker: CaptureWorker,
+  server: ProjectServer,
+  duration: number,
+  watch: RenderWatch,
+  sourcing: Omit<AudioSourcing, 'signal'>,
+): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
+  const found = readPageAudio(worker.page).then((clips) =>
+    audioInputs(clips, server, duration, { ...sourcing, signal: watch.halted }),
+  );
   found.catch((error: Error) => watch.fail(error));
   return found;
 }

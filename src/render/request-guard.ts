@@ -23,12 +23,17 @@ export async function guardRequests(cdp: CdpConnection, policy: RenderNetworkPol
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
 }
 
-async function answer(cdp: CdpConnection, policy: RenderNetworkPolicy, { requestId, request }: PausedRequest): Promise<void> {
+async function answer(
+  cdp: CdpConnection,
+  policy: RenderNetworkPolicy,
+  { requestId, request }: PausedRequest,
+): Promise<void> {
   const reason = await policy.refusal(request.url).catch(() => 'the address check failed');
   if (reason !== undefined) policy.noteBlocked(request.url, reason);
   // The request may be gone already (page closed, navigation cancelled): nothing to answer then.
-  await (reason === undefined
-    ? cdp.send('Fetch.continueRequest', { requestId })
-    : cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
+  await (
+    reason === undefined
+      ? cdp.send('Fetch.continueRequest', { requestId })
+      : cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
   ).catch(() => undefined);
 }

@@ -103,4 +103,8 @@ export interface BatchOptions {
 /** One row's outcome, in row order. */
 export type BatchRowResult =
   | { readonly row: number; readonly status: 'completed'; readonly result: RenderResult }
-  | { readonly row: number; readonly status: 'failed'; readonly error: { readonly code: string; readonly message: string } };
+  | {
+      readonly row: number;
+      readonly status: 'failed';
+      readonly error: { readonly code: string; readonly message: string };
+    };

@@ -24,7 +24,11 @@ const TAG_BT709 = 'setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt
 function fitAndConvert(preset: EncoderPreset, width: number, height: number): string[] {
   const fit = `scale=w=${width}:h=${height}:force_original_aspect_ratio=decrease:flags=lanczos`;
   return preset.image === 'jpeg'
-    ? ['colorspace=space=bt709:trc=bt709:primaries=bt709:range=tv:ispace=bt470bg:itrc=bt709:iprimaries=bt709:irange=pc:format=yuv420p', fit, `format=${preset.pixelFormat}`]
+    ? [
+        'colorspace=space=bt709:trc=bt709:primaries=bt709:range=tv:ispace=bt470bg:itrc=bt709:iprimaries=bt709:irange=pc:format=yuv420p',
+        fit,
+        `format=${preset.pixelFormat}`,
+      ]
     : [`${fit}:out_color_matrix=bt709:out_range=tv`, `format=${preset.pixelFormat}`];
 }
 
@@ -34,19 +38,37 @@ function fitAndConvert(preset: EncoderPreset, width: number, height: number): st
  */
 export function videoEncodeArgs(settings: VideoEncodeSettings): string[] {
   const { preset, fps, width, height } = settings;
-  const filter = [...fitAndConvert(preset, width, height), `pad=w=${width}:h=${height}:x=(ow-iw)/2:y=(oh-ih)/2:color=black@0`, TAG_BT709].join(',');
+  const filter = [
+    ...fitAndConvert(preset, width, height),
+    `pad=w=${width}:h=${height}:x=(ow-iw)/2:y=(oh-ih)/2:color=black@0`,
+    TAG_BT709,
+  ].join(',');
   return [
-    '-f', 'image2pipe',
-    '-framerate', String(fps),
-    '-c:v', preset.image === 'png' ? 'png' : 'mjpeg',
-    '-i', 'pipe:0',
-    '-vf', filter,
+    '-f',
+    'image2pipe',
+    '-framerate',
+    String(fps),
+    '-c:v',
+    preset.image === 'png' ? 'png' : 'mjpeg',
+    '-i',
+    'pipe:0',
+    '-vf',
+    filter,
     ...preset.codec,
-    '-pix_fmt', preset.pixelFormat,
-    '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
+    '-pix_fmt',
+    preset.pixelFormat,
+    '-colorspace',
+    'bt709',
+    '-color_primaries',
+    'bt709',
+    '-color_trc',
+    'bt709',
+    '-color_range',
+    'tv',
     '-an',
     ...preset.container,
-    '-f', settings.container,
+    '-f',
+    settings.container,
     settings.outputPath,
   ];
 }

@@ -73,7 +73,10 @@ export class RenderWatch {
     } catch (error) {
       // A lost pipe is a symptom; the browser's exit (reported with its stderr) is the cause worth reporting.
       if (error instanceof CdpError && error.closed && !this.#error) {
-        await Promise.race([this.failed.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, CRASH_REPORT_WAIT_MS))]);
+        await Promise.race([
+          this.failed.catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, CRASH_REPORT_WAIT_MS)),
+        ]);
       }
       throw this.#error ?? error;
     } finally {

@@ -26,16 +26,25 @@ const resolvedGradings = new WeakMap<Element, Record<string, unknown>>();
 type BindingAttr = typeof Attr.varSrc | typeof Attr.varText;
 
 /** A binding on a tag that may not carry it (one text for the runtime and lint). */
-export function bindingTagNotAllowed(attribute: BindingAttr, id: string, tag: string): Issue<typeof Code.tagNotAllowed> {
-  const instead = attribute === Attr.varSrc
-    ? 'only img, video, audio and source may carry it'
-    : 'its text would run as code or become markup; bind an element that shows text, such as <span>';
+export function bindingTagNotAllowed(
+  attribute: BindingAttr,
+  id: string,
+  tag: string,
+): Issue<typeof Code.tagNotAllowed> {
+  const instead =
+    attribute === Attr.varSrc
+      ? 'only img, video, audio and source may carry it'
+      : 'its text would run as code or become markup; bind an element that shows text, such as <span>';
   return issue(Code.tagNotAllowed, [attribute, id], `"${attribute}" is not honoured on <${tag}>: ${instead}`);
 }
 
 /** A binding naming a variable its composition does not declare (one text for the runtime and lint). */
 export function bindingUndeclared(attribute: BindingAttr, id: string): Issue<typeof Code.undeclared> {
-  return issue(Code.undeclared, [attribute, id], `"${attribute}" names "${id}", which this composition does not declare`);
+  return issue(
+    Code.undeclared,
+    [attribute, id],
+    `"${attribute}" names "${id}", which this composition does not declare`,
+  );
 }
 
 /** The text a scalar value shows, or `undefined` for a value that is not scalar. */
@@ -97,7 +106,13 @@ function bindSrc(element: Element, values: VariableValues, issues: Issue[]): voi
   } else if (value !== null && value !== '') {
     const url = checkedMediaUrl(mediaUrl(value));
     if (url === undefined) {
-      issues.push(issue(Code.urlRefused, [Attr.varSrc, id], `"data-var-src" refused the value of "${id}": ${describe(value)} is not an allowed media URL`));
+      issues.push(
+        issue(
+          Code.urlRefused,
+          [Attr.varSrc, id],
+          `"data-var-src" refused the value of "${id}": ${describe(value)} is not an allowed media URL`,
+        ),
+      );
     } else {
       next = url;
     }
@@ -133,12 +148,18 @@ function bindText(element: Element, values: VariableValues, issues: Issue[]): vo
   }
   const text = scalarText(values[id]);
   if (text === undefined) {
-    issues.push(issue(Code.valueNotScalar, [Attr.varText, id], `"data-var-text" needs a scalar, but "${id}" is ${describe(values[id])}`));
+    issues.push(
+      issue(
+        Code.valueNotScalar,
+        [Attr.varText, id],
+        `"data-var-text" needs a scalar, but "${id}" is ${describe(values[id])}`,
+      ),
+    );
     return;
   }
   // Replace only the element's own text: the first own text node takes the value, others go, child elements survive.
   let first: Node | undefined;
-  for (let node = element.firstChild; node; ) {
+  for (let node = element.firstChild; node;) {
     const next = node.nextSibling;
     if (node.nodeType === 3 /* TEXT_NODE */) {
       if (!first) first = node;
@@ -166,7 +187,13 @@ function bindColorGrading(element: Element, values: VariableValues, issues: Issu
   } else {
     // A grading that turned malformed must not leave the previous one applied.
     resolvedGradings.delete(element);
-    issues.push(issue(Code.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
+    issues.push(
+      issue(
+        Code.colorGradingInvalid,
+        [Attr.colorGrading],
+        `"data-color-grading" on <${element.localName}> must be a JSON object`,
+      ),
+    );
   }
   if (!style) return;
   const filter = [authoredFilter.get(element), resolved && colorGradingFilter(resolved)].filter(Boolean).join(' ');
@@ -201,7 +228,9 @@ function applyCssProperties(scope: Element, values: VariableValues, issues: Issu
       // CSS refused the value and kept the old one: clear it, so no stale value survives.
       style.removeProperty(name);
       next.delete(name);
-      issues.push(issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'));
+      issues.push(
+        issue(Code.cssRejected, [name], `CSS refused the value of "${id}" as "${name}": ${describe(css)}`, 'warning'),
+      );
     }
   }
   for (const name of previous.keys()) if (!next.has(name)) style.removeProperty(name);

@@ -46,7 +46,12 @@ export class CssNameRegister {
    * variable ids. Returns the renames and the CSS to add (the bridges of renamed declared ids); custom property
    * names are left to {@link renameCssText} on the scoped text, and `style` attributes to {@link renameInlineStyles}.
    */
-  isolate(sheets: readonly CSSStyleSheet[], instance: string, scopeSelector: string, declaredIds: ReadonlySet<string>): { renames: CssRenames; bridge: string } {
+  isolate(
+    sheets: readonly CSSStyleSheet[],
+    instance: string,
+    scopeSelector: string,
+    declaredIds: ReadonlySet<string>,
+  ): { renames: CssRenames; bridge: string } {
     const renames: CssRenames = { keyframes: new Map(), property: new Map(), font: new Map() };
     for (const definition of sheets.flatMap((sheet) => [...definitions(sheet.cssRules)])) {
       const key = keyOf(definition);
@@ -85,7 +90,8 @@ function* definitions(rules: CSSRuleList): Generator<Definition> {
     else if (rule instanceof CSSFontFaceRule) {
       const family = unquote(rule.style.getPropertyValue('font-family'));
       if (family) yield { kind: 'font', name: family, rule };
-    } else if ('cssRules' in rule && !(rule instanceof CSSKeyframesRule)) yield* definitions((rule as CSSGroupingRule).cssRules);
+    } else if ('cssRules' in rule && !(rule instanceof CSSKeyframesRule))
+      yield* definitions((rule as CSSGroupingRule).cssRules);
   }
 }
 
@@ -94,7 +100,9 @@ function* definitions(rules: CSSRuleList): Generator<Definition> {
  * (`setProperty` throws), so the rule is rebuilt from its descriptors at the same place.
  */
 function renameFontFace(rule: CSSFontFaceRule, family: string): void {
-  const descriptors = [...rule.style].filter((name) => name !== 'font-family').map((name) => `${name}: ${rule.style.getPropertyValue(name)};`);
+  const descriptors = [...rule.style]
+    .filter((name) => name !== 'font-family')
+    .map((name) => `${name}: ${rule.style.getPropertyValue(name)};`);
   const parent = (rule.parentRule as CSSGroupingRule | null) ?? rule.parentStyleSheet!;
   const index = [...parent.cssRules].indexOf(rule);
   parent.deleteRule(index);
@@ -105,7 +113,8 @@ function renameFontFace(rule: CSSFontFaceRule, family: string): void {
 function* styleDeclarations(rules: CSSRuleList): Generator<CSSStyleDeclaration> {
   for (const rule of rules) {
     if (rule instanceof CSSStyleRule) yield rule.style;
-    if ('cssRules' in rule && !(rule instanceof CSSKeyframesRule)) yield* styleDeclarations((rule as CSSGroupingRule).cssRules);
+    if ('cssRules' in rule && !(rule instanceof CSSKeyframesRule))
+      yield* styleDeclarations((rule as CSSGroupingRule).cssRules);
   }
 }
 
@@ -165,7 +174,10 @@ function splitList(value: string): string[] {
 export function renameCssText(css: string, renames: CssRenames): string {
   let result = css;
   for (const [name, renamed] of renames.property) {
-    const pattern = new RegExp(`(?<![\\w-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-]|[^\\x00-\\x7f]|\\\\)`, 'g');
+    const pattern = new RegExp(
+      `(?<![\\w-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-]|[^\\x00-\\x7f]|\\\\)`,
+      'g',
+    );
     result = result.replace(pattern, renamed);
   }
   return result;

@@ -9,7 +9,17 @@ import { FrameAttr } from './frame-config.js';
 import { cssUrlTokens, fontFaceBlocks, replaceRanges } from './css-scan.js';
 
 // At-rules that cannot live inside @scope; they stay global.
-const GLOBAL_RULES = new Set(['CSSFontFaceRule', 'CSSKeyframesRule', 'CSSPropertyRule', 'CSSImportRule', 'CSSLayerStatementRule', 'CSSCounterStyleRule', 'CSSFontFeatureValuesRule', 'CSSPageRule', 'CSSNamespaceRule']);
+const GLOBAL_RULES = new Set([
+  'CSSFontFaceRule',
+  'CSSKeyframesRule',
+  'CSSPropertyRule',
+  'CSSImportRule',
+  'CSSLayerStatementRule',
+  'CSSCounterStyleRule',
+  'CSSFontFeatureValuesRule',
+  'CSSPageRule',
+  'CSSNamespaceRule',
+]);
 
 /** Rewrites every relative `url()` in `css` to an absolute URL against `base`. */
 export function absolutizeCssUrls(css: string, base: string): string {
@@ -48,10 +58,18 @@ export function scopeCss(css: string, scopeSelector: string, root: ScopeRoot = {
  * {@link scopeCss} over all stylesheets of one instance. `isolate` sees every parsed sheet first (to rename their
  * document-wide names together, compile-css-names.ts) and returns what to do to each scoped text.
  */
-export function scopeInstanceCss(texts: readonly string[], scopeSelector: string, root: ScopeRoot, isolate?: (sheets: CSSStyleSheet[]) => (css: string) => string): string {
+export function scopeInstanceCss(
+  texts: readonly string[],
+  scopeSelector: string,
+  root: ScopeRoot,
+  isolate?: (sheets: CSSStyleSheet[]) => (css: string) => string,
+): string {
   const sheets = texts.map(parseSheet).filter((sheet): sheet is CSSStyleSheet => sheet !== undefined);
   const finish = isolate?.(sheets) ?? ((css: string) => css);
-  return sheets.map((sheet) => finish(scopeSheet(sheet, scopeSelector, root))).filter(Boolean).join('\n');
+  return sheets
+    .map((sheet) => finish(scopeSheet(sheet, scopeSelector, root)))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot): string {
@@ -62,7 +80,10 @@ function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot
     if (GLOBAL_RULES.has(rule.constructor.name)) global.push(rule.cssText);
     else scoped.push(rewriteRootSelectors(rule, rootPattern).cssText);
   }
-  const body = scoped.length > 0 ? `${shareGuard(scopeSelector)}\n@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}` : '';
+  const body =
+    scoped.length > 0
+      ? `${shareGuard(scopeSelector)}\n@scope (${scopeSelector}) to (${NESTED_INSTANCE_CONTENT}) {\n${scoped.join('\n')}\n}`
+      : '';
   return [...global, body].filter(Boolean).join('\n');
 }
 
@@ -112,9 +133,16 @@ function rewriteRootSelectors(rule: CSSRule, pattern: RegExp): CSSRule {
  * Replaces font URLs inside @font-face rules with `data:` URLs fetched by `load`. A composition frame has an
  * opaque origin, so it could not load fonts served without CORS headers; the host can.
  */
-export async function inlineFontFaces(css: string, load: (url: string) => Promise<string | undefined>): Promise<string> {
+export async function inlineFontFaces(
+  css: string,
+  load: (url: string) => Promise<string | undefined>,
+): Promise<string> {
   const tokens = fontFaceBlocks(css).flatMap(({ start, end }) =>
-    cssUrlTokens(css.slice(start, end)).map((token) => ({ ...token, start: token.start + start, end: token.end + start })),
+    cssUrlTokens(css.slice(start, end)).map((token) => ({
+      ...token,
+      start: token.start + start,
+      end: token.end + start,
+    })),
   );
   // Each file once, however many faces name it.
   const loaded = new Map<string, string | undefined>();

@@ -10,7 +10,10 @@ import { isRecord, parseUrl } from './data.js';
 
 /** Attributes naming a file to load, by element (`*`: any element). Links to navigate to (`<a href>`) are not files. */
 const URL_ATTRIBUTES: readonly [selector: string, attribute: string][] = [
-  ['img[src], video[src], audio[src], source[src], track[src], iframe[src], embed[src], script[src], input[src]', 'src'],
+  [
+    'img[src], video[src], audio[src], source[src], track[src], iframe[src], embed[src], script[src], input[src]',
+    'src',
+  ],
   ['video[poster]', 'poster'],
   ['object[data]', 'data'],
   ['link[href]', 'href'],
@@ -35,14 +38,18 @@ export function referencedUrls(doc: Document, base: string): string[] {
     url.hash = '';
     found.add(url.href);
   };
-  for (const [selector, attribute] of URL_ATTRIBUTES) for (const element of doc.querySelectorAll(selector)) add(element.getAttribute(attribute));
+  for (const [selector, attribute] of URL_ATTRIBUTES)
+    for (const element of doc.querySelectorAll(selector)) add(element.getAttribute(attribute));
   for (const element of doc.querySelectorAll('image, use, feImage')) add(element.getAttributeNS(XLINK, 'href'));
   for (const element of doc.querySelectorAll(SRCSET)) {
     for (const candidate of element.getAttribute('srcset')!.split(',')) add(candidate.trim().split(/\s+/)[0]);
   }
-  for (const style of doc.querySelectorAll('style')) for (const { url } of cssUrlTokens(style.textContent ?? '')) add(url);
-  for (const element of doc.querySelectorAll('[style]')) for (const { url } of cssUrlTokens(element.getAttribute('style')!)) add(url);
-  for (const element of doc.querySelectorAll(`[${Attr.compositionVariables}]`)) for (const value of variableFiles(element)) add(value);
+  for (const style of doc.querySelectorAll('style'))
+    for (const { url } of cssUrlTokens(style.textContent ?? '')) add(url);
+  for (const element of doc.querySelectorAll('[style]'))
+    for (const { url } of cssUrlTokens(element.getAttribute('style')!)) add(url);
+  for (const element of doc.querySelectorAll(`[${Attr.compositionVariables}]`))
+    for (const value of variableFiles(element)) add(value);
   return [...found].sort();
 }
 
@@ -53,9 +60,11 @@ function variableFiles(element: Element): string[] {
   const values = parseJson(element.getAttribute(Attr.variableValues));
   const files: string[] = [];
   for (const declaration of declarations) {
-    if (!isRecord(declaration) || (declaration.type !== VariableType.image && declaration.type !== VariableType.font)) continue;
+    if (!isRecord(declaration) || (declaration.type !== VariableType.image && declaration.type !== VariableType.font))
+      continue;
     files.push(...variableValueFiles(declaration.type, declaration.default));
-    if (isRecord(values) && typeof declaration.id === 'string') files.push(...variableValueFiles(declaration.type, values[declaration.id]));
+    if (isRecord(values) && typeof declaration.id === 'string')
+      files.push(...variableValueFiles(declaration.type, values[declaration.id]));
   }
   return files;
 }

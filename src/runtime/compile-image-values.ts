@@ -41,12 +41,16 @@ export function absolutizeImageValues(host: Element, declaredAt: string, valuedA
     return declarations.map((declaration: unknown) => {
       if (!isRecord(declaration) || declaration.type !== VariableType.image) return declaration;
       if (typeof declaration.id === 'string') imageIds.add(declaration.id);
-      return 'default' in declaration ? { ...declaration, default: absoluteImage(declaration.default, declaredAt) } : declaration;
+      return 'default' in declaration
+        ? { ...declaration, default: absoluteImage(declaration.default, declaredAt) }
+        : declaration;
     });
   });
   if (imageIds.size === 0) return;
   rewriteJsonAttribute(host, Attr.variableValues, (values) => {
     if (!isRecord(values)) return values;
-    return Object.fromEntries(Object.entries(values).map(([id, value]) => [id, imageIds.has(id) ? absoluteImage(value, valuedAt) : value]));
+    return Object.fromEntries(
+      Object.entries(values).map(([id, value]) => [id, imageIds.has(id) ? absoluteImage(value, valuedAt) : value]),
+    );
   });
 }

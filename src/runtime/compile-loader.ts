@@ -66,7 +66,9 @@ function once<T>(loader: Loader, url: string, role: ReadRole, load: () => Promis
   let result = loader.files.get(key) as Promise<T> | undefined;
   if (result) return result;
   if (loader.files.size >= loader.limits.files) {
-    return Promise.reject(new FxError(CompileIssueCode.filesTooMany, `the composition names more than ${loader.limits.files} files`));
+    return Promise.reject(
+      new FxError(CompileIssueCode.filesTooMany, `the composition names more than ${loader.limits.files} files`),
+    );
   }
   loader.files.set(key, (result = load()));
   return result;
@@ -77,9 +79,10 @@ function once<T>(loader: Loader, url: string, role: ReadRole, load: () => Promis
  * not read, is an {@link FxError}; nothing outside the scope is requested at all.
  */
 async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<Blob> {
-  const codes = role === 'entry'
-    ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
-    : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
+  const codes =
+    role === 'entry'
+      ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
+      : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
   loader.scope.check(url, role);
   let response: Response;
   try {
@@ -91,10 +94,12 @@ async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<B
   try {
     // A redirect may lead out of the folders the composition may read.
     if (response.redirected && response.url) loader.scope.check(response.url, role);
-    if (!response.ok) throw new FxError(codes.missing, `"${url}" answered HTTP ${response.status}`, { status: response.status });
+    if (!response.ok)
+      throw new FxError(codes.missing, `"${url}" answered HTTP ${response.status}`, { status: response.status });
     checkType(response, url, role);
     const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > loader.limits.fileBytes) throw new FxError(codes.large, `"${url}" is ${declared} bytes; the limit is ${loader.limits.fileBytes}`);
+    if (declared > loader.limits.fileBytes)
+      throw new FxError(codes.large, `"${url}" is ${declared} bytes; the limit is ${loader.limits.fileBytes}`);
   } catch (error) {
     // The body is not wanted: do not download it.
     response.body?.cancel().catch(() => undefined);
@@ -103,7 +108,10 @@ async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<B
   const file = await response.blob();
   loader.totalBytes += file.size;
   if (file.size > loader.limits.fileBytes || loader.totalBytes > loader.limits.totalBytes) {
-    throw new FxError(codes.large, `"${url}" takes the composition past its size limit (${loader.limits.fileBytes} bytes a file, ${loader.limits.totalBytes} in all)`);
+    throw new FxError(
+      codes.large,
+      `"${url}" takes the composition past its size limit (${loader.limits.fileBytes} bytes a file, ${loader.limits.totalBytes} in all)`,
+    );
   }
   return file;
 }
@@ -116,9 +124,12 @@ function fetchFailure(url: string, error: unknown): string {
   const reason = error instanceof Error ? error.message : String(error);
   const page = globalThis.location?.origin;
   const origin = parseUrl(url)?.origin;
-  if (!page || page === 'null' || !origin || origin === 'null' || origin === page || !(error instanceof TypeError)) return `"${url}" could not be fetched: ${reason}`;
-  return `"${url}" could not be fetched (${reason}). It is on another origin than this page (${page}), so its server must allow this page with CORS: ` +
-    `answer with the header "Access-Control-Allow-Origin: ${page}" (or "*"), or serve the file from this page's origin`;
+  if (!page || page === 'null' || !origin || origin === 'null' || origin === page || !(error instanceof TypeError))
+    return `"${url}" could not be fetched: ${reason}`;
+  return (
+    `"${url}" could not be fetched (${reason}). It is on another origin than this page (${page}), so its server must allow this page with CORS: ` +
+    `answer with the header "Access-Control-Allow-Origin: ${page}" (or "*"), or serve the file from this page's origin`
+  );
 }
 
 /**

@@ -32,9 +32,22 @@ import { FONT_CONTENT_TYPE, fontFileType } from './font-files.js';
 export type ReadRole = 'entry' | 'sub' | 'stylesheet' | 'script' | 'font' | 'image';
 
 const JAVASCRIPT_TYPES = [
-  'text/javascript', 'application/javascript', 'application/ecmascript', 'application/x-ecmascript', 'application/x-javascript',
-  'text/ecmascript', 'text/javascript1.0', 'text/javascript1.1', 'text/javascript1.2', 'text/javascript1.3', 'text/javascript1.4',
-  'text/javascript1.5', 'text/jscript', 'text/livescript', 'text/x-ecmascript', 'text/x-javascript',
+  'text/javascript',
+  'application/javascript',
+  'application/ecmascript',
+  'application/x-ecmascript',
+  'application/x-javascript',
+  'text/ecmascript',
+  'text/javascript1.0',
+  'text/javascript1.1',
+  'text/javascript1.2',
+  'text/javascript1.3',
+  'text/javascript1.4',
+  'text/javascript1.5',
+  'text/jscript',
+  'text/livescript',
+  'text/x-ecmascript',
+  'text/x-javascript',
 ];
 /** Content-type essences a text role accepts. */
 const TEXT_TYPES: Readonly<Record<'sub' | 'stylesheet' | 'script', ReadonlySet<string>>> = {
@@ -43,7 +56,14 @@ const TEXT_TYPES: Readonly<Record<'sub' | 'stylesheet' | 'script', ReadonlySet<s
   script: new Set(JAVASCRIPT_TYPES),
 };
 /** What the role is called in messages. */
-const ROLE_NAMES: Readonly<Record<ReadRole, string>> = { entry: 'entry', sub: 'sub-composition', stylesheet: 'stylesheet', script: 'script', font: 'font', image: 'image' };
+const ROLE_NAMES: Readonly<Record<ReadRole, string>> = {
+  entry: 'entry',
+  sub: 'sub-composition',
+  stylesheet: 'stylesheet',
+  script: 'script',
+  font: 'font',
+  image: 'image',
+};
 const HIERARCHICAL = new Set(['http:', 'https:', 'file:']);
 /** Encoded `/` and `\`: a server that decodes them before resolving `..` would walk out of the folder. */
 const ENCODED_SEPARATOR = /%2f|%5c/i;
@@ -66,7 +86,10 @@ export class ReadScope {
     for (const raw of allowed) {
       const url = parseUrl(String(raw), base);
       if (!url || !(HIERARCHICAL.has(url.protocol) || url.protocol === 'blob:')) {
-        throw new FxError(CompileIssueCode.optionsInvalid, `"allowCompositionReadsUnder" entries must be http(s), file: or blob: URLs, got ${JSON.stringify(String(raw)).slice(0, 120)}`);
+        throw new FxError(
+          CompileIssueCode.optionsInvalid,
+          `"allowCompositionReadsUnder" entries must be http(s), file: or blob: URLs, got ${JSON.stringify(String(raw)).slice(0, 120)}`,
+        );
       }
       if (url.protocol === 'blob:') places.push({ blob: bare(url).href });
       else places.push({ folder: bare(url.pathname.endsWith('/') ? url : new URL(`${url.pathname}/`, url)) });
@@ -82,7 +105,9 @@ export class ReadScope {
     return this.#places.some((place) =>
       'blob' in place
         ? place.blob === href
-        : place.folder.protocol === url.protocol && place.folder.host === url.host && url.pathname.startsWith(place.folder.pathname),
+        : place.folder.protocol === url.protocol &&
+          place.folder.host === url.host &&
+          url.pathname.startsWith(place.folder.pathname),
     );
   }
 
@@ -91,7 +116,10 @@ export class ReadScope {
     if (role === 'entry') return;
     const parsed = parseUrl(url);
     if (parsed && this.allows(parsed)) return;
-    throw new FxError(CompileIssueCode.urlOutsideScope, `the ${ROLE_NAMES[role]} "${clip(url)}" is outside the folders this composition may read; see "allowCompositionReadsUnder"`);
+    throw new FxError(
+      CompileIssueCode.urlOutsideScope,
+      `the ${ROLE_NAMES[role]} "${clip(url)}" is outside the folders this composition may read; see "allowCompositionReadsUnder"`,
+    );
   }
 }
 
@@ -117,9 +145,17 @@ export function typeEssence(header: string | null): string {
 export function checkType(response: Response, url: string, role: ReadRole): void {
   if (role === 'entry') return;
   const essence = typeEssence(response.headers.get('content-type'));
-  const accepted = role === 'font' ? FONT_CONTENT_TYPE.test(essence) : role === 'image' ? IMAGE_TYPE.test(essence) : TEXT_TYPES[role].has(essence);
+  const accepted =
+    role === 'font'
+      ? FONT_CONTENT_TYPE.test(essence)
+      : role === 'image'
+        ? IMAGE_TYPE.test(essence)
+        : TEXT_TYPES[role].has(essence);
   if (!accepted) {
-    throw new FxError(CompileIssueCode.typeRefused, `the ${ROLE_NAMES[role]} "${clip(url)}" answered ${essence === '' ? 'no content type' : `"${essence}"`}; ${expectedTypes(role)}`);
+    throw new FxError(
+      CompileIssueCode.typeRefused,
+      `the ${ROLE_NAMES[role]} "${clip(url)}" answered ${essence === '' ? 'no content type' : `"${essence}"`}; ${expectedTypes(role)}`,
+    );
   }
 }
 
@@ -128,12 +164,20 @@ const IMAGE_TYPE = /^image\/[\w.+-]+$/;
 
 function expectedTypes(role: Exclude<ReadRole, 'entry'>): string {
   if (role === 'image') return 'expected an image type';
-  return role === 'font' ? 'expected a font type' : `expected ${[...TEXT_TYPES[role]].slice(0, 2).map((type) => `"${type}"`).join(' or ')}`;
+  return role === 'font'
+    ? 'expected a font type'
+    : `expected ${[...TEXT_TYPES[role]]
+        .slice(0, 2)
+        .map((type) => `"${type}"`)
+        .join(' or ')}`;
 }
 
 /** Throws `content_type_refused` unless `file` starts like a font file. */
 export async function checkFontBytes(file: Blob, url: string): Promise<void> {
   if ((await fontFileType(file)) === undefined) {
-    throw new FxError(CompileIssueCode.typeRefused, `the font "${clip(url)}" is not a font file (TrueType, OpenType, WOFF or WOFF2)`);
+    throw new FxError(
+      CompileIssueCode.typeRefused,
+      `the font "${clip(url)}" is not a font file (TrueType, OpenType, WOFF or WOFF2)`,
+    );
   }
 }

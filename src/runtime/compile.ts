@@ -101,9 +101,17 @@ const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
 const CLASSIC_SCRIPT_TYPES: ReadonlySet<string> = new Set(['', 'text/javascript', 'application/javascript']);
 
 /** Refusals of a font or top-level stylesheet: the URL is left for the frame to load itself, with a warning. */
-const LEFT_FOR_THE_FRAME: ReadonlySet<string> = new Set([CompileIssueCode.urlOutsideScope, CompileIssueCode.typeRefused, CompileIssueCode.filesTooMany]);
+const LEFT_FOR_THE_FRAME: ReadonlySet<string> = new Set([
+  CompileIssueCode.urlOutsideScope,
+  CompileIssueCode.typeRefused,
+  CompileIssueCode.filesTooMany,
+]);
 /** Limits past which every later host fails the same way: reported once. */
-const REPORTED_ONCE: ReadonlySet<string> = new Set([CompileIssueCode.subTooMany, CompileIssueCode.compiledTooLarge, CompileIssueCode.filesTooMany]);
+const REPORTED_ONCE: ReadonlySet<string> = new Set([
+  CompileIssueCode.subTooMany,
+  CompileIssueCode.compiledTooLarge,
+  CompileIssueCode.filesTooMany,
+]);
 
 /**
  * Compiles a composition into one self-contained document: sub-composition hosts are fetched (relative to the file
@@ -116,9 +124,15 @@ const REPORTED_ONCE: ReadonlySet<string> = new Set([CompileIssueCode.subTooMany,
  * const { html } = await compileComposition(new URL('comp/index.html', location.href), { runtimeUrl });
  * iframe.srcdoc = html;
  */
-export async function compileComposition(entry: string | URL | HtmlEntry, options: CompileOptions): Promise<CompiledComposition> {
+export async function compileComposition(
+  entry: string | URL | HtmlEntry,
+  options: CompileOptions,
+): Promise<CompiledComposition> {
   if (options.runtimeUrl === undefined && options.runtimeScript === undefined) {
-    throw new FxError(CompileIssueCode.optionsInvalid, 'one of "runtimeUrl" and "runtimeScript" must be given, got neither');
+    throw new FxError(
+      CompileIssueCode.optionsInvalid,
+      'one of "runtimeUrl" and "runtimeScript" must be given, got neither',
+    );
   }
   const isMarkup = typeof entry === 'object' && !(entry instanceof URL);
   const pageUrl = globalThis.location?.href ?? FALLBACK_BASE;
@@ -147,12 +161,19 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
   });
   const metadata = entryMetadata(doc, ctx.issues);
   // Started now so its fetches overlap the sub-compositions'; awaited at the end (a compile that fails first drops it).
-  const overrides = typeof options.overrides === 'function' ? options.overrides(metadata) : Promise.resolve(options.overrides ?? {});
+  const overrides =
+    typeof options.overrides === 'function' ? options.overrides(metadata) : Promise.resolve(options.overrides ?? {});
   overrides.catch(() => undefined);
   liftTemplateRoot(doc);
   const root = compositionRoot(doc);
-  if (!root) throw new FxError(CompileIssueCode.entryInvalid, `composition "${baseUrl}" has no element with "${Attr.compositionId}"`);
-  ctx.aliases = ![root, doc.documentElement].some((element) => element.getAttribute(Attr.compat)?.trim().toLowerCase() === COMPAT_NONE);
+  if (!root)
+    throw new FxError(
+      CompileIssueCode.entryInvalid,
+      `composition "${baseUrl}" has no element with "${Attr.compositionId}"`,
+    );
+  ctx.aliases = ![root, doc.documentElement].some(
+    (element) => element.getAttribute(Attr.compat)?.trim().toLowerCase() === COMPAT_NONE,
+  );
 
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
@@ -185,7 +206,9 @@ export async function compileComposition(entry: string | URL | HtmlEntry, option
 async function succeededReads(loader: Loader): Promise<string[]> {
   const reads = [...loader.files];
   const results = await Promise.allSettled(reads.map(([, result]) => result));
-  return reads.filter((_, index) => results[index]!.status === 'fulfilled').map(([key]) => key.slice(key.indexOf(' ') + 1));
+  return reads
+    .filter((_, index) => results[index]!.status === 'fulfilled')
+    .map(([key]) => key.slice(key.indexOf(' ') + 1));
 }
 
 /**
@@ -196,7 +219,8 @@ function entryMetadata(doc: Document, issues: Issue[]): CompositionMetadata {
   const metadata = metadataOf(doc);
   if (metadata.duration !== undefined) return metadata;
   const missing = metadata.issues.find((found) => found.code === MetadataIssueCode.durationMissing);
-  const got = compositionRoot(doc)?.getAttribute(Attr.duration) ?? doc.documentElement.getAttribute(Attr.duration) ?? undefined;
+  const got =
+    compositionRoot(doc)?.getAttribute(Attr.duration) ?? doc.documentElement.getAttribute(Attr.duration) ?? undefined;
   issues.push(missing ?? durationMissingIssue(got));
   return { ...metadata, issues: metadata.issues.filter((found) => found !== missing) };
 }
@@ -204,7 +228,9 @@ function entryMetadata(doc: Document, issues: Issue[]): CompositionMetadata {
 /** A fragment entry whose root lives in a `<template>`: move the template's content into the body. */
 function liftTemplateRoot(doc: Document): void {
   if (doc.body.querySelector(`[${Attr.compositionId}]`)) return;
-  const template = [...doc.querySelectorAll('template')].find((candidate) => candidate.content.querySelector(`[${Attr.compositionId}]`));
+  const template = [...doc.querySelectorAll('template')].find((candidate) =>
+    candidate.content.querySelector(`[${Attr.compositionId}]`),
+  );
   if (template) template.replaceWith(doc.importNode(template.content, true));
 }
 
@@ -231,7 +257,7 @@ function inertInRawText(text: string, element: 'script' | 'style'): string {
 async function loadStylesheet(ctx: Context, element: Element, base: string, path: readonly string[]): Promise<string> {
   const isLink = element.localName === 'link';
   const url = isLink ? new URL(element.getAttribute('href')!, base).href : base;
-  const text = isLink ? await loadText(ctx, url, 'stylesheet') : element.textContent ?? '';
+  const text = isLink ? await loadText(ctx, url, 'stylesheet') : (element.textContent ?? '');
   const css = absolutizeCssUrls(text, url);
   if (!ctx.inlineFonts) return css;
   return inlineFontFaces(css, (font) =>
@@ -279,19 +305,24 @@ async function inlineCorsImages(ctx: Context, doc: Document, base: string): Prom
     const url = parseUrl(image.getAttribute('src')!, base);
     return url && HIERARCHICAL_PROTOCOLS.has(url.protocol) && ctx.scope.allows(url) ? [{ image, url: url.href }] : [];
   });
-  await Promise.all(images.map(async ({ image, url }) => {
-    try {
-      const data = await loadImage(ctx, url);
-      if (ctx.documentBytes + data.length > ctx.limits.documentBytes) {
-        throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
+  await Promise.all(
+    images.map(async ({ image, url }) => {
+      try {
+        const data = await loadImage(ctx, url);
+        if (ctx.documentBytes + data.length > ctx.limits.documentBytes) {
+          throw new FxError(
+            CompileIssueCode.compiledTooLarge,
+            `the compiled document would pass ${ctx.limits.documentBytes} characters`,
+          );
+        }
+        ctx.documentBytes += data.length;
+        image.setAttribute('src', data);
+      } catch (error) {
+        if (ctx.signal?.aborted) throw error;
+        if (isFxError(error)) reportLeftForTheFrame(ctx, error, [image.getAttribute('src')!]);
       }
-      ctx.documentBytes += data.length;
-      image.setAttribute('src', data);
-    } catch (error) {
-      if (ctx.signal?.aborted) throw error;
-      if (isFxError(error)) reportLeftForTheFrame(ctx, error, [image.getAttribute('src')!]);
-    }
-  }));
+    }),
+  );
 }
 
 /** Inlines every `[data-composition-src]` host under `container`, depth first. */
@@ -312,7 +343,9 @@ async function inlineHosts(ctx: Context, container: Element, base: string, stack
       if (REPORTED_ONCE.has(code) && ctx.reported.has(code)) continue;
       ctx.reported.add(code);
       const more = REPORTED_ONCE.has(code) ? '; later hosts past the limit are left empty too' : '';
-      ctx.issues.push(issue(code, path, `sub-composition ${path.map((part) => `"${part}"`).join(' > ')}: ${message}${more}`));
+      ctx.issues.push(
+        issue(code, path, `sub-composition ${path.map((part) => `"${part}"`).join(' > ')}: ${message}${more}`),
+      );
     }
   }
 }
@@ -322,18 +355,24 @@ function subCompositionUrl(ctx: Context, raw: string, base: string, stack: strin
   const url = parseUrl(raw, base);
   if (!url) throw new FxError(CompileIssueCode.subUrlRefused, `"${raw}" is not a valid URL`);
   if (!['http:', 'https:', 'blob:'].includes(url.protocol) && !(url.protocol === 'file:' && base.startsWith('file:'))) {
-    throw new FxError(CompileIssueCode.subUrlRefused, `"${raw}" uses ${url.protocol}; sub-compositions load over http(s) only`);
+    throw new FxError(
+      CompileIssueCode.subUrlRefused,
+      `"${raw}" uses ${url.protocol}; sub-compositions load over http(s) only`,
+    );
   }
   const href = url.href;
-  if (stack.includes(href)) throw new FxError(CompileIssueCode.subCycle, `"${raw}" includes itself (${[...stack, href].join(' > ')})`);
-  if (stack.length > ctx.limits.depth) throw new FxError(CompileIssueCode.subTooDeep, `nesting deeper than ${ctx.limits.depth} sub-compositions`);
+  if (stack.includes(href))
+    throw new FxError(CompileIssueCode.subCycle, `"${raw}" includes itself (${[...stack, href].join(' > ')})`);
+  if (stack.length > ctx.limits.depth)
+    throw new FxError(CompileIssueCode.subTooDeep, `nesting deeper than ${ctx.limits.depth} sub-compositions`);
   return href;
 }
 
 /** Inlines one host's sub-composition as a scoped instance; returns the sub-composition's URL. */
 async function inlineHost(ctx: Context, host: Element, base: string, stack: string[]): Promise<string> {
   const raw = host.getAttribute(Attr.compositionSrc) ?? '';
-  if (ctx.instances >= ctx.limits.instances) throw new FxError(CompileIssueCode.subTooMany, `more than ${ctx.limits.instances} sub-composition instances`);
+  if (ctx.instances >= ctx.limits.instances)
+    throw new FxError(CompileIssueCode.subTooMany, `more than ${ctx.limits.instances} sub-composition instances`);
   const href = subCompositionUrl(ctx, raw, base, stack);
   const text = await loadText(ctx, href, 'sub');
   if (text.trim() === '') throw new FxError(CompileIssueCode.subEmpty, `"${raw}" is empty`);
@@ -343,7 +382,8 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   if (!subRoot) throw new FxError(CompileIssueCode.subInvalid, `"${raw}" has no composition root and no content`);
   const { duration } = rootMetadata(sub);
 
-  const compositionId = host.getAttribute(Attr.compositionId) ?? subRoot.getAttribute(Attr.compositionId) ?? 'composition';
+  const compositionId =
+    host.getAttribute(Attr.compositionId) ?? subRoot.getAttribute(Attr.compositionId) ?? 'composition';
   // Only word characters from the author's id: the instance id goes into selectors and script text.
   const instance = `${compositionId.replace(/[^\w-]/g, '_')}-${++ctx.instances}`;
   const scope = `[${FrameAttr.instance}="${instance}"]`;
@@ -355,7 +395,8 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
   }
   // Declarations may sit on the sub-composition's <html>; the instance root carries them in the compiled document.
   const declarations = sub.documentElement.getAttribute(Attr.compositionVariables);
-  if (declarations !== null && !host.hasAttribute(Attr.compositionVariables)) host.setAttribute(Attr.compositionVariables, declarations);
+  if (declarations !== null && !host.hasAttribute(Attr.compositionVariables))
+    host.setAttribute(Attr.compositionVariables, declarations);
   absolutizeImageValues(host, hostDeclares ? base : href, base);
   if (duration !== undefined && !host.hasAttribute(Attr.duration)) host.setAttribute(Attr.duration, String(duration));
 
@@ -372,20 +413,30 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
     return (text) => renameCssText(text, renames!);
   });
   // Scripts outside the root (head, after the template) run after the instance content, in order.
-  const outside = [...sub.querySelectorAll('script')].filter((script) => !subRoot.contains(script)).map((script) => ctx.doc.importNode(script, true));
+  const outside = [...sub.querySelectorAll('script')]
+    .filter((script) => !subRoot.contains(script))
+    .map((script) => ctx.doc.importNode(script, true));
   const content = ctx.doc.importNode(subRoot, true);
   rewriteUrls(content, href);
   if (renames) renameInlineStyles(content, renames);
   let added = text.length;
-  for (const script of [...content.querySelectorAll('script'), ...outside]) added += await wrapInstanceScript(ctx, script, instance, href);
+  for (const script of [...content.querySelectorAll('script'), ...outside])
+    added += await wrapInstanceScript(ctx, script, instance, href);
 
   const styleText = inertInRawText([css, bridge].filter(Boolean).join('\n'), 'style');
   added += styleText.length;
   if (ctx.documentBytes + added > ctx.limits.documentBytes) {
-    throw new FxError(CompileIssueCode.compiledTooLarge, `the compiled document would pass ${ctx.limits.documentBytes} characters`);
+    throw new FxError(
+      CompileIssueCode.compiledTooLarge,
+      `the compiled document would pass ${ctx.limits.documentBytes} characters`,
+    );
   }
   ctx.documentBytes += added;
-  host.replaceChildren(createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, styleText), ...content.childNodes, ...outside);
+  host.replaceChildren(
+    createElement(ctx.doc, 'style', { [FrameAttr.instanceStyle]: instance }, styleText),
+    ...content.childNodes,
+    ...outside,
+  );
   return href;
 }
 
@@ -407,16 +458,27 @@ function rewriteUrls(content: Element, base: string): void {
   for (const element of [content, ...content.querySelectorAll('*')]) {
     for (const name of SOURCE_ATTRIBUTES) {
       const value = element.getAttribute(name);
-      if (value !== null && value.trim() !== '' && !value.startsWith('#') && !/^(data|blob|javascript):/i.test(value.trim())) {
+      if (
+        value !== null &&
+        value.trim() !== '' &&
+        !value.startsWith('#') &&
+        !/^(data|blob|javascript):/i.test(value.trim())
+      ) {
         element.setAttribute(name, absolute(value));
       }
     }
     const srcset = element.getAttribute('srcset');
     if (srcset) {
-      element.setAttribute('srcset', srcset.split(',').map((part) => {
-        const [url, ...descriptor] = part.trim().split(/\s+/);
-        return [url ? absolute(url) : '', ...descriptor].join(' ');
-      }).join(', '));
+      element.setAttribute(
+        'srcset',
+        srcset
+          .split(',')
+          .map((part) => {
+            const [url, ...descriptor] = part.trim().split(/\s+/);
+            return [url ? absolute(url) : '', ...descriptor].join(' ');
+          })
+          .join(', '),
+      );
     }
     const style = element.getAttribute('style');
     if (style?.includes('url(')) element.setAttribute('style', absolutizeCssUrls(style, base));
@@ -468,7 +530,8 @@ function injectHead(doc: Document, base: string, runtime: Element, config: Frame
 
 /** The runtime's `<script>`: its code inline, else a reference that tells the host when it fails to load. */
 function runtimeElement(doc: Document, options: CompileOptions): Element {
-  if (options.runtimeScript !== undefined) return createElement(doc, 'script', {}, inertInRawText(options.runtimeScript, 'script'));
+  if (options.runtimeScript !== undefined)
+    return createElement(doc, 'script', {}, inertInRawText(options.runtimeScript, 'script'));
   return createElement(doc, 'script', { src: String(options.runtimeUrl), onerror: RUNTIME_FAILED_HANDLER });
 }
 

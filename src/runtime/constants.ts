@@ -40,7 +40,15 @@ export const BINDABLE_SRC_TAGS: ReadonlySet<string> = new Set(['img', 'video', '
  * back unescaped when the document is serialized (`xmp`, `iframe`, `noembed`, `noframes`, `noscript`), so a value
  * saved with `outerHTML` and parsed again becomes markup. Every other element shows, escapes or ignores its text.
  */
-export const TEXT_REFUSED_TAGS: ReadonlySet<string> = new Set(['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript']);
+export const TEXT_REFUSED_TAGS: ReadonlySet<string> = new Set([
+  'script',
+  'style',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+]);
 
 /** Characters removed from values applied as CSS custom properties (and newlines, and `\` so escapes cannot rebuild them). */
 export const CSS_REFUSED_CHARACTERS = /[;{}<>\\\r\n\f]/g;

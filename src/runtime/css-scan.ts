@@ -34,7 +34,8 @@ class ForwardSearch {
   }
 }
 
-const isBlank = (char: string | undefined) => char === ' ' || char === '\t' || char === '\n' || char === '\r' || char === '\f';
+const isBlank = (char: string | undefined) =>
+  char === ' ' || char === '\t' || char === '\n' || char === '\r' || char === '\f';
 /** Characters that continue an identifier: `myurl(` is another function, not `url(`. */
 const isNameChar = (char: string | undefined) => char !== undefined && /[\w-]|[^\x00-\x7f]/.test(char);
 
@@ -99,7 +100,11 @@ export function fontFaceBlocks(css: string): TextRange[] {
 }
 
 /** `text` with each range replaced by what `replace` returns for it (`undefined` keeps it); ranges in order. */
-export function replaceRanges<Range extends TextRange>(text: string, ranges: readonly Range[], replace: (range: Range) => string | undefined): string {
+export function replaceRanges<Range extends TextRange>(
+  text: string,
+  ranges: readonly Range[],
+  replace: (range: Range) => string | undefined,
+): string {
   const parts: string[] = [];
   let copied = 0;
   for (const range of ranges) {

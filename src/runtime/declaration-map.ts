@@ -5,7 +5,9 @@
  */
 
 /** `[key, entry]` of each declaration: array indexes, or the keys of the object form. */
-export function declarationEntries(list: readonly unknown[] | Record<string, unknown>): [key: number | string, entry: unknown][] {
+export function declarationEntries(
+  list: readonly unknown[] | Record<string, unknown>,
+): [key: number | string, entry: unknown][] {
   // Array.from turns holes into undefined entries, reported like any non-object: nothing is dropped silently.
   if (Array.isArray(list)) return Array.from(list).map((entry, index) => [index, entry]);
   return Object.keys(list).map((key) => [key, fromMapEntry(key, (list as Record<string, unknown>)[key])]);
@@ -19,7 +21,8 @@ export function isDeclarationMap(value: unknown): value is Record<string, Record
   return isObject(value) && Object.values(value).every(isObject);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One object-form entry as an array-form declaration. */
 function fromMapEntry(key: string, entry: unknown): unknown {

@@ -21,7 +21,9 @@ function defineSchema<Schema>(build: () => Schema): Schema {
 }
 
 /** Whole and ≥ 0 as `Number.isInteger` says, like declarations.ts: `z.int()` would also cap it at 2^53 − 1. */
-const wholeNumber = defineSchema(() => z.number().check(z.refine(Number.isInteger, 'expected a whole number'), z.nonnegative()));
+const wholeNumber = defineSchema(() =>
+  z.number().check(z.refine(Number.isInteger, 'expected a whole number'), z.nonnegative()),
+);
 const id = defineSchema(() => z.string().check(z.minLength(1)));
 
 export const stringDeclarationSchema = defineSchema(() =>
@@ -48,11 +50,15 @@ export const numberDeclarationSchema = defineSchema(() =>
       unit: z.optional(z.string()),
     })
     .check(
-      z.refine((declaration) => declaration.min === undefined || declaration.max === undefined || declaration.min <= declaration.max, {
-        message: '"min" must not be greater than "max"',
-        path: ['min'],
-        params: { code: DeclarationIssueCode.fieldInvalid },
-      }),
+      z.refine(
+        (declaration) =>
+          declaration.min === undefined || declaration.max === undefined || declaration.min <= declaration.max,
+        {
+          message: '"min" must not be greater than "max"',
+          path: ['min'],
+          params: { code: DeclarationIssueCode.fieldInvalid },
+        },
+      ),
     ),
 );
 
@@ -171,7 +177,8 @@ export const declarationMapSchema = defineSchema(() =>
       for (const [key, entry] of declarationEntries(map)) {
         const result = variableDeclarationSchema.safeParse(entry);
         if (!result.success) {
-          for (const found of result.error.issues) context.addIssue({ ...found, code: 'custom', path: [key, ...found.path] });
+          for (const found of result.error.issues)
+            context.addIssue({ ...found, code: 'custom', path: [key, ...found.path] });
           continue;
         }
         if (seen.has(result.data.id)) context.addIssue(duplicateIssue(result.data.id, [key, 'id']));
@@ -190,7 +197,8 @@ export const declarationMapSchema = defineSchema(() =>
 export const declarationListSchema = defineSchema(() => z.union([declarationArraySchema, declarationMapSchema]));
 
 /** What the JSON Schema cannot say; written into its `description` so editors' users know. */
-const NOT_IN_JSON_SCHEMA = 'ids are unique, a number\'s "min" is not greater than its "max", and an enum\'s "default" is one of its option values';
+const NOT_IN_JSON_SCHEMA =
+  'ids are unique, a number\'s "min" is not greater than its "max", and an enum\'s "default" is one of its option values';
 
 /**
  * The JSON Schema (draft 2020-12) of `data-composition-variables`, generated from the zod schemas above.

@@ -50,11 +50,23 @@ export interface ParsedDeclarations {
   readonly issues: Issue[];
 }
 
-const positive: Rule = [(value) => typeof value === 'number' && Number.isFinite(value) && value > 0, 'a positive number'];
+const positive: Rule = [
+  (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+  'a positive number',
+];
 const count: Rule = [(value) => Number.isInteger(value) && (value as number) >= 0, 'a whole number ≥ 0'];
 const options: Rule = [
   // Array.from: `every` skips holes, and a hole is no option.
-  (value) => Array.isArray(value) && value.length > 0 && Array.from(value).every((option) => typeof option === 'object' && option !== null && typeof option.value === 'string' && typeof option.label === 'string'),
+  (value) =>
+    Array.isArray(value) &&
+    value.length > 0 &&
+    Array.from(value).every(
+      (option) =>
+        typeof option === 'object' &&
+        option !== null &&
+        typeof option.value === 'string' &&
+        typeof option.label === 'string',
+    ),
   'a non-empty array of { "value": string, "label": string }',
 ];
 
@@ -62,7 +74,9 @@ const options: Rule = [
  * The schema of each variable type: the rule for `default` and for each optional field. One table, read by the
  * parser, the docs and the tests; small enough for the in-frame runtime.
  */
-export const DECLARATION_SCHEMA: Readonly<Record<VariableType, { readonly default: Rule; readonly fields: Readonly<Record<string, Rule>> }>> = {
+export const DECLARATION_SCHEMA: Readonly<
+  Record<VariableType, { readonly default: Rule; readonly fields: Readonly<Record<string, Rule>> }>
+> = {
   string: { default: text, fields: { placeholder: text, maxLength: count } },
   number: { default: finite, fields: { min: finite, max: finite, step: positive, unit: text } },
   color: { default: color, fields: {} },
@@ -99,7 +113,13 @@ export function parseVariableDeclarations(input: unknown, path: IssuePath = []):
     }
   }
   if (!Array.isArray(list) && !isDeclarationMap(list)) {
-    issues.push(issue(Code.notArray, path, `variable declarations must be a JSON array, or an object of declarations by id, got ${describe(list)}`));
+    issues.push(
+      issue(
+        Code.notArray,
+        path,
+        `variable declarations must be a JSON array, or an object of declarations by id, got ${describe(list)}`,
+      ),
+    );
     return { declarations: [], issues };
   }
 
@@ -134,11 +154,23 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
 
   const type = record.type;
   if (typeof type !== 'string' || !Object.hasOwn(DECLARATION_SCHEMA, type)) {
-    issues.push(issue(Code.typeUnknown, [...at, 'type'], `declaration ${name} has "type" ${describe(type)}; expected one of ${TYPES}`));
+    issues.push(
+      issue(
+        Code.typeUnknown,
+        [...at, 'type'],
+        `declaration ${name} has "type" ${describe(type)}; expected one of ${TYPES}`,
+      ),
+    );
     return undefined;
   }
   if (type === 'enum' && record.options === undefined) {
-    issues.push(issue(Code.enumOptionsMissing, [...at, 'options'], `enum declaration ${name} needs "options": [{ "value", "label" }]`));
+    issues.push(
+      issue(
+        Code.enumOptionsMissing,
+        [...at, 'options'],
+        `enum declaration ${name} needs "options": [{ "value", "label" }]`,
+      ),
+    );
     return undefined;
   }
   if (missing.length > 0) return undefined;
@@ -146,14 +178,26 @@ function parseOne(entry: unknown, at: IssuePath, issues: Issue[]): VariableDecla
   const schema = DECLARATION_SCHEMA[type as VariableType];
   const before = issues.length;
   const invalid = (field: string, expected: string) =>
-    issues.push(issue(Code.fieldInvalid, [...at, field], `declaration ${name} has an invalid "${field}": expected ${expected}, got ${describe(record[field])}`));
+    issues.push(
+      issue(
+        Code.fieldInvalid,
+        [...at, field],
+        `declaration ${name} has an invalid "${field}": expected ${expected}, got ${describe(record[field])}`,
+      ),
+    );
   if (typeof record.id !== 'string' || record.id === '') invalid('id', 'a non-empty string');
   if (typeof record.label !== 'string') invalid('label', 'a string');
   for (const [field, [check, expected]] of Object.entries(schema.fields)) {
     if (record[field] !== undefined && !check(record[field])) invalid(field, expected);
   }
   if (!schema.default[0](record.default)) {
-    issues.push(issue(Code.defaultTypeMismatch, [...at, 'default'], `declaration ${name} has a "default" of ${describe(record.default)} that does not match type "${type}" (expected ${schema.default[1]})`));
+    issues.push(
+      issue(
+        Code.defaultTypeMismatch,
+        [...at, 'default'],
+        `declaration ${name} has a "default" of ${describe(record.default)} that does not match type "${type}" (expected ${schema.default[1]})`,
+      ),
+    );
   }
   if (issues.length > before) return undefined;
   const declaration = record as VariableDeclaration;
@@ -169,11 +213,27 @@ const DEFAULT_CODES: Readonly<Record<string, Code>> = {
 
 /** Cross-field rules: `min` ≤ `max`, and a default its own declaration accepts. Returns false when unusable. */
 function checkConsistency(declaration: VariableDeclaration, at: IssuePath, issues: Issue[]): boolean {
-  if (declaration.type === 'number' && declaration.min !== undefined && declaration.max !== undefined && declaration.min > declaration.max) {
-    issues.push(issue(Code.fieldInvalid, [...at, 'min'], `number declaration "${declaration.id}" has "min" ${declaration.min} greater than "max" ${declaration.max}`));
+  if (
+    declaration.type === 'number' &&
+    declaration.min !== undefined &&
+    declaration.max !== undefined &&
+    declaration.min > declaration.max
+  ) {
+    issues.push(
+      issue(
+        Code.fieldInvalid,
+        [...at, 'min'],
+        `number declaration "${declaration.id}" has "min" ${declaration.min} greater than "max" ${declaration.max}`,
+      ),
+    );
     return false;
   }
-  const found = checkValue(declaration, declaration.default, [...at, 'default'], `the default of declaration "${declaration.id}"`);
+  const found = checkValue(
+    declaration,
+    declaration.default,
+    [...at, 'default'],
+    `the default of declaration "${declaration.id}"`,
+  );
   if (!found) return true;
   issues.push({ ...found, code: DEFAULT_CODES[found.code] ?? Code.defaultTypeMismatch });
   return found.severity === 'warning';

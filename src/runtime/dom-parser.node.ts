@@ -63,10 +63,12 @@ function copyNode(node: SourceNode, doc: Document): Node {
     }
     default: {
       const source = node as DefaultTreeAdapterMap['element'];
-      const element = source.namespaceURI === SVG_NAMESPACE
-        ? doc.createElementNS(SVG_NAMESPACE, source.tagName)
-        : doc.createElement(source.tagName);
-      for (const { name, value, prefix } of source.attrs) element.setAttribute(prefix ? `${prefix}:${name}` : name, value);
+      const element =
+        source.namespaceURI === SVG_NAMESPACE
+          ? doc.createElementNS(SVG_NAMESPACE, source.tagName)
+          : doc.createElement(source.tagName);
+      for (const { name, value, prefix } of source.attrs)
+        element.setAttribute(prefix ? `${prefix}:${name}` : name, value);
       return element;
     }
   }

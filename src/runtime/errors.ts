@@ -21,7 +21,11 @@ export class FxError<Code extends string = string> extends Error {
   readonly issues: readonly Issue[];
   readonly status: number | undefined;
 
-  constructor(code: Code, message: string, options: { cause?: unknown; issues?: readonly Issue[]; status?: number } = {}) {
+  constructor(
+    code: Code,
+    message: string,
+    options: { cause?: unknown; issues?: readonly Issue[]; status?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.issues = options.issues ?? [];

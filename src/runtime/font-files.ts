@@ -4,7 +4,8 @@
  */
 
 /** Content-type essences a font may come with: font types, and the generic binary ones (or none) many hosts use. */
-export const FONT_CONTENT_TYPE = /^(font\/[\w.+-]+|application\/(x-)?font-[\w.+-]+|application\/vnd\.ms-(opentype|fontobject)|(application|binary)\/octet-stream)?$/;
+export const FONT_CONTENT_TYPE =
+  /^(font\/[\w.+-]+|application\/(x-)?font-[\w.+-]+|application\/vnd\.ms-(opentype|fontobject)|(application|binary)\/octet-stream)?$/;
 
 /** The content type of each format browsers load, by its first four bytes. */
 const FONT_SIGNATURES: Readonly<Record<string, string>> = {

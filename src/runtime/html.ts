@@ -8,7 +8,10 @@ import { FxError, RuntimeErrorCode } from './errors.js';
 export function parseHtml(html: string): Document {
   const Parser = globalThis.DOMParser;
   if (typeof Parser !== 'function') {
-    throw new FxError(RuntimeErrorCode.htmlParserUnavailable, 'no DOMParser in this environment; in Node, import from "fx-sdk/node" (in this repository, import "src/runtime/dom-parser.node.ts" first)');
+    throw new FxError(
+      RuntimeErrorCode.htmlParserUnavailable,
+      'no DOMParser in this environment; in Node, import from "fx-sdk/node" (in this repository, import "src/runtime/dom-parser.node.ts" first)',
+    );
   }
   return new Parser().parseFromString(html, 'text/html');
 }

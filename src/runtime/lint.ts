@@ -68,7 +68,9 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
     let scope = scopes.get(owner);
     if (!scope) {
       // An inline sub-composition declares its own variables on its root.
-      const parsed = parseVariableDeclarations(owner!.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
+      const parsed = parseVariableDeclarations(owner!.getAttribute(Attr.compositionVariables), [
+        Attr.compositionVariables,
+      ]);
       findings.push(...parsed.issues);
       scope = { owner, declarations: parsed.declarations, used: new Set(), media: new Set() };
       scopes.set(owner, scope);
@@ -112,7 +114,13 @@ function lintMediaDefaults(scope: Scope, findings: LintFinding[]): void {
     if (type !== 'image' && !scope.media.has(id)) continue;
     if (typeof value !== 'string' || value === '' || isSafeMediaUrl(value)) continue;
     const why = type === 'image' ? `image variable "${id}"` : `variable "${id}" is bound with "data-var-src" and`;
-    findings.push(issue(LintCode.unsafeMediaDefault, [Attr.compositionVariables, id, 'default'], `${why} has a default ${describe(value)} that is not an allowed media URL`));
+    findings.push(
+      issue(
+        LintCode.unsafeMediaDefault,
+        [Attr.compositionVariables, id, 'default'],
+        `${why} has a default ${describe(value)} that is not an allowed media URL`,
+      ),
+    );
   }
 }
 
@@ -125,7 +133,14 @@ function lintRootRelativeUrls(doc: Document, findings: LintFinding[]): void {
     for (const element of queryAllDeep(doc, `[${name}^="/"]`)) {
       const value = element.getAttribute(name)!.trim();
       if (!value.startsWith('/') || value.startsWith('//')) continue;
-      findings.push(issue(LintCode.assetUrlRootRelative, [name, value], `"${name}" on <${element.localName}> is root-relative ("${value}"); use a path relative to the composition so it loads wherever the project is served (previews, renders)`, 'warning'));
+      findings.push(
+        issue(
+          LintCode.assetUrlRootRelative,
+          [name, value],
+          `"${name}" on <${element.localName}> is root-relative ("${value}"); use a path relative to the composition so it loads wherever the project is served (previews, renders)`,
+          'warning',
+        ),
+      );
     }
   }
 }
@@ -138,7 +153,13 @@ function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[
     grading = undefined;
   }
   if (typeof grading !== 'object' || grading === null || Array.isArray(grading)) {
-    findings.push(issue(LintCode.colorGradingInvalid, [Attr.colorGrading], `"data-color-grading" on <${element.localName}> must be a JSON object`));
+    findings.push(
+      issue(
+        LintCode.colorGradingInvalid,
+        [Attr.colorGrading],
+        `"data-color-grading" on <${element.localName}> must be a JSON object`,
+      ),
+    );
     return;
   }
   // An explicit stack, not recursion: a hostile attribute may nest objects deeper than the call stack allows.
@@ -149,7 +170,14 @@ function lintColorGrading(element: Element, scope: Scope, findings: LintFinding[
     if (id !== undefined) {
       scope.used.add(id);
       if (!scope.declarations.some((declaration) => declaration.id === id)) {
-        findings.push(issue(LintCode.colorGradingReferenceUndeclared, [Attr.colorGrading, id], `"data-color-grading" refers to "$${id}", which this composition does not declare; the text stays as written`, 'warning'));
+        findings.push(
+          issue(
+            LintCode.colorGradingReferenceUndeclared,
+            [Attr.colorGrading, id],
+            `"data-color-grading" refers to "$${id}", which this composition does not declare; the text stays as written`,
+            'warning',
+          ),
+        );
       }
     } else if (typeof node === 'object' && node !== null) {
       const children = Object.values(node);
@@ -163,11 +191,23 @@ function lintHostValues(host: Element, options: LintOptions, findings: LintFindi
   try {
     values = JSON.parse(host.getAttribute(Attr.variableValues) ?? '');
   } catch (error) {
-    findings.push(issue(LintCode.variableValuesJsonInvalid, [Attr.variableValues], `"data-variable-values" is not valid JSON: ${(error as Error).message}`));
+    findings.push(
+      issue(
+        LintCode.variableValuesJsonInvalid,
+        [Attr.variableValues],
+        `"data-variable-values" is not valid JSON: ${(error as Error).message}`,
+      ),
+    );
     return;
   }
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    findings.push(issue(LintCode.variableValuesJsonInvalid, [Attr.variableValues], `"data-variable-values" must be a JSON object, got ${describe(values)}`));
+    findings.push(
+      issue(
+        LintCode.variableValuesJsonInvalid,
+        [Attr.variableValues],
+        `"data-variable-values" must be a JSON object, got ${describe(values)}`,
+      ),
+    );
     return;
   }
   const source = host.getAttribute(Attr.compositionSrc);
@@ -182,7 +222,14 @@ function lintHostValues(host: Element, options: LintOptions, findings: LintFindi
       reason = `: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (typeof html !== 'string') {
-      findings.push(issue(LintCode.sourceUnreadable, [Attr.compositionSrc, source], `sub-composition "${source}" could not be read${reason}`, 'warning'));
+      findings.push(
+        issue(
+          LintCode.sourceUnreadable,
+          [Attr.compositionSrc, source],
+          `sub-composition "${source}" could not be read${reason}`,
+          'warning',
+        ),
+      );
       return;
     }
     declarations = metadataOf(parseHtml(html)).variables;
@@ -193,7 +240,14 @@ function lintHostValues(host: Element, options: LintOptions, findings: LintFindi
   for (const found of validateVariables(values, declarations, { path: [Attr.variableValues] })) {
     const undeclared = found.code === ValueIssueCode.undeclared;
     const where = source ? ` (sub-composition "${source}")` : '';
-    findings.push(issue(undeclared ? LintCode.variableValuesUndeclared : LintCode.variableValuesInvalid, found.path, `${found.message}${where}`, undeclared || found.severity === 'warning' ? 'warning' : 'error'));
+    findings.push(
+      issue(
+        undeclared ? LintCode.variableValuesUndeclared : LintCode.variableValuesInvalid,
+        found.path,
+        `${found.message}${where}`,
+        undeclared || found.severity === 'warning' ? 'warning' : 'error',
+      ),
+    );
   }
 }
 
@@ -203,11 +257,20 @@ function reportUnused(doc: Document, scopes: Map<Element | null, Scope>, finding
     ...queryAllDeep(doc, 'style').map((style) => style.textContent ?? ''),
     ...queryAllDeep(doc, '[style]').map((element) => element.getAttribute('style') ?? ''),
   ].join('\n');
-  const scriptText = queryAllDeep(doc, 'script').map((script) => script.textContent ?? '').join('\n');
+  const scriptText = queryAllDeep(doc, 'script')
+    .map((script) => script.textContent ?? '')
+    .join('\n');
   for (const scope of scopes.values()) {
     for (const { id } of scope.declarations) {
       if (scope.used.has(id) || namesCustomProperty(styleText, id) || mentions(scriptText, id)) continue;
-      findings.push(issue(LintCode.variableUnused, [Attr.compositionVariables, id], `variable "${id}" is declared but no binding, style or script uses it`, 'warning'));
+      findings.push(
+        issue(
+          LintCode.variableUnused,
+          [Attr.compositionVariables, id],
+          `variable "${id}" is declared but no binding, style or script uses it`,
+          'warning',
+        ),
+      );
     }
   }
 }

@@ -30,7 +30,9 @@ export function extractCompositionMetadata(html: string): CompositionMetadata {
 
 /** {@link extractCompositionMetadata} over an already-parsed document. */
 export function metadataOf(doc: Document): CompositionMetadata {
-  const parsed = parseVariableDeclarations(declarationRoot(doc)?.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
+  const parsed = parseVariableDeclarations(declarationRoot(doc)?.getAttribute(Attr.compositionVariables), [
+    Attr.compositionVariables,
+  ]);
   const root = rootMetadata(doc);
   return { ...root, variables: parsed.declarations, issues: [...parsed.issues, ...root.issues] };
 }

@@ -25,7 +25,10 @@ export interface ResolvedVariables {
  * @example
  * resolveVariables(declarations, { overrides: { title: 'Hi' } }).values.title; // 'Hi'
  */
-export function resolveVariables(declarations: readonly VariableDeclaration[], layers: ResolveLayers = {}): ResolvedVariables {
+export function resolveVariables(
+  declarations: readonly VariableDeclaration[],
+  layers: ResolveLayers = {},
+): ResolvedVariables {
   const values: Record<string, unknown> = Object.create(null);
   const issues: Issue[] = [];
   for (const declaration of declarations) values[declaration.id] = withinRange(declaration, declaration.default);
@@ -41,7 +44,14 @@ export function resolveVariables(declarations: readonly VariableDeclaration[], l
       if (value === undefined) continue;
       const declaration = byId.get(id);
       if (!declaration) {
-        issues.push(issue(ValueIssueCode.undeclared, [name, id], `variable "${id}" is not declared by this composition`, 'warning'));
+        issues.push(
+          issue(
+            ValueIssueCode.undeclared,
+            [name, id],
+            `variable "${id}" is not declared by this composition`,
+            'warning',
+          ),
+        );
         values[id] = value;
         continue;
       }

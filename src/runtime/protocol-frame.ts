@@ -1,6 +1,17 @@
 /** The frame's end of the protocol: what it accepts from the host. */
 import { isRecord } from './data.js';
-import { isBoolean, isRate, isTime, isVolume, matchesShape, Message, PROTOCOL_VERSION, type ConnectMessage, type HostMessage, type Shape } from './protocol-messages.js';
+import {
+  isBoolean,
+  isRate,
+  isTime,
+  isVolume,
+  matchesShape,
+  Message,
+  PROTOCOL_VERSION,
+  type ConnectMessage,
+  type HostMessage,
+  type Shape,
+} from './protocol-messages.js';
 
 const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},

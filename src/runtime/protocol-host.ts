@@ -1,6 +1,14 @@
 /** The host's end of the protocol: what it accepts from the frame. */
 import { isRecord } from './data.js';
-import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, type Shape } from './protocol-messages.js';
+import {
+  isBoolean,
+  isString,
+  isTime,
+  matchesShape,
+  Message,
+  type FrameMessage,
+  type Shape,
+} from './protocol-messages.js';
 
 /**
  * Lists from the frame are read up to this many items. A frame can send a sparse array of length 2^28 (cheap to
@@ -10,12 +18,18 @@ import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, 
 export const MAX_LIST_ITEMS = 1000;
 
 /** An array whose first {@link MAX_LIST_ITEMS} items pass `check` (holes are skipped). */
-const isListOf = (check: (item: unknown) => boolean) => (value: unknown) => Array.isArray(value) && value.slice(0, MAX_LIST_ITEMS).every(check);
+const isListOf = (check: (item: unknown) => boolean) => (value: unknown) =>
+  Array.isArray(value) && value.slice(0, MAX_LIST_ITEMS).every(check);
 
 // Sizes and frame rates divide: zero or absurd values would scale the frame to nothing.
-const isDimension = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 16384;
+const isDimension = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 16384;
 const isIssue = (value: unknown) =>
-  isRecord(value) && isString(value.code) && isString(value.message) && (value.severity === 'error' || value.severity === 'warning') && Array.isArray(value.path);
+  isRecord(value) &&
+  isString(value.code) &&
+  isString(value.message) &&
+  (value.severity === 'error' || value.severity === 'warning') &&
+  Array.isArray(value.path);
 const isIssues = isListOf(isIssue);
 
 const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {

@@ -80,7 +80,8 @@ export const isString = (value: unknown) => typeof value === 'string';
 
 /** Playback rates the element and the frame accept: the range browsers play media at (Chromium's and Firefox's). */
 export const PLAYBACK_RATE = { min: 0.0625, max: 16 } as const;
-export const isRate = (value: unknown) => typeof value === 'number' && value >= PLAYBACK_RATE.min && value <= PLAYBACK_RATE.max;
+export const isRate = (value: unknown) =>
+  typeof value === 'number' && value >= PLAYBACK_RATE.min && value <= PLAYBACK_RATE.max;
 /** A media volume: from 0 (silent) to 1 (as authored). */
 export const isVolume = (value: unknown) => typeof value === 'number' && value >= 0 && value <= 1;
 

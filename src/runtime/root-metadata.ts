@@ -15,11 +15,20 @@ export const MetadataIssueCode = {
 /** The issue of a composition root without a positive `data-duration`; `got` is the attribute's text, if any. */
 export function durationMissingIssue(got: string | undefined): Issue {
   const found = got === undefined ? 'it has none' : `got "${got}"`;
-  return issue(MetadataIssueCode.durationMissing, [Attr.duration], `the composition's root needs a positive "${Attr.duration}" in seconds; ${found}`);
+  return issue(
+    MetadataIssueCode.durationMissing,
+    [Attr.duration],
+    `the composition's root needs a positive "${Attr.duration}" in seconds; ${found}`,
+  );
 }
 
 /** Reads a positive finite number attribute; records an issue (`invalid` builds it) when present but malformed. */
-function readPositive(elements: (Element | undefined)[], name: string, issues: Issue[], invalid: (text: string) => Issue = attributeInvalid(name)): number | undefined {
+function readPositive(
+  elements: (Element | undefined)[],
+  name: string,
+  issues: Issue[],
+  invalid: (text: string) => Issue = attributeInvalid(name),
+): number | undefined {
   const element = elements.find((candidate) => candidate?.hasAttribute(name));
   if (!element) return undefined;
   const text = element.getAttribute(name)!.trim();
@@ -31,7 +40,8 @@ function readPositive(elements: (Element | undefined)[], name: string, issues: I
   return value;
 }
 
-const attributeInvalid = (name: string) => (text: string) => issue(MetadataIssueCode.rootAttributeInvalid, [name], `"${name}" must be a positive number, got "${text}"`);
+const attributeInvalid = (name: string) => (text: string) =>
+  issue(MetadataIssueCode.rootAttributeInvalid, [name], `"${name}" must be a positive number, got "${text}"`);
 
 /** True when `element` sits in the document itself, not inside a `<template>`'s content. */
 function inDocument(element: Element, doc: Document): boolean {
@@ -48,7 +58,8 @@ function readDuration(root: Element | undefined, doc: Document, issues: Issue[])
   const sources = [root, doc.documentElement ?? undefined];
   if (!root || !inDocument(root, doc)) return readPositive(sources, Attr.duration, issues);
   const duration = readPositive(sources, Attr.duration, issues, durationMissingIssue);
-  if (duration === undefined && !issues.some((found) => found.code === MetadataIssueCode.durationMissing)) issues.push(durationMissingIssue(undefined));
+  if (duration === undefined && !issues.some((found) => found.code === MetadataIssueCode.durationMissing))
+    issues.push(durationMissingIssue(undefined));
   return duration;
 }
 

@@ -30,7 +30,9 @@ export function safeMediaUrl(value: unknown, base: string | URL = CHECK_BASE): s
  * {@link safeMediaUrl}, but `data:` URLs must carry a font MIME type (`font/…`, `application/font-…`, …).
  */
 export function safeFontUrl(value: unknown, base: string | URL = CHECK_BASE): string | undefined {
-  return checkUrl(value, base, (essence) => /^(font\/|application\/(x-)?font-|application\/vnd\.ms-fontobject$)/.test(essence));
+  return checkUrl(value, base, (essence) =>
+    /^(font\/|application\/(x-)?font-|application\/vnd\.ms-fontobject$)/.test(essence),
+  );
 }
 
 function checkUrl(value: unknown, base: string | URL, allowsData: (essence: string) => boolean): string | undefined {

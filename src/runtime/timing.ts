@@ -54,7 +54,10 @@ export function parseStart(raw: string): Start | undefined {
  * when the named node ends, plus or minus an offset. Nodes are clamped to their parent. Unknown references,
  * cycles and malformed values fall back to the parent's start and are reported.
  */
-export function resolveTiming(nodes: readonly TimedNode[], rootDuration: number): { windows: Map<string, TimeWindow>; issues: Issue[] } {
+export function resolveTiming(
+  nodes: readonly TimedNode[],
+  rootDuration: number,
+): { windows: Map<string, TimeWindow>; issues: Issue[] } {
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   const byId = new Map<string, TimedNode>();
   for (const node of nodes) if (node.id && !byId.has(node.id)) byId.set(node.id, node);
@@ -72,7 +75,13 @@ export function resolveTiming(nodes: readonly TimedNode[], rootDuration: number)
       return root;
     }
     if (resolving.has(node.key)) {
-      issues.push(issue(TimingIssueCode.startCycle, [node.id ?? node.key, 'data-start'], `"data-start" of "${node.id ?? node.key}" depends on itself`));
+      issues.push(
+        issue(
+          TimingIssueCode.startCycle,
+          [node.id ?? node.key, 'data-start'],
+          `"data-start" of "${node.id ?? node.key}" depends on itself`,
+        ),
+      );
       return windowOf(parent);
     }
     resolving.add(node.key);
@@ -81,18 +90,42 @@ export function resolveTiming(nodes: readonly TimedNode[], rootDuration: number)
     if (node.start !== undefined && node.start !== null && node.start.trim() !== '') {
       const parsed = parseStart(node.start);
       if (!parsed) {
-        issues.push(issue(TimingIssueCode.startInvalid, [node.id ?? node.key, 'data-start'], `"data-start" must be seconds or "id", "id + 2", "id - 0.5"; got "${node.start}"`));
+        issues.push(
+          issue(
+            TimingIssueCode.startInvalid,
+            [node.id ?? node.key, 'data-start'],
+            `"data-start" must be seconds or "id", "id + 2", "id - 0.5"; got "${node.start}"`,
+          ),
+        );
       } else if (parsed.kind === 'offset') {
         start = outer.start + parsed.seconds;
       } else {
         const target = byId.get(parsed.id);
         if (!target || target === node) {
-          issues.push(issue(TimingIssueCode.startReferenceUnknown, [node.id ?? node.key, 'data-start'], `"data-start" names "${parsed.id}", which is no clip or composition id`));
+          issues.push(
+            issue(
+              TimingIssueCode.startReferenceUnknown,
+              [node.id ?? node.key, 'data-start'],
+              `"data-start" names "${parsed.id}", which is no clip or composition id`,
+            ),
+          );
         } else if (resolving.size >= MAX_CHAIN) {
           // Forward references resolve recursively; a hostile chain must not exhaust the stack.
-          issues.push(issue(TimingIssueCode.startChainTooLong, [node.id ?? node.key, 'data-start'], `"data-start" references chain more than ${MAX_CHAIN} clips deep`));
+          issues.push(
+            issue(
+              TimingIssueCode.startChainTooLong,
+              [node.id ?? node.key, 'data-start'],
+              `"data-start" references chain more than ${MAX_CHAIN} clips deep`,
+            ),
+          );
         } else if (resolving.has(target.key)) {
-          issues.push(issue(TimingIssueCode.startCycle, [node.id ?? node.key, 'data-start'], `"data-start" of "${node.id ?? node.key}" and "${parsed.id}" depend on each other`));
+          issues.push(
+            issue(
+              TimingIssueCode.startCycle,
+              [node.id ?? node.key, 'data-start'],
+              `"data-start" of "${node.id ?? node.key}" and "${parsed.id}" depend on each other`,
+            ),
+          );
         } else {
           start = windowOf(target).end + parsed.offset;
         }

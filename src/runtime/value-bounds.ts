@@ -27,11 +27,14 @@ export function valueBoundsProblem(value: unknown, name = 'variables'): string |
       if (depth >= VALUE_LIMITS.depth) return `"${name}" must nest at most ${VALUE_LIMITS.depth} levels, got deeper`;
       const keys = Array.isArray(item) ? undefined : Object.keys(item);
       entries += keys ? keys.length : (item as unknown[]).length;
-      if (entries > VALUE_LIMITS.entries) return `"${name}" must hold at most ${VALUE_LIMITS.entries} entries in all, got more`;
-      if (keys) for (const key of keys) pending.push([key, depth + 1], [(item as Record<string, unknown>)[key], depth + 1]);
+      if (entries > VALUE_LIMITS.entries)
+        return `"${name}" must hold at most ${VALUE_LIMITS.entries} entries in all, got more`;
+      if (keys)
+        for (const key of keys) pending.push([key, depth + 1], [(item as Record<string, unknown>)[key], depth + 1]);
       else for (const slot of item as unknown[]) pending.push([slot, depth + 1]);
     }
-    if (chars > VALUE_LIMITS.chars) return `"${name}" must hold at most ${VALUE_LIMITS.chars} characters of text, got more`;
+    if (chars > VALUE_LIMITS.chars)
+      return `"${name}" must hold at most ${VALUE_LIMITS.chars} characters of text, got more`;
   }
   return undefined;
 }

@@ -34,10 +34,17 @@ const VALUE_RULES: Readonly<Record<VariableType, Rule>> = {
   boolean: flag,
   enum: text,
   font: [
-    (value) => typeof value === 'string' || (isRecord(value) && typeof value.name === 'string' && (value.source === undefined || typeof value.source === 'string')),
+    (value) =>
+      typeof value === 'string' ||
+      (isRecord(value) &&
+        typeof value.name === 'string' &&
+        (value.source === undefined || typeof value.source === 'string')),
     'a family name or { "name", "source" }',
   ],
-  image: [(value) => typeof value === 'string' || (isRecord(value) && typeof value.url === 'string'), 'a URL string or { "url" }'],
+  image: [
+    (value) => typeof value === 'string' || (isRecord(value) && typeof value.url === 'string'),
+    'a URL string or { "url" }',
+  ],
 };
 
 /**
@@ -54,10 +61,19 @@ export function withinRange(declaration: VariableDeclaration, value: unknown): u
  * (`out-of-range`: clamped into the range, see {@link withinRange}; `too-long`: kept whole). `subject` names the
  * value in messages (the parser checks declared defaults with it too).
  */
-export function checkValue(declaration: VariableDeclaration, value: unknown, path: IssuePath = [declaration.id], subject = `variable "${declaration.id}"`): Issue | undefined {
+export function checkValue(
+  declaration: VariableDeclaration,
+  value: unknown,
+  path: IssuePath = [declaration.id],
+  subject = `variable "${declaration.id}"`,
+): Issue | undefined {
   const [matches, expected] = VALUE_RULES[declaration.type];
   if (!matches(value)) {
-    return issue(Code.typeMismatch, path, `${subject} is declared as ${declaration.type} and expects ${expected}, got ${describe(value)}`);
+    return issue(
+      Code.typeMismatch,
+      path,
+      `${subject} is declared as ${declaration.type} and expects ${expected}, got ${describe(value)}`,
+    );
   }
   if (declaration.type === 'enum' && !declaration.options.some((option) => option.value === value)) {
     const allowed = declaration.options.map((option) => JSON.stringify(option.value)).join(', ');
@@ -65,12 +81,29 @@ export function checkValue(declaration: VariableDeclaration, value: unknown, pat
   }
   if (declaration.type === 'number') {
     const number = value as number;
-    if ((declaration.min !== undefined && number < declaration.min) || (declaration.max !== undefined && number > declaration.max)) {
-      return issue(Code.outOfRange, path, `${subject} should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}; it is clamped to ${withinRange(declaration, number)}`, 'warning');
+    if (
+      (declaration.min !== undefined && number < declaration.min) ||
+      (declaration.max !== undefined && number > declaration.max)
+    ) {
+      return issue(
+        Code.outOfRange,
+        path,
+        `${subject} should be within [${declaration.min ?? '-∞'}, ${declaration.max ?? '∞'}], got ${number}; it is clamped to ${withinRange(declaration, number)}`,
+        'warning',
+      );
     }
   }
-  if (declaration.type === 'string' && declaration.maxLength !== undefined && (value as string).length > declaration.maxLength) {
-    return issue(Code.tooLong, path, `${subject} should be at most ${declaration.maxLength} characters, got ${(value as string).length}`, 'warning');
+  if (
+    declaration.type === 'string' &&
+    declaration.maxLength !== undefined &&
+    (value as string).length > declaration.maxLength
+  ) {
+    return issue(
+      Code.tooLong,
+      path,
+      `${subject} should be at most ${declaration.maxLength} characters, got ${(value as string).length}`,
+      'warning',
+    );
   }
   return undefined;
 }
@@ -83,7 +116,11 @@ export function checkValue(declaration: VariableDeclaration, value: unknown, pat
  * @example
  * validateVariables({ title: 42 }, declarations); // [{ code: 'type-mismatch', path: ['title'], ... }]
  */
-export function validateVariables(values: unknown, declarations: readonly VariableDeclaration[], options: ValidateOptions = {}): Issue[] {
+export function validateVariables(
+  values: unknown,
+  declarations: readonly VariableDeclaration[],
+  options: ValidateOptions = {},
+): Issue[] {
   const path = options.path ?? [];
   const issues: Issue[] = [];
   if (!isRecord(values)) {
@@ -99,7 +136,11 @@ export function validateVariables(values: unknown, declarations: readonly Variab
     }
   }
   if (options.strict && issues.length > 0) {
-    throw new FxError(RuntimeErrorCode.variablesInvalid, `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`, { issues });
+    throw new FxError(
+      RuntimeErrorCode.variablesInvalid,
+      `${issues.length} variable issue(s): ${issues.map((found) => found.message).join('; ')}`,
+      { issues },
+    );
   }
   return issues;
 }

@@ -113,7 +113,10 @@ export interface ServiceConfig {
 }
 
 /** Config with every default filled in. */
-export interface ResolvedConfig extends Omit<Required<ServiceConfig>, 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'> {
+export interface ResolvedConfig extends Omit<
+  Required<ServiceConfig>,
+  'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'
+> {
   readonly publicBaseUrl: string | undefined;
   readonly storage: BlobStorage | undefined;
   readonly limits: Limits;

@@ -17,7 +17,12 @@ export class ServiceError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { param?: string | null; issues?: readonly Issue[]; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      param?: string | null;
+      issues?: readonly Issue[];
+      headers?: Record<string, string>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

@@ -24,7 +24,8 @@ export interface LastResortOptions {
 /** Exit status after an uncaught exception. */
 export const UNCAUGHT_EXIT_CODE = 1;
 
-const describeError = (error: unknown) => (error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error));
+const describeError = (error: unknown) =>
+  error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 
 /** Installs the policy on `target` (the process); returns the function that removes it. */
 export function installLastResort(target: NodeJS.Process, options: LastResortOptions): () => void {

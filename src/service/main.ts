@@ -15,7 +15,8 @@ import { createService } from './service.js';
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
 const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
 const host = process.env.FX_SERVICE_HOST ?? '127.0.0.1';
-const log = (message: string, details?: Record<string, unknown>) => console.error(`[fx-service] ${message}`, details ?? '');
+const log = (message: string, details?: Record<string, unknown>) =>
+  console.error(`[fx-service] ${message}`, details ?? '');
 // Set before anything starts; `stop` is filled in once the service and the OAuth server run.
 let stop = async () => {};
 installLastResort(process, { log, shutdown: () => stop() });
@@ -26,7 +27,9 @@ const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http:/
 const oauth = await createOAuthServer({
   dataDir,
   issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,
-  browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',').map((uri) => uri.trim()).filter(Boolean),
+  browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean),
   devAutoLogin: process.env.FX_SERVICE_DEV_AUTO_LOGIN || undefined,
   log,
 });
@@ -46,6 +49,9 @@ console.log(`fx render service listening on ${url} (OAuth issuer ${oauth.issuer}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    stop().then(() => process.exit(0), () => process.exit(1));
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }

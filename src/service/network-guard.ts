@@ -17,6 +17,9 @@ export function isLoopbackHost(hostname: string): boolean {
  * `publicFetch`, which refuses private hosts with `AddressRefusedError` and connects only to the addresses it
  * checked. No other fetch can be trusted with that: it would resolve the name again for the connection.
  */
-export function outboundFetch(configured: typeof fetch, allowPrivateNetwork: boolean): (url: string | URL, init: RequestInit) => Promise<Response> {
+export function outboundFetch(
+  configured: typeof fetch,
+  allowPrivateNetwork: boolean,
+): (url: string | URL, init: RequestInit) => Promise<Response> {
   return allowPrivateNetwork ? configured : (url, init) => publicFetch(url, init);
 }

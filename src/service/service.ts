@@ -54,7 +54,9 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
   const apiKeys = new ApiKeyStore(db, config.now);
   let listening: string | undefined;
-  const queue = new LocalJobQueue(config.concurrency, (renderId, error) => config.log('job crashed', { renderId, error: String(error) }));
+  const queue = new LocalJobQueue(config.concurrency, (renderId, error) =>
+    config.log('job crashed', { renderId, error: String(error) }),
+  );
   let dispatcher: WebhookDispatcher | undefined;
   const context: ServiceContext = {
     config,
@@ -65,7 +67,12 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     idempotency: new SqliteIdempotencyStore(db),
     outbox: new SqliteWebhookOutbox(db),
     storage: config.storage ?? localStorage!,
-    signer: new UrlSigner(Buffer.from(settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')), 'base64')),
+    signer: new UrlSigner(
+      Buffer.from(
+        settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')),
+        'base64',
+      ),
+    ),
     queue,
     authenticator: chainAuthenticators([apiKeys, ...config.authenticators]),
     baseUrl: (fallback) => config.publicBaseUrl ?? listening ?? fallback ?? 'http://127.0.0.1',
@@ -122,7 +129,10 @@ async function recoverInterrupted(context: ServiceContext): Promise<void> {
       continue;
     }
     const now = config.now();
-    const failure = { code: FailureCode.interrupted, message: `the render was interrupted ${render.attempts} time(s) and is not retried again` };
+    const failure = {
+      code: FailureCode.interrupted,
+      message: `the render was interrupted ${render.attempts} time(s) and is not retried again`,
+    };
     await renders.fail(render.id, failure, now, webhookFor(render, WebhookEventType.failed, now));
   }
 }

@@ -61,18 +61,27 @@ const byteLength = (text: string) => new TextEncoder().encode(text).byteLength;
  * or `undefined` when it is fine. `what` names the path in messages (`entry name`, `"composition"`).
  */
 export function relativePathProblem(path: string, what: string): ZipProblem | undefined {
-  const fail = (code: ZipErrorCode, reason: string): ZipProblem => ({ code, message: `${what} ${JSON.stringify(path)} ${reason}`, path });
+  const fail = (code: ZipErrorCode, reason: string): ZipProblem => ({
+    code,
+    message: `${what} ${JSON.stringify(path)} ${reason}`,
+    path,
+  });
   if (path === '' || path === '/') return fail(ZipErrorCode.zipEntryNameInvalid, 'must be a non-empty relative path');
   if (CONTROL.test(path)) return fail(ZipErrorCode.zipEntryNameControlCharacter, 'must not contain control characters');
-  if (path.startsWith('/') || path.startsWith('\\') || DRIVE.test(path)) return fail(ZipErrorCode.zipEntryPathAbsolute, 'must be relative, not absolute');
+  if (path.startsWith('/') || path.startsWith('\\') || DRIVE.test(path))
+    return fail(ZipErrorCode.zipEntryPathAbsolute, 'must be relative, not absolute');
   if (path.includes('\\')) return fail(ZipErrorCode.zipEntryNameBackslash, 'must use "/" as separator, not "\\"');
   const trimmed = withoutTrailingSlash(path);
   const segments = trimmed.split('/');
   if (segments.includes('..')) return fail(ZipErrorCode.zipEntryPathTraversal, 'must not contain a ".." segment');
-  if (segments.some((segment) => segment === '' || segment === '.')) return fail(ZipErrorCode.zipEntryNameInvalid, 'must not contain empty or "." segments');
+  if (segments.some((segment) => segment === '' || segment === '.'))
+    return fail(ZipErrorCode.zipEntryNameInvalid, 'must not contain empty or "." segments');
   const { pathBytes, segmentBytes } = ZIP_NAME_LIMITS;
   if (byteLength(trimmed) > pathBytes || segments.some((segment) => byteLength(segment) > segmentBytes)) {
-    return fail(ZipErrorCode.zipEntryNameInvalid, `must be at most ${pathBytes} bytes with segments of at most ${segmentBytes}`);
+    return fail(
+      ZipErrorCode.zipEntryNameInvalid,
+      `must be at most ${pathBytes} bytes with segments of at most ${segmentBytes}`,
+    );
   }
   return undefined;
 }
@@ -87,17 +96,29 @@ const folded = (path: string) => path.normalize('NFC').toLowerCase();
  * The first pair of names that would overwrite each other on extraction: exact duplicates, a name used both as a
  * file and as a folder, and names equal after case folding and Unicode normalisation (macOS, Windows).
  */
-export function collisionProblem(entries: Iterable<{ readonly path: string; readonly isDirectory: boolean }>): ZipProblem | undefined {
+export function collisionProblem(
+  entries: Iterable<{ readonly path: string; readonly isDirectory: boolean }>,
+): ZipProblem | undefined {
   const kinds = new Map<string, 'file' | 'folder'>();
   const byFolded = new Map<string, string>();
   const claim = (path: string, kind: 'file' | 'folder'): ZipProblem | undefined => {
     const existing = kinds.get(path);
     if (existing !== undefined) {
-      return existing === kind ? undefined : { code: ZipErrorCode.zipEntryDuplicate, message: `entry ${JSON.stringify(path)} is both a file and a folder`, path };
+      return existing === kind
+        ? undefined
+        : {
+            code: ZipErrorCode.zipEntryDuplicate,
+            message: `entry ${JSON.stringify(path)} is both a file and a folder`,
+            path,
+          };
     }
     const other = byFolded.get(folded(path));
     if (other !== undefined) {
-      return { code: ZipErrorCode.zipEntryCaseDuplicate, message: `entries ${JSON.stringify(other)} and ${JSON.stringify(path)} differ only in case or normalisation`, path };
+      return {
+        code: ZipErrorCode.zipEntryCaseDuplicate,
+        message: `entries ${JSON.stringify(other)} and ${JSON.stringify(path)} differ only in case or normalisation`,
+        path,
+      };
     }
     kinds.set(path, kind);
     byFolded.set(folded(path), path);
@@ -105,7 +126,12 @@ export function collisionProblem(entries: Iterable<{ readonly path: string; read
   };
   const seenExplicit = new Set<string>();
   for (const { path, isDirectory } of entries) {
-    if (seenExplicit.has(path)) return { code: ZipErrorCode.zipEntryDuplicate, message: `entry ${JSON.stringify(path)} appears more than once`, path };
+    if (seenExplicit.has(path))
+      return {
+        code: ZipErrorCode.zipEntryDuplicate,
+        message: `entry ${JSON.stringify(path)} appears more than once`,
+        path,
+      };
     seenExplicit.add(path);
     const segments = path.split('/');
     for (let depth = 1; depth < segments.length; depth++) {
@@ -122,9 +148,17 @@ export function collisionProblem(entries: Iterable<{ readonly path: string; read
  * The problem with `uncompressed` bytes stored in `compressed` ones, past `zipRatioMinBytes` (small files of zeros
  * compress absurdly well). `what` names the entry or the archive in messages.
  */
-export function ratioProblem(what: string, uncompressed: number, compressed: number, limits: Pick<ZipLimits, 'zipRatio' | 'zipRatioMinBytes'>): ZipProblem | undefined {
+export function ratioProblem(
+  what: string,
+  uncompressed: number,
+  compressed: number,
+  limits: Pick<ZipLimits, 'zipRatio' | 'zipRatioMinBytes'>,
+): ZipProblem | undefined {
   if (uncompressed < limits.zipRatioMinBytes) return undefined;
   const ratio = uncompressed / Math.max(compressed, 1);
   if (ratio <= limits.zipRatio) return undefined;
-  return { code: ZipErrorCode.zipCompressionRatioExceeded, message: `${what} must compress at most ${limits.zipRatio}:1, got ${Math.round(ratio)}:1` };
+  return {
+    code: ZipErrorCode.zipCompressionRatioExceeded,
+    message: `${what} must compress at most ${limits.zipRatio}:1, got ${Math.round(ratio)}:1`,
+  };
 }

@@ -33,14 +33,33 @@ const APPS = {
   vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], modes: viteModes },
   // svelte-check drops every diagnostic of a file whose path has /node_modules/ in it, as the work folder's has:
   // it checks the app through a link from outside.
-  svelte: { typecheck: (work) => ['npx', 'svelte-check', '--fail-on-warnings', '--workspace', linkOutsideNodeModules(work)], modes: viteModes },
+  svelte: {
+    typecheck: (work) => ['npx', 'svelte-check', '--fail-on-warnings', '--workspace', linkOutsideNodeModules(work)],
+    modes: viteModes,
+  },
   webpack: {
     typecheck: tsc,
-    modes: { dev: bundled(['npx', 'webpack', '--mode', 'development']), prod: bundled(['npx', 'webpack', '--mode', 'production']) },
+    modes: {
+      dev: bundled(['npx', 'webpack', '--mode', 'development']),
+      prod: bundled(['npx', 'webpack', '--mode', 'production']),
+    },
   },
   // Rollup and esbuild always tree-shake, so one (production) build each shows whether `import 'fx-sdk'` survives.
   rollup: { typecheck: tsc, modes: { prod: bundled(['npx', 'rollup', '-c']) } },
-  esbuild: { typecheck: tsc, modes: { prod: bundled(['npx', 'esbuild', 'src/main.ts', '--bundle', '--format=esm', '--minify', '--outfile=dist/main.js']) } },
+  esbuild: {
+    typecheck: tsc,
+    modes: {
+      prod: bundled([
+        'npx',
+        'esbuild',
+        'src/main.ts',
+        '--bundle',
+        '--format=esm',
+        '--minify',
+        '--outfile=dist/main.js',
+      ]),
+    },
+  },
   // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
   // `<script type="module">`, and fx.iife.js from a `<script src>`.
   static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } } },
@@ -101,7 +120,11 @@ async function prepare(name, tarball) {
     await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache], work);
     writeFileSync(stamp, hash);
   }
-  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball], work);
+  await run(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--cache', npmCache, tarball],
+    work,
+  );
   return work;
 }
 
@@ -113,7 +136,10 @@ async function startDevServer(command, cwd, port) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
     if (up) return () => process.kill(-child.pid, 'SIGTERM');
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -134,7 +160,11 @@ async function checkMode(browser, mode, work) {
     return serveAndCheck(browser, join(work, mode.out), 'index.html');
   }
   const port = await freePort();
-  const stop = await startDevServer(['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], work, port);
+  const stop = await startDevServer(
+    ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    work,
+    port,
+  );
   try {
     const proxy = await proxyTo(port);
     try {
@@ -164,7 +194,10 @@ async function checkCdnPage(browser, page, work) {
     const site = join(work, 'site');
     rmSync(site, { recursive: true, force: true });
     cpSync(join(work, 'public'), site, { recursive: true });
-    writeFileSync(join(site, page), readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`));
+    writeFileSync(
+      join(site, page),
+      readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`),
+    );
     return await serveAndCheck(browser, site, page, failures);
   } finally {
     await cdn.close();

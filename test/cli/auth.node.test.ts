@@ -4,7 +4,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { waitFor } from '../service/helpers/harness.js';
-import { Browser, formAction, PASSWORD, startOAuthService, type OAuthTestService } from '../service/helpers/oauth-flow.js';
+import {
+  Browser,
+  formAction,
+  PASSWORD,
+  startOAuthService,
+  type OAuthTestService,
+} from '../service/helpers/oauth-flow.js';
 import { baseEnv, eventsOf, fx, tempProject } from './helpers.js';
 
 /** What a user does in the browser: open the URL, sign in, consent; the redirect goes to fx's loopback port. */
@@ -28,8 +34,13 @@ describe('fx auth (browser sign-in)', () => {
   let service: OAuthTestService;
   let home: { path: string; cleanup: () => Promise<void> };
   let env: Record<string, string | undefined>;
-  const credentials = async () => JSON.parse(await readFile(join(home.path, '.fx', 'credentials'), 'utf8')) as Record<string, { accessToken?: string }>;
-  const session = async () => Object.entries(await credentials()).find(([key]) => key.startsWith('session:fx-cli@'))?.[1];
+  const credentials = async () =>
+    JSON.parse(await readFile(join(home.path, '.fx', 'credentials'), 'utf8')) as Record<
+      string,
+      { accessToken?: string }
+    >;
+  const session = async () =>
+    Object.entries(await credentials()).find(([key]) => key.startsWith('session:fx-cli@'))?.[1];
 
   before(async () => {
     service = await startOAuthService();
@@ -46,7 +57,9 @@ describe('fx auth (browser sign-in)', () => {
     const run = await fx(['auth', 'login', '--no-browser', '--json'], {
       env,
       onSpawn: (_child, output) => {
-        void waitFor(() => /"url":"([^"]+)"/.exec(output.stdout())?.[1], 20_000, 'the sign-in URL').then((url) => completeInBrowser(service, url, 'ada'));
+        void waitFor(() => /"url":"([^"]+)"/.exec(output.stdout())?.[1], 20_000, 'the sign-in URL').then((url) =>
+          completeInBrowser(service, url, 'ada'),
+        );
       },
     });
     assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -77,7 +90,11 @@ describe('fx auth (browser sign-in)', () => {
   });
 
   test('two fx processes refreshing at once: the file lock lets one spend the refresh token, the sign-in survives', async () => {
-    const runs = await Promise.all([fx(['auth', 'refresh'], { env }), fx(['auth', 'refresh'], { env }), fx(['auth', 'refresh'], { env })]);
+    const runs = await Promise.all([
+      fx(['auth', 'refresh'], { env }),
+      fx(['auth', 'refresh'], { env }),
+      fx(['auth', 'refresh'], { env }),
+    ]);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     // A refresh token presented twice would have ended the grant: the stored session must still work.
     assert.equal((await fx(['auth', 'status'], { env })).code, 0);
@@ -86,12 +103,18 @@ describe('fx auth (browser sign-in)', () => {
 
   test('logout revokes at the server and clears the file', async () => {
     const token = (await session())!.accessToken!;
-    assert.equal((await fetch(`${service.url}/v3/account`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal(
+      (await fetch(`${service.url}/v3/account`, { headers: { authorization: `Bearer ${token}` } })).status,
+      200,
+    );
     const run = await fx(['auth', 'logout', '--json'], { env });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(eventsOf(run, 'result')[0]?.revoked, true);
     assert.equal(await session(), undefined);
-    assert.equal((await fetch(`${service.url}/v3/account`, { headers: { authorization: `Bearer ${token}` } })).status, 401);
+    assert.equal(
+      (await fetch(`${service.url}/v3/account`, { headers: { authorization: `Bearer ${token}` } })).status,
+      401,
+    );
     assert.equal((await fx(['auth', 'status'], { env })).code, 4);
   });
 

@@ -22,7 +22,12 @@ describe('fx cloud', () => {
 
   before(async () => {
     setup = await startClientSetup();
-    project = await tempProject({ 'index.html': HTML, 'styles/site.css': 'h1 { color: red }', '.git/HEAD': 'ref', 'node_modules/x/index.js': '1' });
+    project = await tempProject({
+      'index.html': HTML,
+      'styles/site.css': 'h1 { color: red }',
+      '.git/HEAD': 'ref',
+      'node_modules/x/index.js': '1',
+    });
     env = baseEnv(project.path, { CLOUD_API_URL: setup.proxy.url, CLOUD_API_KEY: setup.service.key });
   });
   after(async () => {
@@ -31,7 +36,10 @@ describe('fx cloud', () => {
   });
 
   test('cloud render: zip, upload, submit, poll, download to renders/<render_id>.mp4; --json is NDJSON with every stage', async () => {
-    const run = await fx(['cloud', 'render', '--json', ...FAST, '--fps', '24', '--variables', '{"title":"Hi"}'], { env, cwd: project.path });
+    const run = await fx(['cloud', 'render', '--json', ...FAST, '--fps', '24', '--variables', '{"title":"Hi"}'], {
+      env,
+      cwd: project.path,
+    });
     assert.equal(run.code, 0, run.stderr);
     const stages = [...new Set(eventsOf(run, 'progress').map((event) => event.stage))];
     assert.deepEqual(stages.slice(0, 3), ['zipping', 'uploading', 'queued']);
@@ -41,11 +49,31 @@ describe('fx cloud', () => {
     const { streams } = await probe(join(project.path, String(done.path)));
     assert.equal(Number(streams[0]!.nb_read_frames), 12);
     assert.deepEqual((done.render as { variables: unknown }).variables, { title: 'Hi' });
-    assert.equal(run.stdout.split('\n').filter(Boolean).every((line) => line.startsWith('{')), true, 'stdout holds events only');
+    assert.equal(
+      run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => line.startsWith('{')),
+      true,
+      'stdout holds events only',
+    );
   });
 
   test('human output: the path on stdout, progress lines on stderr, no colour codes without a terminal', async () => {
-    const run = await fx(['cloud', 'render', ...FAST, '-o', 'renders/{title}-{render_id}.{ext}', '--variables', '{"title":"Yo"}', '--format', 'webm'], { env, cwd: project.path });
+    const run = await fx(
+      [
+        'cloud',
+        'render',
+        ...FAST,
+        '-o',
+        'renders/{title}-{render_id}.{ext}',
+        '--variables',
+        '{"title":"Yo"}',
+        '--format',
+        'webm',
+      ],
+      { env, cwd: project.path },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout.trim(), /^renders\/Yo-rnd_[A-Za-z0-9_-]+\.webm$/);
     assert.match(run.stderr, /Uploading 100%/);
@@ -55,10 +83,15 @@ describe('fx cloud', () => {
 
   test('--dry-run lists the files that would upload (ignore set applied) and sends nothing', async () => {
     const before = counts();
-    const run = await fx(['cloud', 'render', project.path, '--dry-run', '--json'], { env: { PATH: process.env.PATH, HOME: project.path } });
+    const run = await fx(['cloud', 'render', project.path, '--dry-run', '--json'], {
+      env: { PATH: process.env.PATH, HOME: project.path },
+    });
     assert.equal(run.code, 0, run.stderr);
     const [result] = eventsOf(run, 'result');
-    assert.deepEqual((result!.files as { path: string }[]).map((file) => file.path).sort(), ['index.html', 'styles/site.css']);
+    assert.deepEqual((result!.files as { path: string }[]).map((file) => file.path).sort(), [
+      'index.html',
+      'styles/site.css',
+    ]);
     assert.equal(result!.total_bytes, Buffer.byteLength(HTML) + Buffer.byteLength('h1 { color: red }'));
     assert.deepEqual(counts(), before);
   });
@@ -78,7 +111,12 @@ describe('fx cloud', () => {
     ['variables not an object', ['--variables', '[1]'], 3, 'cli_variables_invalid'],
     ['variables not JSON', ['--variables', '{title:'], 3, 'cli_variables_invalid'],
     ['a value of the wrong type', ['--variables', '{"speed":"fast"}'], 3, 'render_project_invalid'],
-    ['undeclared variable with --strict-variables', ['--variables', '{"nope":1}', '--strict-variables'], 3, 'render_project_invalid'],
+    [
+      'undeclared variable with --strict-variables',
+      ['--variables', '{"nope":1}', '--strict-variables'],
+      3,
+      'render_project_invalid',
+    ],
     ['--output naming a key the values lack', ['-o', 'out/{missing}.mp4'], 3, 'cli_output_invalid'],
   ];
   for (const [name, args, exitCode, code] of refusals) {
@@ -101,40 +139,87 @@ describe('fx cloud', () => {
   });
 
   test('an undeclared variable without --strict-variables renders, with a warning', async () => {
-    const run = await fx(['cloud', 'render', ...FAST, '--no-wait', '--json', '--variables', '{"nope":1}'], { env, cwd: project.path });
+    const run = await fx(['cloud', 'render', ...FAST, '--no-wait', '--json', '--variables', '{"nope":1}'], {
+      env,
+      cwd: project.path,
+    });
     assert.equal(run.code, 0, run.stderr);
     assert.match(String(eventsOf(run, 'warning')[0]?.message), /"nope" is not declared/);
   });
 
   test('--no-wait prints the render_id; cloud get shows it; cloud get --download saves it', async () => {
-    const submitted = await fx(['cloud', 'render', '--no-wait', '--idempotency-key', 'cli-test-1'], { env, cwd: project.path });
+    const submitted = await fx(['cloud', 'render', '--no-wait', '--idempotency-key', 'cli-test-1'], {
+      env,
+      cwd: project.path,
+    });
     assert.equal(submitted.code, 0, submitted.stderr);
     const id = submitted.stdout.trim();
     assert.match(id, /^rnd_/);
-    await waitFor(async () => ((await (await setup.service.api(`/v3/renders/${id}`)).json()) as { status: string }).status === 'completed' || undefined);
+    await waitFor(
+      async () =>
+        ((await (await setup.service.api(`/v3/renders/${id}`)).json()) as { status: string }).status === 'completed' ||
+        undefined,
+    );
     const shown = await fx(['cloud', 'get', id, '--json'], { env });
     assert.equal((eventsOf(shown, 'result')[0]!.render as { status: string }).status, 'completed');
     // The same key again: the same render, nothing new.
-    const again = await fx(['cloud', 'render', '--no-wait', '--idempotency-key', 'cli-test-1'], { env, cwd: project.path });
+    const again = await fx(['cloud', 'render', '--no-wait', '--idempotency-key', 'cli-test-1'], {
+      env,
+      cwd: project.path,
+    });
     assert.equal(again.stdout.trim(), id, again.stderr);
-    const downloaded = await fx(['cloud', 'get', id, '--download', '-o', 'renders/got/{render_id}.{ext}'], { env, cwd: project.path });
+    const downloaded = await fx(['cloud', 'get', id, '--download', '-o', 'renders/got/{render_id}.{ext}'], {
+      env,
+      cwd: project.path,
+    });
     assert.equal(downloaded.code, 0, downloaded.stderr);
     assert.ok(existsSync(join(project.path, 'renders', 'got', `${id}.mp4`)));
   });
 
   test('--batch rows.json: one render per row, {key} and {index} in --output, manifest.json next to the outputs', async () => {
-    await writeFile(join(project.path, 'rows.json'), JSON.stringify([{ title: 'One' }, { title: 'Two', theme: 'light' }]));
-    const run = await fx(['cloud', 'render', ...FAST, '--batch', 'rows.json', '--batch-concurrency', '2', '-o', 'renders/batch/{index}-{title}.{ext}'], { env, cwd: project.path });
+    await writeFile(
+      join(project.path, 'rows.json'),
+      JSON.stringify([{ title: 'One' }, { title: 'Two', theme: 'light' }]),
+    );
+    const run = await fx(
+      [
+        'cloud',
+        'render',
+        ...FAST,
+        '--batch',
+        'rows.json',
+        '--batch-concurrency',
+        '2',
+        '-o',
+        'renders/batch/{index}-{title}.{ext}',
+      ],
+      { env, cwd: project.path },
+    );
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual((await readdir(join(project.path, 'renders/batch'))).sort(), ['0-One.mp4', '1-Two.mp4', 'manifest.json']);
-    const manifest = JSON.parse(await readFile(join(project.path, 'renders/batch/manifest.json'), 'utf8')) as { rows: { status: string; output: string; variables: unknown }[] };
-    assert.deepEqual(manifest.rows.map((row) => [row.status, row.output]), [['completed', 'renders/batch/0-One.mp4'], ['completed', 'renders/batch/1-Two.mp4']]);
+    assert.deepEqual((await readdir(join(project.path, 'renders/batch'))).sort(), [
+      '0-One.mp4',
+      '1-Two.mp4',
+      'manifest.json',
+    ]);
+    const manifest = JSON.parse(await readFile(join(project.path, 'renders/batch/manifest.json'), 'utf8')) as {
+      rows: { status: string; output: string; variables: unknown }[];
+    };
+    assert.deepEqual(
+      manifest.rows.map((row) => [row.status, row.output]),
+      [
+        ['completed', 'renders/batch/0-One.mp4'],
+        ['completed', 'renders/batch/1-Two.mp4'],
+      ],
+    );
     assert.deepEqual(manifest.rows[1]!.variables, { title: 'Two', theme: 'light' });
   });
 
   test('--batch rows.csv: cells typed by the declarations', async () => {
     await writeFile(join(project.path, 'rows.csv'), 'title,speed\nA,2\nB,3\n');
-    const run = await fx(['cloud', 'render', ...FAST, '--batch', 'rows.csv', '-o', 'renders/csv/{title}.mp4', '--json'], { env, cwd: project.path });
+    const run = await fx(
+      ['cloud', 'render', ...FAST, '--batch', 'rows.csv', '-o', 'renders/csv/{title}.mp4', '--json'],
+      { env, cwd: project.path },
+    );
     assert.equal(run.code, 0, run.stderr);
     const rows = eventsOf(run, 'result').filter((event) => event.stage === 'row');
     assert.deepEqual(rows.map((row) => (row.variables as { speed: unknown }).speed).sort(), [2, 3]);
@@ -144,13 +229,23 @@ describe('fx cloud', () => {
     ['a placeholder a row lacks', [{ title: 'A' }, {}], 'renders/b/{title}.mp4', 'cli_output_invalid'],
     ['a non-scalar placeholder value', [{ title: 'A', theme: 'dark' }], 'renders/b/{extra}.mp4', 'cli_output_invalid'],
     ['two rows, one path', [{ title: 'A' }, { title: 'A' }], 'renders/b/{title}.mp4', 'cli_output_invalid'],
-    ['a row refused by --strict-variables', [{ title: 'A' }, { nope: 1 }], 'renders/b/{index}.mp4', 'batch_rows_refused'],
+    [
+      'a row refused by --strict-variables',
+      [{ title: 'A' }, { nope: 1 }],
+      'renders/b/{index}.mp4',
+      'batch_rows_refused',
+    ],
   ] as const) {
     test(`--batch with ${name}: nothing uploaded or rendered`, async () => {
-      const withExtra = (rows as readonly Record<string, unknown>[]).map((row) => (name.includes('non-scalar') ? { ...row, extra: { nested: true } } : row));
+      const withExtra = (rows as readonly Record<string, unknown>[]).map((row) =>
+        name.includes('non-scalar') ? { ...row, extra: { nested: true } } : row,
+      );
       await writeFile(join(project.path, 'bad-rows.json'), JSON.stringify(withExtra));
       const before = counts();
-      const run = await fx(['cloud', 'render', '--json', '--batch', 'bad-rows.json', '-o', output, '--strict-variables'], { env, cwd: project.path });
+      const run = await fx(
+        ['cloud', 'render', '--json', '--batch', 'bad-rows.json', '-o', output, '--strict-variables'],
+        { env, cwd: project.path },
+      );
       assert.equal(run.code, 3, run.stdout + run.stderr);
       assert.equal(eventsOf(run, 'error')[0]?.code, code);
       assert.deepEqual(counts(), before);
@@ -188,7 +283,8 @@ describe('fx cloud', () => {
     const base = { CLOUD_API_URL: setup.proxy.url };
     const good = setup.service.key;
     const bad = 'fx_live_wrong';
-    const status = async (extra: Record<string, string>) => fx(['auth', 'status', '--json'], { env: baseEnv(home, { ...base, ...extra }) });
+    const status = async (extra: Record<string, string>) =>
+      fx(['auth', 'status', '--json'], { env: baseEnv(home, { ...base, ...extra }) });
     assert.equal((await status({ CLOUD_API_KEY: bad, RENDER_API_KEY: good })).code, 4, 'CLOUD_API_KEY wins');
     assert.equal(eventsOf(await status({ RENDER_API_KEY: good }), 'result')[0]?.source, 'RENDER_API_KEY');
     const none = await fx(['cloud', 'list'], { env: baseEnv(join(home, 'empty-home'), base) });
@@ -198,7 +294,10 @@ describe('fx cloud', () => {
 
   test('auth login --api-key from stdin writes ~/.fx/credentials with mode 0600; the file is used after the env', async () => {
     const home = join(project.path, 'home-key');
-    const login = await fx(['auth', 'login', '--api-key'], { env: baseEnv(home, { CLOUD_API_URL: setup.proxy.url }), input: `${setup.service.key}\n` });
+    const login = await fx(['auth', 'login', '--api-key'], {
+      env: baseEnv(home, { CLOUD_API_URL: setup.proxy.url }),
+      input: `${setup.service.key}\n`,
+    });
     assert.equal(login.code, 0, login.stderr);
     const { stat } = await import('node:fs/promises');
     const file = join(home, '.fx', 'credentials');
@@ -207,11 +306,17 @@ describe('fx cloud', () => {
     // No env: the file's key and the file's service URL.
     const fromFile = await fx(['auth', 'status', '--json'], { env: baseEnv(home) });
     assert.equal(eventsOf(fromFile, 'result')[0]?.source, 'file', fromFile.stdout + fromFile.stderr);
-    const envWins = await fx(['auth', 'status', '--json'], { env: baseEnv(home, { CLOUD_API_KEY: 'fx_live_wrong', CLOUD_API_URL: setup.proxy.url }) });
+    const envWins = await fx(['auth', 'status', '--json'], {
+      env: baseEnv(home, { CLOUD_API_KEY: 'fx_live_wrong', CLOUD_API_URL: setup.proxy.url }),
+    });
     assert.equal(envWins.code, 4);
     const bad = await fx(['auth', 'login', '--api-key'], { env: baseEnv(home), input: 'has space\n' });
     assert.equal(bad.code, 4);
-    assert.equal(JSON.parse(await readFile(file, 'utf8'))['api-key'], setup.service.key, 'a refused key leaves the file as it was');
+    assert.equal(
+      JSON.parse(await readFile(file, 'utf8'))['api-key'],
+      setup.service.key,
+      'a refused key leaves the file as it was',
+    );
     const logout = await fx(['auth', 'logout'], { env: baseEnv(home) });
     assert.equal(logout.code, 0, logout.stderr);
     assert.equal(JSON.parse(await readFile(file, 'utf8'))['api-key'], undefined);
@@ -230,7 +335,10 @@ describe('fx cloud', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const run = await fx(['cloud', 'render', '--no-wait', '--callback-url', hook, '--callback-id', 'job-7'], { env, cwd: project.path });
+      const run = await fx(['cloud', 'render', '--no-wait', '--callback-url', hook, '--callback-id', 'job-7'], {
+        env,
+        cwd: project.path,
+      });
       assert.equal(run.code, 0, run.stderr);
       const delivery = await waitFor(() => received[0], 15_000, 'the webhook');
       assert.match(JSON.stringify(delivery), /"job-7"/);
@@ -241,11 +349,16 @@ describe('fx cloud', () => {
   });
 
   test('--asset-id renders an uploaded asset without zipping or uploading; 16:9 unless set', async () => {
-    const [{ asset_id: assetId }] = setup.service.rows('SELECT id AS asset_id FROM assets LIMIT 1') as [{ asset_id: string }];
+    const [{ asset_id: assetId }] = setup.service.rows('SELECT id AS asset_id FROM assets LIMIT 1') as [
+      { asset_id: string },
+    ];
     const before = counts();
     const run = await fx(['cloud', 'render', '--asset-id', assetId, ...FAST, '--json'], { env, cwd: project.path });
     assert.equal(run.code, 0, run.stderr);
-    const render = eventsOf(run, 'result').find((event) => event.stage === 'downloaded')!.render as { asset_id: string; aspect_ratio: string };
+    const render = eventsOf(run, 'result').find((event) => event.stage === 'downloaded')!.render as {
+      asset_id: string;
+      aspect_ratio: string;
+    };
     assert.deepEqual([render.asset_id, render.aspect_ratio], [assetId, '16:9']);
     assert.equal(counts().assets, before.assets);
     assert.ok(!eventsOf(run, 'progress').some((event) => event.stage === 'uploading'));

@@ -17,7 +17,30 @@ test('fx --help lists every command; each command has --help with its flags', as
   }
   const help = await fx(['cloud', 'render', '--help']);
   assert.equal(help.code, 0);
-  for (const flag of ['--fps', '--quality', '--format', '--resolution', '--aspect-ratio', '--composition', '--output', '--asset-id', '--url', '--variables', '--variables-file', '--strict-variables', '--no-wait', '--callback-url', '--callback-id', '--poll-interval', '--max-wait', '--idempotency-key', '--dry-run', '--batch', '--batch-concurrency', '--json']) {
+  for (const flag of [
+    '--fps',
+    '--quality',
+    '--format',
+    '--resolution',
+    '--aspect-ratio',
+    '--composition',
+    '--output',
+    '--asset-id',
+    '--url',
+    '--variables',
+    '--variables-file',
+    '--strict-variables',
+    '--no-wait',
+    '--callback-url',
+    '--callback-id',
+    '--poll-interval',
+    '--max-wait',
+    '--idempotency-key',
+    '--dry-run',
+    '--batch',
+    '--batch-concurrency',
+    '--json',
+  ]) {
     assert.match(help.stdout, new RegExp(`${flag}\\b`), flag);
   }
 });
@@ -25,7 +48,13 @@ test('fx --help lists every command; each command has --help with its flags', as
 test('an unknown command: exit 2, code and hint', async () => {
   const run = await fx(['clod', 'render', '--json']);
   assert.equal(run.code, 2);
-  assert.deepEqual(eventsOf(run, 'error')[0], { event: 'error', code: 'cli_command_unknown', message: 'unknown command "clod render"', hint: 'run `fx --help` to see the commands', exit_code: 2 });
+  assert.deepEqual(eventsOf(run, 'error')[0], {
+    event: 'error',
+    code: 'cli_command_unknown',
+    message: 'unknown command "clod render"',
+    hint: 'run `fx --help` to see the commands',
+    exit_code: 2,
+  });
 });
 
 test('a wrong number of arguments is a usage error', async () => {
@@ -56,8 +85,18 @@ test('fx service create-key, then fx service: the key works against the running 
     });
     try {
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(() => fetch(`${url}/v3/account`).then(() => true, () => undefined), 20_000, 'the service');
-      const status = await fx(['auth', 'status', '--json'], { env: baseEnv(dir.path, { CLOUD_API_URL: url, CLOUD_API_KEY: key }) });
+      await waitFor(
+        () =>
+          fetch(`${url}/v3/account`).then(
+            () => true,
+            () => undefined,
+          ),
+        20_000,
+        'the service',
+      );
+      const status = await fx(['auth', 'status', '--json'], {
+        env: baseEnv(dir.path, { CLOUD_API_URL: url, CLOUD_API_KEY: key }),
+      });
       assert.equal(status.code, 0, status.stderr);
       assert.equal((eventsOf(status, 'result')[0]!.account as { name: string }).name, 'me');
     } finally {

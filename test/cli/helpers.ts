@@ -27,14 +27,23 @@ export interface FxOptions {
 }
 
 /** A clean environment: no credentials of the machine, HOME in a temp folder, no colours forced. */
-export function baseEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function baseEnv(
+  home: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return { PATH: process.env.PATH, HOME: home, NO_COLOR: undefined, ...extra };
 }
 
 export function fx(args: readonly string[], options: FxOptions = {}): Promise<FxRun> {
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(options.env ?? { PATH: process.env.PATH }).filter(([, value]) => value !== undefined)) as Record<string, string>;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = Object.fromEntries(
+      Object.entries(options.env ?? { PATH: process.env.PATH }).filter(([, value]) => value !== undefined),
+    ) as Record<string, string>;
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -54,7 +63,9 @@ export function fx(args: readonly string[], options: FxOptions = {}): Promise<Fx
 }
 
 /** A temp folder with `files` written into it. */
-export async function tempProject(files: Record<string, string> = {}): Promise<{ path: string; cleanup: () => Promise<void> }> {
+export async function tempProject(
+  files: Record<string, string> = {},
+): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), 'fx-cli-test-'));
   for (const [name, content] of Object.entries(files)) {
     await mkdir(dirname(join(path, name)), { recursive: true });

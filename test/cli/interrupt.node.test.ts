@@ -11,9 +11,13 @@ import { createFfmpegRenderer } from '../service/helpers/ffmpeg-renderer.js';
 import { compositionHtml, startTestService, waitFor, type TestService } from '../service/helpers/harness.js';
 import { baseEnv, fx, tempProject } from './helpers.js';
 
-const interruptWhen = (ready: (stderr: string) => boolean) => (child: import('node:child_process').ChildProcess, output: { stderr: () => string }) => {
-  void waitFor(() => (ready(output.stderr()) ? true : undefined), 20_000, 'the moment to interrupt').then(() => child.kill('SIGINT'));
-};
+const interruptWhen =
+  (ready: (stderr: string) => boolean) =>
+  (child: import('node:child_process').ChildProcess, output: { stderr: () => string }) => {
+    void waitFor(() => (ready(output.stderr()) ? true : undefined), 20_000, 'the moment to interrupt').then(() =>
+      child.kill('SIGINT'),
+    );
+  };
 
 const leftovers = async (dir: string) => (existsSync(join(dir, 'renders')) ? await readdir(join(dir, 'renders')) : []);
 
@@ -87,14 +91,22 @@ describe('fx cloud render, interrupted', () => {
     after(() => setup.close());
 
     test('during the download: exit 130 and the partial file is removed', async () => {
-      setup.proxy.add({ method: 'GET', path: /^\/v3\/files\//, action: { kind: 'trickle', chunkBytes: 512, intervalMs: 50 } });
+      setup.proxy.add({
+        method: 'GET',
+        path: /^\/v3\/files\//,
+        action: { kind: 'trickle', chunkBytes: 512, intervalMs: 50 },
+      });
       const small = await tempProject({ 'index.html': compositionHtml({ duration: 0.5 }) });
       try {
         const run = await fx(['cloud', 'render', '--poll-interval', '0.05'], {
           env: baseEnv(small.path, { CLOUD_API_URL: setup.proxy.url, CLOUD_API_KEY: setup.service.key }),
           cwd: small.path,
           onSpawn: (child) => {
-            void waitFor(async () => ((await leftovers(small.path)).some((name) => name.endsWith('.partial')) ? true : undefined), 20_000, 'a partial file').then(() => child.kill('SIGINT'));
+            void waitFor(
+              async () => ((await leftovers(small.path)).some((name) => name.endsWith('.partial')) ? true : undefined),
+              20_000,
+              'a partial file',
+            ).then(() => child.kill('SIGINT'));
           },
         });
         assert.equal(run.code, 130, run.stderr);

@@ -31,13 +31,17 @@ describe('fx init, lint, metadata, types, render', () => {
     assert.equal(eventsOf(again, 'error')[0]?.code, 'cli_target_exists');
   });
 
-  test("lint: the starter is clean; a broken declaration is an error with its code, exit 3", async () => {
+  test('lint: the starter is clean; a broken declaration is an error with its code, exit 3', async () => {
     assert.equal((await run(['lint'])).code, 0);
-    const broken = await tempProject({ 'index.html': `<html data-composition-variables='[{"id":"n","type":"number","label":"N","default":"x"}]'><body><div data-composition-id="m" data-width="10" data-height="10" data-duration="1"></div></body></html>` });
+    const broken = await tempProject({
+      'index.html': `<html data-composition-variables='[{"id":"n","type":"number","label":"N","default":"x"}]'><body><div data-composition-id="m" data-width="10" data-height="10" data-duration="1"></div></body></html>`,
+    });
     try {
       const linted = await fx(['lint', broken.path, '--json'], { env });
       assert.equal(linted.code, 3);
-      assert.ok(eventsOf(linted, 'warning').some((finding) => finding.severity === 'error' && finding.file === 'index.html'));
+      assert.ok(
+        eventsOf(linted, 'warning').some((finding) => finding.severity === 'error' && finding.file === 'index.html'),
+      );
       assert.equal(eventsOf(linted, 'error')[0]?.code, 'cli_lint_failed');
       const rendered = await fx(['render', broken.path, ...FAST], { env, cwd: broken.path });
       assert.equal(rendered.code, 3, 'lint errors stop the render');
@@ -48,8 +52,15 @@ describe('fx init, lint, metadata, types, render', () => {
   });
 
   test('metadata prints the JSON; types prints a TypeScript interface', async () => {
-    const metadata = JSON.parse((await run(['metadata', 'index.html'])).stdout) as { width: number; duration: number; variables: { id: string }[] };
-    assert.deepEqual([metadata.width, metadata.duration, metadata.variables.map((variable) => variable.id)], [1280, 3, ['title', 'accent', 'scale']]);
+    const metadata = JSON.parse((await run(['metadata', 'index.html'])).stdout) as {
+      width: number;
+      duration: number;
+      variables: { id: string }[];
+    };
+    assert.deepEqual(
+      [metadata.width, metadata.duration, metadata.variables.map((variable) => variable.id)],
+      [1280, 3, ['title', 'accent', 'scale']],
+    );
     const types = await run(['types', 'index.html', '--name', 'Starter']);
     assert.match(types.stdout, /^export interface Starter \{/);
     assert.match(types.stdout, /\n {2}title\?: string;\n/);
@@ -68,8 +79,18 @@ describe('fx init, lint, metadata, types, render', () => {
   });
 
   for (const [name, args, exitCode, code] of [
-    ['both --variables and --variables-file', ['--variables', '{}', '--variables-file', 'v.json'], 2, 'cli_flag_invalid'],
-    ['an undeclared variable with --strict-variables', ['--variables', '{"nope":1}', '--strict-variables'], 3, 'render_project_invalid'],
+    [
+      'both --variables and --variables-file',
+      ['--variables', '{}', '--variables-file', 'v.json'],
+      2,
+      'cli_flag_invalid',
+    ],
+    [
+      'an undeclared variable with --strict-variables',
+      ['--variables', '{"nope":1}', '--strict-variables'],
+      3,
+      'render_project_invalid',
+    ],
     ['a value of the wrong type', ['--variables', '{"scale":"big"}'], 3, 'render_project_invalid'],
     ['fps 0', ['--fps', '0'], 2, 'cli_flag_invalid'],
     ['4k with webm', ['--resolution', '4k', '--format', 'webm'], 2, 'resolution_format_unsupported'],
@@ -98,14 +119,19 @@ describe('fx init, lint, metadata, types, render', () => {
   });
 
   test('batch: manifest.json rewritten as rows end; killed mid-batch, --resume renders only what is missing', async () => {
-    await writeFile(join(project, 'rows.json'), JSON.stringify([{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    await writeFile(
+      join(project, 'rows.json'),
+      JSON.stringify([{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]),
+    );
     const args = ['render', '--batch', 'rows.json', '-o', 'renders/batch/{index}-{title}.mp4', ...FAST];
     const manifestPath = join(project, 'renders/batch/manifest.json');
     const killed = await fx(args, {
       env,
       cwd: project,
       onSpawn: (child, output) => {
-        void waitFor(() => (output.stderr().includes('row 0: completed') ? true : undefined), 60_000, 'row 0').then(() => child.kill('SIGKILL'));
+        void waitFor(() => (output.stderr().includes('row 0: completed') ? true : undefined), 60_000, 'row 0').then(
+          () => child.kill('SIGKILL'),
+        );
       },
     });
     assert.equal(killed.signal, 'SIGKILL');
@@ -116,11 +142,18 @@ describe('fx init, lint, metadata, types, render', () => {
 
     const resumed = await fx([...args, '--resume', '--json'], { env, cwd: project });
     assert.equal(resumed.code, 0, resumed.stderr);
-    const rendered = eventsOf(resumed, 'result').filter((event) => event.stage === 'row').map((event) => event.index);
+    const rendered = eventsOf(resumed, 'result')
+      .filter((event) => event.stage === 'row')
+      .map((event) => event.index);
     assert.ok(!rendered.includes(0), `row 0 is not rendered again: ${rendered}`);
     assert.equal((await stat(join(project, 'renders/batch/0-One.mp4'))).mtimeMs, first.mtimeMs);
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { rows: { index: number; status: string; output: string; variables: unknown; duration_ms: number }[] };
-    assert.deepEqual(manifest.rows.map((row) => row.status), ['completed', 'completed', 'completed']);
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
+      rows: { index: number; status: string; output: string; variables: unknown; duration_ms: number }[];
+    };
+    assert.deepEqual(
+      manifest.rows.map((row) => row.status),
+      ['completed', 'completed', 'completed'],
+    );
     assert.deepEqual(manifest.rows[2]!.variables, { title: 'Three' });
     assert.ok(manifest.rows.every((row) => row.duration_ms > 0 && existsSync(join(project, row.output))));
   });

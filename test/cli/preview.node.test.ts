@@ -20,7 +20,9 @@ test('fx preview serves the project; an edit reloads the composition at the same
       env,
       onSpawn: (child, output) => {
         stop = () => child.kill('SIGINT');
-        void waitFor(() => /"url":"([^"]+)"/.exec(output.stdout())?.[1], 20_000, 'the preview URL').then((found) => (url = found));
+        void waitFor(() => /"url":"([^"]+)"/.exec(output.stdout())?.[1], 20_000, 'the preview URL').then(
+          (found) => (url = found),
+        );
       },
     });
     try {
@@ -29,7 +31,9 @@ test('fx preview serves the project; an edit reloads the composition at the same
       const page = await browser.newPage();
       await page.goto(url);
       const element = page.locator('fx-composition');
-      await page.waitForFunction(() => (document.querySelector('fx-composition') as unknown as { ready: boolean }).ready);
+      await page.waitForFunction(
+        () => (document.querySelector('fx-composition') as unknown as { ready: boolean }).ready,
+      );
       await element.evaluate(async (node: HTMLElement & { variables: unknown; seek(t: number): Promise<void> }) => {
         node.variables = { title: 'Kept' };
         await node.seek(1.5);
@@ -37,12 +41,22 @@ test('fx preview serves the project; an edit reloads the composition at the same
       const index = join(dir.path, 'index.html');
       await writeFile(index, (await readFile(index, 'utf8')).replace('background: #0f172a', 'background: #102030'));
       // The reload: a new src, then ready again at the same time with the same values.
-      await page.waitForFunction(() => (document.querySelector('fx-composition') as HTMLElement).getAttribute('src')!.includes('?v='), undefined, { timeout: 10_000 });
-      await page.waitForFunction(() => {
-        const node = document.querySelector('fx-composition') as unknown as { ready: boolean; currentTime: number };
-        return node.ready && Math.abs(node.currentTime - 1.5) < 0.05;
-      }, undefined, { timeout: 10_000 });
-      assert.deepEqual(await element.evaluate((node: HTMLElement & { variables: unknown }) => node.variables), { title: 'Kept' });
+      await page.waitForFunction(
+        () => (document.querySelector('fx-composition') as HTMLElement).getAttribute('src')!.includes('?v='),
+        undefined,
+        { timeout: 10_000 },
+      );
+      await page.waitForFunction(
+        () => {
+          const node = document.querySelector('fx-composition') as unknown as { ready: boolean; currentTime: number };
+          return node.ready && Math.abs(node.currentTime - 1.5) < 0.05;
+        },
+        undefined,
+        { timeout: 10_000 },
+      );
+      assert.deepEqual(await element.evaluate((node: HTMLElement & { variables: unknown }) => node.variables), {
+        title: 'Kept',
+      });
     } finally {
       stop();
       const run = await serving;

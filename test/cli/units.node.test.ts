@@ -16,7 +16,11 @@ import { tempProject } from './helpers.js';
 describe('exitCodeOf', () => {
   const cases: [string, unknown, number][] = [
     ['a flag refused by the client before sending', new FxApiError('parameter_invalid', 'x'), ExitCode.usage],
-    ['the same code answered by the service', new FxApiError('parameter_invalid', 'x', { status: 400 }), ExitCode.invalid],
+    [
+      'the same code answered by the service',
+      new FxApiError('parameter_invalid', 'x', { status: 400 }),
+      ExitCode.invalid,
+    ],
     ['4k with alpha', new FxApiError('resolution_format_unsupported', 'x'), ExitCode.usage],
     ['unknown flag', cliError(CliErrorCode.flagUnknown, 'x'), ExitCode.usage],
     ['variables refused', new FxApiError('render_project_invalid', 'x', { status: 422 }), ExitCode.invalid],
@@ -36,7 +40,8 @@ describe('exitCodeOf', () => {
 });
 
 describe('planOutputPaths', () => {
-  const plan = (template: string, rows: Record<string, unknown>[]) => planOutputPaths(template, rows, { ext: 'mp4' }, ['render_id']);
+  const plan = (template: string, rows: Record<string, unknown>[]) =>
+    planOutputPaths(template, rows, { ext: 'mp4' }, ['render_id']);
   const code = (work: () => unknown) => {
     try {
       work();
@@ -47,12 +52,19 @@ describe('planOutputPaths', () => {
   };
 
   test('fills {index}, {ext} and row keys; keeps {render_id} for later', () => {
-    assert.deepEqual(plan('out/{index}-{title}.{ext}', [{ title: 'A' }, { title: 'B' }]), ['out/0-A.mp4', 'out/1-B.mp4']);
+    assert.deepEqual(plan('out/{index}-{title}.{ext}', [{ title: 'A' }, { title: 'B' }]), [
+      'out/0-A.mp4',
+      'out/1-B.mp4',
+    ]);
     assert.deepEqual(plan('out/{render_id}.{ext}', [{}, {}]), ['out/{render_id}.mp4', 'out/{render_id}.mp4']);
   });
 
   test('a value never leaves its path segment', () => {
-    assert.deepEqual(plan('out/{title}.mp4', [{ title: '../../etc/passwd' }, { title: '..' }, { title: 'a\\b:c' }]), ['out/.._.._etc_passwd.mp4', 'out/_.mp4', 'out/a_b_c.mp4']);
+    assert.deepEqual(plan('out/{title}.mp4', [{ title: '../../etc/passwd' }, { title: '..' }, { title: 'a\\b:c' }]), [
+      'out/.._.._etc_passwd.mp4',
+      'out/_.mp4',
+      'out/a_b_c.mp4',
+    ]);
   });
 
   for (const [name, template, rows] of [
@@ -62,7 +74,11 @@ describe('planOutputPaths', () => {
     ['two rows, one file', 'out/{title}.mp4', [{ title: 'A' }, { title: 'A' }]],
     ['no placeholder in a batch', 'out/video.mp4', [{}, {}]],
   ] as const) {
-    test(`refuses ${name}`, () => assert.equal(code(() => plan(template, rows as unknown as Record<string, unknown>[])), 'cli_output_invalid'));
+    test(`refuses ${name}`, () =>
+      assert.equal(
+        code(() => plan(template, rows as unknown as Record<string, unknown>[])),
+        'cli_output_invalid',
+      ));
   }
 });
 
@@ -110,14 +126,32 @@ test('variablesType: every declared type, optional fields, odd ids quoted, comme
       { id: 'n', type: 'number', label: 'N', default: 1 },
       { id: 'on', type: 'boolean', label: 'On', default: true },
       { id: 'c', type: 'color', label: 'C', default: '#fff' },
-      { id: 'mode', type: 'enum', label: 'Mode', default: 'a', options: [{ value: 'a', label: 'A' }, { value: 'b"', label: 'B' }] },
+      {
+        id: 'mode',
+        type: 'enum',
+        label: 'Mode',
+        default: 'a',
+        options: [
+          { value: 'a', label: 'A' },
+          { value: 'b"', label: 'B' },
+        ],
+      },
       { id: 'font', type: 'font', label: 'Font', default: 'Inter' },
       { id: 'logo', type: 'image', label: 'Logo', default: 'logo.svg' },
       { id: 'my-id', type: 'string', label: 'Dash', default: '' },
     ],
     'V',
   );
-  for (const line of ['title?: string;', 'n?: number;', 'on?: boolean;', 'c?: string;', 'mode?: "a" | "b\\"";', 'font?: string | { name: string; source?: string };', 'logo?: string | { url: string };', '"my-id"?: string;']) {
+  for (const line of [
+    'title?: string;',
+    'n?: number;',
+    'on?: boolean;',
+    'c?: string;',
+    'mode?: "a" | "b\\"";',
+    'font?: string | { name: string; source?: string };',
+    'logo?: string | { url: string };',
+    '"my-id"?: string;',
+  ]) {
     assert.ok(source.includes(`  ${line}\n`), `${line} in\n${source}`);
   }
   assert.doesNotMatch(source, /Title \*\/ evil/);
@@ -126,7 +160,12 @@ test('variablesType: every declared type, optional fields, odd ids quoted, comme
 describe('Output', () => {
   const streams = (isTTY: boolean) => {
     const text = { stdout: '', stderr: '' };
-    const stream = (name: 'stdout' | 'stderr') => ({ isTTY, columns: 80, write: (chunk: string) => ((text[name] += chunk), true) }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const stream = (name: 'stdout' | 'stderr') =>
+      ({
+        isTTY,
+        columns: 80,
+        write: (chunk: string) => ((text[name] += chunk), true),
+      }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
     return { text, io: { stdout: stream('stdout'), stderr: stream('stderr') } };
   };
 
@@ -148,7 +187,8 @@ describe('Output', () => {
     const { Output } = await import('../../src/cli/output.js');
     const pipe = streams(false);
     const out = new Output(pipe.io, { json: false, env: {} });
-    for (const fraction of [0, 0.01, 0.05, 0.1, 0.15, 1]) out.progress('uploading', `Uploading ${fraction * 100}%`, fraction);
+    for (const fraction of [0, 0.01, 0.05, 0.1, 0.15, 1])
+      out.progress('uploading', `Uploading ${fraction * 100}%`, fraction);
     assert.deepEqual(pipe.text.stderr.trim().split('\n'), ['Uploading 0%', 'Uploading 10%', 'Uploading 100%']);
     const json = streams(false);
     const machine = new Output(json.io, { json: true, env: {} });

@@ -28,7 +28,9 @@ describe('batchRows', () => {
   it('refuses the whole batch when any row has an error, listing every row with one', () => {
     assert.throws(
       () => batchRows('title,count\nA,3\nB,three\nC,x\n', {}, declarations),
-      (error) => isFxError(error, 'batch_rows_refused') && error.issues.map((found) => found.path.join('.')).join() === 'rows.1.count,rows.2.count',
+      (error) =>
+        isFxError(error, 'batch_rows_refused') &&
+        error.issues.map((found) => found.path.join('.')).join() === 'rows.1.count,rows.2.count',
     );
   });
 
@@ -38,12 +40,19 @@ describe('batchRows', () => {
       warnings.map((found) => [found.code, found.path]),
       [['undeclared', ['rows', 1, 'subtitle']]],
     );
-    assert.throws(() => batchRows([{ subtitle: 'x' }], {}, declarations, true), (error) => isFxError(error, 'batch_rows_refused'));
+    assert.throws(
+      () => batchRows([{ subtitle: 'x' }], {}, declarations, true),
+      (error) => isFxError(error, 'batch_rows_refused'),
+    );
   });
 
   it('refuses rows that are not objects, before checking any values', () => {
     for (const rows of [[null], [[1]], ['x'], 42 as never]) {
-      assert.throws(() => batchRows(rows, {}, declarations), (error) => isFxError(error, 'batch_rows_invalid'), JSON.stringify(rows));
+      assert.throws(
+        () => batchRows(rows, {}, declarations),
+        (error) => isFxError(error, 'batch_rows_invalid'),
+        JSON.stringify(rows),
+      );
     }
   });
 });

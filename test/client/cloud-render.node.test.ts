@@ -41,21 +41,34 @@ describe('cloudRender', () => {
   let options: CloudRenderOptions;
   before(async () => {
     setup = await startClientSetup();
-    options = { baseUrl: setup.proxy.url, credentials: apiKeyCredentials(setup.service.key), retry: FAST_RETRY, pollInterval: 50 };
+    options = {
+      baseUrl: setup.proxy.url,
+      credentials: apiKeyCredentials(setup.service.key),
+      retry: FAST_RETRY,
+      pollInterval: 50,
+    };
   });
   after(() => setup.close());
 
   test('files → zip → upload → submit → wait → download: an mp4 of the composition, every stage reported in order', async () => {
     const seen: CloudRenderProgress[] = [];
-    const { render, video, warnings } = await cloudRender({ files: files() }, { ...options, fps: 24, variables: { title: 'Hi' }, onProgress: (p) => seen.push(p) });
+    const { render, video, warnings } = await cloudRender(
+      { files: files() },
+      { ...options, fps: 24, variables: { title: 'Hi' }, onProgress: (p) => seen.push(p) },
+    );
     assert.equal(render.status, 'completed');
     assert.deepEqual(render.variables, { title: 'Hi' });
     assert.deepEqual(warnings, []);
     const stages = seen.map((progress) => progress.stage).filter((stage, index, all) => stage !== all[index - 1]);
     assert.deepEqual(stages.slice(0, 3), ['zipping', 'uploading', 'queued']);
     assert.equal(stages.at(-1), 'downloading');
-    const uploads = seen.filter((progress) => progress.stage === 'uploading').map((progress) => ('bytes' in progress ? progress.bytes : -1));
-    assert.ok(uploads.length >= 2 && uploads.every((bytes, index) => index === 0 || bytes >= uploads[index - 1]!), `upload progress grows: ${uploads}`);
+    const uploads = seen
+      .filter((progress) => progress.stage === 'uploading')
+      .map((progress) => ('bytes' in progress ? progress.bytes : -1));
+    assert.ok(
+      uploads.length >= 2 && uploads.every((bytes, index) => index === 0 || bytes >= uploads[index - 1]!),
+      `upload progress grows: ${uploads}`,
+    );
     const decoded = await videoOf(video!);
     assert.equal(decoded.video.codec_name, 'h264');
     assert.equal(Number(decoded.video.nb_read_frames), 12);
@@ -75,7 +88,10 @@ describe('cloudRender', () => {
   }
 
   test('the aspect ratio comes from the entry; an asset or a URL is 16:9 unless set', async () => {
-    const portrait = await cloudRender({ files: files(compositionHtml({ width: 1080, height: 1920 })) }, { ...options, noWait: true });
+    const portrait = await cloudRender(
+      { files: files(compositionHtml({ width: 1080, height: 1920 })) },
+      { ...options, noWait: true },
+    );
     assert.equal(portrait.render.aspect_ratio, '9:16');
     const assetId = portrait.render.asset_id!;
     const fromAsset = await cloudRender({ assetId }, { ...options, noWait: true });
@@ -105,11 +121,25 @@ describe('cloudRender', () => {
   });
 
   test('variable warnings are returned; errors, and warnings when strict, refuse before any request', async () => {
-    const { warnings } = await cloudRender({ files: files() }, { ...options, variables: { subtitle: 'x' }, noWait: true });
-    assert.deepEqual(warnings.map((found) => found.code), ['undeclared']);
+    const { warnings } = await cloudRender(
+      { files: files() },
+      { ...options, variables: { subtitle: 'x' }, noWait: true },
+    );
+    assert.deepEqual(
+      warnings.map((found) => found.code),
+      ['undeclared'],
+    );
     const before = setup.proxy.seen.length;
-    assert.equal(await codeOf(cloudRender({ files: files() }, { ...options, variables: { speed: 'fast' } })), 'render_project_invalid');
-    assert.equal(await codeOf(cloudRender({ files: files() }, { ...options, variables: { subtitle: 'x' }, strictVariables: true })), 'render_project_invalid');
+    assert.equal(
+      await codeOf(cloudRender({ files: files() }, { ...options, variables: { speed: 'fast' } })),
+      'render_project_invalid',
+    );
+    assert.equal(
+      await codeOf(
+        cloudRender({ files: files() }, { ...options, variables: { subtitle: 'x' }, strictVariables: true }),
+      ),
+      'render_project_invalid',
+    );
     assert.equal(setup.proxy.seen.length, before);
   });
 
@@ -129,7 +159,9 @@ describe('cloudRender', () => {
     ];
     for (const [bad, code] of cases) {
       let zipped = false;
-      const result = await codeOf(cloudRender({ files: files() }, { ...options, ...bad, onProgress: (p) => (zipped ||= p.stage === 'zipping') }));
+      const result = await codeOf(
+        cloudRender({ files: files() }, { ...options, ...bad, onProgress: (p) => (zipped ||= p.stage === 'zipping') }),
+      );
       assert.equal(result, code, JSON.stringify(bad));
       assert.equal(zipped, false, `nothing zipped for ${JSON.stringify(bad)}`);
     }
@@ -138,7 +170,10 @@ describe('cloudRender', () => {
 
   test('a missing entry is refused before upload', async () => {
     const before = setup.proxy.seen.length;
-    assert.equal(await codeOf(cloudRender({ files: [{ path: 'other.html', data: '<p>' }] }, options)), 'asset_entry_missing');
+    assert.equal(
+      await codeOf(cloudRender({ files: [{ path: 'other.html', data: '<p>' }] }, options)),
+      'asset_entry_missing',
+    );
     assert.equal(setup.proxy.seen.length, before);
   });
 
@@ -154,7 +189,12 @@ describe('cloudRender', () => {
       const controller = new AbortController();
       const rendering = cloudRender(
         { files: files() },
-        { ...options, pollInterval: 60_000, signal: controller.signal, onProgress: (p) => p.stage === stage && controller.abort() },
+        {
+          ...options,
+          pollInterval: 60_000,
+          signal: controller.signal,
+          onProgress: (p) => p.stage === stage && controller.abort(),
+        },
       );
       assert.equal(await codeOf(rendering), 'aborted');
       const requests = setup.proxy.seen.length;
@@ -170,7 +210,12 @@ describe('cloudRenderBatch', () => {
   let options: CloudRenderOptions;
   before(async () => {
     setup = await startClientSetup();
-    options = { baseUrl: setup.proxy.url, credentials: apiKeyCredentials(setup.service.key), retry: FAST_RETRY, pollInterval: 50 };
+    options = {
+      baseUrl: setup.proxy.url,
+      credentials: apiKeyCredentials(setup.service.key),
+      retry: FAST_RETRY,
+      pollInterval: 50,
+    };
   });
   after(() => setup.close());
 
@@ -203,9 +248,15 @@ describe('cloudRenderBatch', () => {
 
   test('one bad row refuses the batch before the upload; a failed render fails its row only', async () => {
     const before = setup.proxy.seen.length;
-    assert.equal(await codeOf(cloudRenderBatch(project(), [{ title: 'ok' }, { speed: 'fast' }], options)), 'batch_rows_refused');
+    assert.equal(
+      await codeOf(cloudRenderBatch(project(), [{ title: 'ok' }, { speed: 'fast' }], options)),
+      'batch_rows_refused',
+    );
     assert.equal(setup.proxy.seen.length, before);
-    const failing = await cloudRenderBatch({ files: files(compositionHtml({ extra: FAIL_MARKER })) }, [{}, {}], { ...options, download: false });
+    const failing = await cloudRenderBatch({ files: files(compositionHtml({ extra: FAIL_MARKER })) }, [{}, {}], {
+      ...options,
+      download: false,
+    });
     assert.deepEqual(
       failing.map((row) => [row.status, row.error?.code]),
       [
@@ -216,14 +267,25 @@ describe('cloudRenderBatch', () => {
   });
 
   test('with an idempotency key, repeating the batch creates no new renders', async () => {
-    const first = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], { ...options, idempotencyKey: 'campaign-42', noWait: true });
-    const again = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], { ...options, idempotencyKey: 'campaign-42', noWait: true });
+    const first = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], {
+      ...options,
+      idempotencyKey: 'campaign-42',
+      noWait: true,
+    });
+    const again = await cloudRenderBatch(project(), [{ title: 'A' }, { title: 'B' }], {
+      ...options,
+      idempotencyKey: 'campaign-42',
+      noWait: true,
+    });
     assert.deepEqual(
       again.map((row) => row.render_id),
       first.map((row) => row.render_id),
     );
     assert.notEqual(first[0]!.render_id, first[1]!.render_id);
-    assert.equal(await codeOf(cloudRenderBatch(project(), [{}], { ...options, idempotencyKey: 'k'.repeat(241) })), 'idempotency_key_invalid');
+    assert.equal(
+      await codeOf(cloudRenderBatch(project(), [{}], { ...options, idempotencyKey: 'k'.repeat(241) })),
+      'idempotency_key_invalid',
+    );
     assert.equal(await codeOf(cloudRenderBatch(project(), [{}], { ...options, concurrency: 0 })), 'batch_rows_invalid');
   });
 });

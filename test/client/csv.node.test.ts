@@ -4,7 +4,10 @@ import { parseCsv } from '../../src/client/csv.js';
 import { isFxError } from '../../src/runtime/errors.js';
 
 const refused = (text: string, message: RegExp) =>
-  assert.throws(() => parseCsv(text), (error) => isFxError(error, 'csv_invalid') && message.test(error.message));
+  assert.throws(
+    () => parseCsv(text),
+    (error) => isFxError(error, 'csv_invalid') && message.test(error.message),
+  );
 
 describe('parseCsv', () => {
   it('reads a header and rows, quoted fields with commas, quotes and line breaks', () => {

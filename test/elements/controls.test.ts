@@ -7,9 +7,13 @@ import { itWithChromium } from '../browsers.js';
 const FPS = 30;
 /** The space bar by its key value: WebDriver BiDi (Firefox) knows no key named `Space`. */
 const SPACE = ' ';
-const WITH_AUDIO = compositionHtml({ duration: 2, body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>controls</p>' });
+const WITH_AUDIO = compositionHtml({
+  duration: 2,
+  body: '<audio id="a" src="/test/fixtures/media/frames.webm"></audio><p>controls</p>',
+});
 
-const part = <T extends Element = HTMLElement>(el: FxComposition, name: string) => el.shadowRoot!.querySelector<T & Element>(`[part="${name}"]`)!;
+const part = <T extends Element = HTMLElement>(el: FxComposition, name: string) =>
+  el.shadowRoot!.querySelector<T & Element>(`[part="${name}"]`)!;
 const scrubberOf = (el: FxComposition) => part<HTMLInputElement>(el, 'scrubber');
 
 async function controlled(): Promise<FxComposition> {
@@ -169,7 +173,10 @@ describe('<fx-composition controls> keyboard', () => {
 
 describe('<fx-composition controls>: errors are visible, not a silent 0:00 (issue 9, item 6)', () => {
   it('a composition script error shows in the controls, its message in the hint', async () => {
-    const failing = compositionHtml({ duration: 2, body: '<script>throw new Error("the chart data is missing")</script>' });
+    const failing = compositionHtml({
+      duration: 2,
+      body: '<script>throw new Error("the chart data is missing")</script>',
+    });
     const el = mount({ controls: true }, { srcdoc: failing });
     await nextEvent(el, 'error');
     await whenReady(el);
@@ -188,7 +195,10 @@ describe('<fx-composition controls>: errors are visible, not a silent 0:00 (issu
   });
 
   it('a clean composition shows no error hint, and a new src clears an old one', async () => {
-    const el = mount({ controls: true }, { srcdoc: compositionHtml({ duration: 2, body: '<script>throw new Error("boom")</script>' }) });
+    const el = mount(
+      { controls: true },
+      { srcdoc: compositionHtml({ duration: 2, body: '<script>throw new Error("boom")</script>' }) },
+    );
     await nextEvent(el, 'error');
     await whenReady(el);
     el.srcdoc = compositionHtml({ duration: 2 });

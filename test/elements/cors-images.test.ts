@@ -11,8 +11,13 @@ describe('<img crossorigin> of a project served without CORS', () => {
   it('shows, at top level and in a sub-composition, inlined as data: URLs; an image without crossorigin keeps its URL', async () => {
     const el = await whenReady(mount({ src: ENTRY }));
     for (const selector of ['#top', '#sub']) {
-      expect(await probeUntil<number>(el, { ask: 'property', selector, name: 'naturalWidth' }, (width) => width === 40), selector).to.equal(40);
-      expect(await probe<string>(el, { ask: 'attribute', selector, name: 'src' })).to.match(/^data:image\/svg\+xml;base64,/);
+      expect(
+        await probeUntil<number>(el, { ask: 'property', selector, name: 'naturalWidth' }, (width) => width === 40),
+        selector,
+      ).to.equal(40);
+      expect(await probe<string>(el, { ask: 'attribute', selector, name: 'src' })).to.match(
+        /^data:image\/svg\+xml;base64,/,
+      );
     }
     expect(await probe(el, { ask: 'attribute', selector: '#plain', name: 'src' })).to.equal('pic.svg');
   });
@@ -20,7 +25,10 @@ describe('<img crossorigin> of a project served without CORS', () => {
   it('leaves an image outside the read scope for the frame, and reports a missing one as a warning', async () => {
     const html = `<div data-composition-id="m" data-width="320" data-height="180" data-duration="1">
       <img crossorigin src="https://elsewhere.invalid/a.png"><img crossorigin src="missing.png"></div>`;
-    const compiled = await compileComposition({ html, url: new URL(ENTRY, location.href).href }, { runtimeUrl: RUNTIME_URL });
+    const compiled = await compileComposition(
+      { html, url: new URL(ENTRY, location.href).href },
+      { runtimeUrl: RUNTIME_URL },
+    );
     expect(compiled.html).to.include('src="https://elsewhere.invalid/a.png"');
     expect(compiled.html).to.include('src="missing.png"');
     expect(compiled.issues.map((found) => [found.severity, found.path])).to.deep.equal([['warning', ['missing.png']]]);

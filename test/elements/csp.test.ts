@@ -30,7 +30,7 @@ async function openPage(url: string): Promise<HostPage> {
   return { view, element, question: (question) => ask(frame(), question) };
 }
 
-describe('<fx-composition> under a strict CSP (script-src \'self\')', () => {
+describe("<fx-composition> under a strict CSP (script-src 'self')", () => {
   it('the page is served with the policy (the condition under test)', async () => {
     const response = await fetch(PAGES.strict.url);
     expect(response.headers.get('content-security-policy')).to.equal(PAGES.strict.policy);
@@ -62,7 +62,7 @@ describe('<fx-composition> under a strict CSP (script-src \'self\')', () => {
   });
 });
 
-describe('<fx-composition nonce> under a nonce CSP (script-src \'nonce-abc\' \'self\')', () => {
+describe("<fx-composition nonce> under a nonce CSP (script-src 'nonce-abc' 'self')", () => {
   it('the page is served with the policy (the condition under test)', async () => {
     const response = await fetch(PAGES.nonce.url);
     expect(response.headers.get('content-security-policy')).to.equal(PAGES.nonce.policy);
@@ -70,13 +70,17 @@ describe('<fx-composition nonce> under a nonce CSP (script-src \'nonce-abc\' \'s
 
   it('runs inline composition scripts, top level and instance, with their values', async () => {
     const page = await openPage(PAGES.nonce.url);
-    expect(await page.question({ ask: 'text', selector: '#inline' })).to.equal('inline script ran: Override from the host');
+    expect(await page.question({ ask: 'text', selector: '#inline' })).to.equal(
+      'inline script ran: Override from the host',
+    );
     expect(await page.question({ ask: 'text', selector: '#card .seen' })).to.equal('instance script saw Ada');
   });
 
   it('delivers the overrides as window.__fxVariables and applies bindings', async () => {
     const page = await openPage(PAGES.nonce.url);
-    expect(await page.question({ ask: 'global', name: '__fxVariables' })).to.deep.equal({ title: 'Override from the host' });
+    expect(await page.question({ ask: 'global', name: '__fxVariables' })).to.deep.equal({
+      title: 'Override from the host',
+    });
     expect(await page.question({ ask: 'text', selector: '#title' })).to.equal('Override from the host');
     expect(await page.question({ ask: 'text', selector: '#subtitle' })).to.equal('Subtitle default');
   });

@@ -15,7 +15,10 @@ function otherOrigin(path: string): string {
 
 describe('<fx-composition> errors a user can act on', () => {
   it('a root without data-duration is an "error" event with the renderer\'s code, not a silent 0:00', async () => {
-    const element = mount({}, { srcdoc: '<div data-composition-id="m" data-width="320" data-height="180"><p>no duration</p></div>' });
+    const element = mount(
+      {},
+      { srcdoc: '<div data-composition-id="m" data-width="320" data-height="180"><p>no duration</p></div>' },
+    );
     const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(element, 'error');
     expect(detail.code).to.equal('composition_duration_missing');
     expect(detail.message).to.contain('positive "data-duration"');
@@ -26,10 +29,13 @@ describe('<fx-composition> errors a user can act on', () => {
     const element = mount({ src });
     const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(element, 'error');
     expect(detail.code).to.equal('composition_not_found');
-    expect(detail.message).to.contain(src).and.to.contain('CORS').and.to.contain(`"Access-Control-Allow-Origin: ${location.origin}"`);
+    expect(detail.message)
+      .to.contain(src)
+      .and.to.contain('CORS')
+      .and.to.contain(`"Access-Control-Allow-Origin: ${location.origin}"`);
   });
 
-  it('a composition on another origin that sends CORS headers loads (the message\'s premise)', async () => {
+  it("a composition on another origin that sends CORS headers loads (the message's premise)", async () => {
     // The test server's static route answers with "Access-Control-Allow-Origin: *", as a CDN does.
     const element = mount({ src: otherOrigin('/static/fixtures/basic/index.html') });
     await nextEvent(element, 'ready');
@@ -40,9 +46,12 @@ describe('<fx-composition> errors a user can act on', () => {
 describe('compileComposition: a failed fetch', () => {
   const failing: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
 
-  it('on this page\'s origin says what failed and nothing about CORS', async () => {
+  it("on this page's origin says what failed and nothing about CORS", async () => {
     const url = new URL('/test/fixtures/basic/index.html', location.href).href;
-    const error = await compileComposition(url, { runtimeUrl: RUNTIME_URL, fetch: failing }).then(() => undefined, (caught: unknown) => caught);
+    const error = await compileComposition(url, { runtimeUrl: RUNTIME_URL, fetch: failing }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(isFxError(error, 'composition_not_found')).to.equal(true);
     expect((error as Error).message).to.equal(`"${url}" could not be fetched: Failed to fetch`);
   });
@@ -50,7 +59,10 @@ describe('compileComposition: a failed fetch', () => {
   it('of a sub-composition on another origin names CORS in its issue', async () => {
     const sub = otherOrigin('/test/fixtures/no-cors/parts/label.html');
     const html = `<div data-composition-id="m" data-duration="1"><div data-composition-src="${sub}"></div></div>`;
-    const compiled = await compileComposition({ html, url: location.href }, { runtimeUrl: RUNTIME_URL, allowCompositionReadsUnder: [otherOrigin('/test/fixtures/no-cors/')] });
+    const compiled = await compileComposition(
+      { html, url: location.href },
+      { runtimeUrl: RUNTIME_URL, allowCompositionReadsUnder: [otherOrigin('/test/fixtures/no-cors/')] },
+    );
     expect(compiled.issues).to.have.length(1);
     expect(compiled.issues[0]).to.include({ code: 'subcomposition_not_found', severity: 'error' });
     expect(compiled.issues[0]!.message).to.contain('CORS').and.to.contain('Access-Control-Allow-Origin');

@@ -16,7 +16,10 @@ export const DEFAULT_WAIT_MS = 8000;
 const mounted = new Set<Element>();
 
 /** Creates an `<fx-composition>` with `attributes` (and `srcdoc` set as a property), appends it, tracks it for cleanup. */
-export function mount(attributes: Record<string, string | true>, options: { srcdoc?: string; parent?: ParentNode; style?: string } = {}): FxComposition {
+export function mount(
+  attributes: Record<string, string | true>,
+  options: { srcdoc?: string; parent?: ParentNode; style?: string } = {},
+): FxComposition {
   const element = document.createElement('fx-composition');
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value === true ? '' : value);
   element.setAttribute('style', options.style ?? 'display:block;width:320px;height:180px');
@@ -37,7 +40,11 @@ afterEach(() => {
 });
 
 /** The next `name` event of `target`, or a rejection naming what did not come within `ms`. */
-export function nextEvent<T extends Event = Event>(target: EventTarget, name: string, ms = DEFAULT_WAIT_MS): Promise<T> {
+export function nextEvent<T extends Event = Event>(
+  target: EventTarget,
+  name: string,
+  ms = DEFAULT_WAIT_MS,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       target.removeEventListener(name, onEvent);
@@ -53,7 +60,11 @@ export function nextEvent<T extends Event = Event>(target: EventTarget, name: st
 }
 
 /** Resolves once `check()` is truthy (polled; an async check is awaited), or rejects after `ms` with `what`. */
-export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = DEFAULT_WAIT_MS): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  what: string,
+  ms = DEFAULT_WAIT_MS,
+): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {
     const value = await check();
@@ -99,11 +110,21 @@ export interface CompositionOptions {
 }
 
 /** Escapes text for a single-quoted attribute. */
-export const attribute = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value)).replace(/&/g, '&amp;').replace(/'/g, '&#39;');
+export const attribute = (value: unknown) =>
+  (typeof value === 'string' ? value : JSON.stringify(value)).replace(/&/g, '&amp;').replace(/'/g, '&#39;');
 
 /** A full composition document with a root `#root`, a black background and the probe. */
 export function compositionHtml(options: CompositionOptions = {}): string {
-  const { id = 'main', width = 320, height = 180, duration = 2, variables, head = '', body = '', probe = true } = options;
+  const {
+    id = 'main',
+    width = 320,
+    height = 180,
+    duration = 2,
+    variables,
+    head = '',
+    body = '',
+    probe = true,
+  } = options;
   const declarations = variables ? ` data-composition-variables='${attribute(variables)}'` : '';
   return `<!doctype html><html${declarations}><head>${probe ? PROBE_SCRIPT : ''}
 <style>html, body { margin: 0; background: #000; } #root { position: relative; width: ${width}px; height: ${height}px; overflow: hidden; }</style>
@@ -113,7 +134,11 @@ ${head}</head><body><div id="root" data-composition-id="${id}" data-width="${wid
 let probeIds = 0;
 
 /** Asks the probe inside a composition frame (`frame` is its window); the answer comes back to this window. */
-export function ask<T = unknown>(frame: Window, question: Record<string, unknown> & { ask: string }, ms = 3000): Promise<T> {
+export function ask<T = unknown>(
+  frame: Window,
+  question: Record<string, unknown> & { ask: string },
+  ms = 3000,
+): Promise<T> {
   const id = ++probeIds;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -141,7 +166,12 @@ export function probe<T = unknown>(element: Element, question: Record<string, un
  * channel (a MessagePort) are not ordered with each other: Firefox may answer the probe before it handles a
  * message the element posted first.
  */
-export async function probeUntil<T>(element: Element, question: Record<string, unknown> & { ask: string }, accept: (value: T) => boolean, ms = 2000): Promise<T> {
+export async function probeUntil<T>(
+  element: Element,
+  question: Record<string, unknown> & { ask: string },
+  accept: (value: T) => boolean,
+  ms = 2000,
+): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {
     const value = await probe<T>(element, question);
@@ -153,8 +183,18 @@ export async function probeUntil<T>(element: Element, question: Record<string, u
 export type Rgba = readonly [number, number, number, number];
 
 /** A screenshot of a page area (CSS pixels, device pixel ratio 1) with a pixel reader. */
-export async function screenshot(rect: { x: number; y: number; width: number; height: number }): Promise<(x: number, y: number) => Rgba> {
-  const clip = { x: Math.round(rect.x), y: Math.round(rect.y), width: Math.round(rect.width), height: Math.round(rect.height) };
+export async function screenshot(rect: {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}): Promise<(x: number, y: number) => Rgba> {
+  const clip = {
+    x: Math.round(rect.x),
+    y: Math.round(rect.y),
+    width: Math.round(rect.width),
+    height: Math.round(rect.height),
+  };
   const base64 = await executeServerCommand<string, typeof clip>('fx-screenshot', clip);
   if (typeof base64 !== 'string') throw new Error('the fx-screenshot command is not installed');
   const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());

@@ -20,7 +20,9 @@ describe('<fx-composition> with a HyperFrames-style block', () => {
     const uncaught = watchUncaught();
     const el = await whenReady(mount({ src: `${FIXTURE}index.html` }));
     expect(el.duration).to.equal(3);
-    expect(el.declarations.map((declaration) => [declaration.id, declaration.role, declaration.description])).to.deep.equal([
+    expect(
+      el.declarations.map((declaration) => [declaration.id, declaration.role, declaration.description]),
+    ).to.deep.equal([
       ['title', 'content', 'Headline, read at load.'],
       ['accent', 'style', 'Bar colour.'],
     ]);
@@ -40,14 +42,19 @@ describe('<fx-composition> with a HyperFrames-style block', () => {
 
   it('reads object-form declarations (key as id and label) and shows an override of them', async () => {
     const el = await whenReady(mount({ src: `${FIXTURE}object-form.html` }));
-    expect(el.declarations.map((declaration) => [declaration.id, declaration.label])).to.deep.equal([['title', 'title'], ['accent', 'Accent']]);
+    expect(el.declarations.map((declaration) => [declaration.id, declaration.label])).to.deep.equal([
+      ['title', 'title'],
+      ['accent', 'Accent'],
+    ]);
     await overrideAt(el, 2, { title: 'Object form' });
     expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('OBJECT FORM');
     expect(el.currentTime).to.equal(2);
   });
 
   it('with data-fx-compat="none" the block sees no __hyperframes and falls back to its own value', async () => {
-    const el = await whenReady(mount({ src: `${FIXTURE}compat-none.html`, variables: JSON.stringify({ title: 'Not read' }) }));
+    const el = await whenReady(
+      mount({ src: `${FIXTURE}compat-none.html`, variables: JSON.stringify({ title: 'Not read' }) }),
+    );
     expect(await probe(el, { ask: 'text', selector: '#headline' })).to.equal('SCRIPT FALLBACK');
     expect(await probe(el, { ask: 'global', name: '__hyperframes' })).to.equal(undefined);
   });

@@ -1,6 +1,18 @@
 import { expect } from '@open-wc/testing';
 import { compileComposition } from '../../src/runtime/compile.js';
-import { ask, compositionHtml, mount, probe, RUNTIME_URL, sleep, track, watchUncaught, whenReady, nextEvent, waitFor } from './helpers.js';
+import {
+  ask,
+  compositionHtml,
+  mount,
+  probe,
+  RUNTIME_URL,
+  sleep,
+  track,
+  watchUncaught,
+  whenReady,
+  nextEvent,
+  waitFor,
+} from './helpers.js';
 
 // Each attempt records the error's name, or what it got when it was allowed.
 const ATTEMPTS = `<script>
@@ -126,7 +138,10 @@ describe('<fx-composition> fonts served without CORS headers', () => {
   });
 
   it('would fail in an opaque-origin frame if the compiler did not inline them (control)', async () => {
-    const { html } = await compileComposition({ html: fontComposition(), url: location.href }, { runtimeUrl: RUNTIME_URL, inlineFonts: false });
+    const { html } = await compileComposition(
+      { html: fontComposition(), url: location.href },
+      { runtimeUrl: RUNTIME_URL, inlineFonts: false },
+    );
     const iframe = document.createElement('iframe');
     iframe.setAttribute('sandbox', 'allow-scripts');
     iframe.style.cssText = 'width:320px;height:180px;border:0';
@@ -154,7 +169,10 @@ describe('<fx-composition> font variables with a source file', () => {
     expect(await probe(el, { ask: 'width', selector: '#wide' })).to.be.lessThan(WIDE_WIDTH);
     el.variables = { face: { name: 'FxWideVar', source: '/test/fixtures/no-cors/fx-wide.ttf' } };
     await nextEvent(el, 'variableschange');
-    await waitFor(async () => (await probe(el, { ask: 'width', selector: '#wide' })) === WIDE_WIDTH, 'the wide face to apply');
+    await waitFor(
+      async () => (await probe(el, { ask: 'width', selector: '#wide' })) === WIDE_WIDTH,
+      'the wide face to apply',
+    );
   });
 
   it('refuses a source that is not a font URL, with an issue, and keeps the fallback', async () => {

@@ -1,5 +1,16 @@
 import { expect } from '@open-wc/testing';
-import { compositionHtml, frameOf, mount, nextEvent, probe, probeUntil, sleep, track, waitFor, whenReady } from './helpers.js';
+import {
+  compositionHtml,
+  frameOf,
+  mount,
+  nextEvent,
+  probe,
+  probeUntil,
+  sleep,
+  track,
+  waitFor,
+  whenReady,
+} from './helpers.js';
 
 const TITLE = [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }];
 const titled = (duration = 2, size = { width: 320, height: 180 }) =>
@@ -14,7 +25,12 @@ describe('<fx-composition> many on one page', () => {
 
   it('each instance loads with its own values and plays on its own', async () => {
     const titles = ['First', 'Second', 'Third'];
-    const els = titles.map((title) => mount({ variables: JSON.stringify({ title }) }, { srcdoc: titled(), style: 'display:block;width:160px;height:90px' }));
+    const els = titles.map((title) =>
+      mount(
+        { variables: JSON.stringify({ title }) },
+        { srcdoc: titled(), style: 'display:block;width:160px;height:90px' },
+      ),
+    );
     await Promise.all(els.map((el) => whenReady(el)));
     expect(await Promise.all(els.map((el) => probe(el, { ask: 'text', selector: '#title' })))).to.deep.equal(titles);
     await els[1]!.play();
@@ -23,7 +39,11 @@ describe('<fx-composition> many on one page', () => {
     expect(els[0]!.currentTime).to.equal(0);
     els[2]!.variables = { title: 'Changed' };
     await nextEvent(els[2]!, 'variableschange');
-    expect(await Promise.all(els.map((el) => probe(el, { ask: 'text', selector: '#title' })))).to.deep.equal(['First', 'Second', 'Changed']);
+    expect(await Promise.all(els.map((el) => probe(el, { ask: 'text', selector: '#title' })))).to.deep.equal([
+      'First',
+      'Second',
+      'Changed',
+    ]);
   });
 });
 
@@ -58,7 +78,9 @@ describe('<fx-composition> off screen', () => {
     el.style.cssText += ';position:fixed;left:0;top:-2000px';
     await paused;
     expect(el.paused).to.equal(true);
-    expect((await probeUntil<{ paused: boolean }>(el, { ask: 'runtime' }, (runtime) => runtime.paused)).paused).to.equal(true);
+    expect(
+      (await probeUntil<{ paused: boolean }>(el, { ask: 'runtime' }, (runtime) => runtime.paused)).paused,
+    ).to.equal(true);
     const played = nextEvent(el, 'play');
     el.style.top = '0px';
     await played;
@@ -77,7 +99,10 @@ describe('<fx-composition> off screen', () => {
   });
 
   it('waits with autoplay until it is on screen', async () => {
-    const el = mount({ autoplay: true }, { srcdoc: titled(30), style: 'display:block;width:320px;height:180px;position:fixed;left:0;top:-2000px' });
+    const el = mount(
+      { autoplay: true },
+      { srcdoc: titled(30), style: 'display:block;width:320px;height:180px;position:fixed;left:0;top:-2000px' },
+    );
     await whenReady(el);
     await sleep(200);
     expect(el.paused).to.equal(true);
@@ -110,7 +135,9 @@ describe('<fx-composition> scaling', () => {
   });
 
   it('takes the composition’s aspect ratio when only a width is given', async () => {
-    const el = await whenReady(mount({}, { srcdoc: titled(2, { width: 400, height: 400 }), style: 'display:block;width:300px' }));
+    const el = await whenReady(
+      mount({}, { srcdoc: titled(2, { width: 400, height: 400 }), style: 'display:block;width:300px' }),
+    );
     expect(rectOf(el).height).to.equal(300);
     expect(rectOf(frameOf(el)).width).to.be.closeTo(300, 0.01);
   });
@@ -134,7 +161,9 @@ describe('<fx-composition> poster and loading states', () => {
   it('shows the poster and a loading status until ready', async () => {
     const el = mount({ poster: '/test/fixtures/basic/pic.svg' }, { srcdoc: titled() });
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('[part="poster"]')?.getAttribute('src')).to.equal('/test/fixtures/basic/pic.svg');
+    expect(el.shadowRoot!.querySelector('[part="poster"]')?.getAttribute('src')).to.equal(
+      '/test/fixtures/basic/pic.svg',
+    );
     expect(el.shadowRoot!.querySelector('[part="status"]')?.textContent).to.equal('Loading…');
     await whenReady(el);
     await el.updateComplete;

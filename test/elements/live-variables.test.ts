@@ -1,14 +1,26 @@
 import { expect } from '@open-wc/testing';
 import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
-import { compositionHtml, frameOf, mount, nextEvent, probe, recordEvents, sleep, waitFor, watchUncaught, whenReady } from './helpers.js';
+import {
+  compositionHtml,
+  frameOf,
+  mount,
+  nextEvent,
+  probe,
+  recordEvents,
+  sleep,
+  waitFor,
+  watchUncaught,
+  whenReady,
+} from './helpers.js';
 
 const DECLARATIONS = [
   { id: 'title', type: 'string', label: 'Title', default: 'Hello' },
   { id: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
   { id: 'size', type: 'number', label: 'Size', default: 20, min: 10, max: 40 },
 ];
-const BOUND = '<h1 id="title" data-var-text="title" style="color: var(--accent); font-size: calc(var(--size) * 1px)">Hello</h1>';
+const BOUND =
+  '<h1 id="title" data-var-text="title" style="color: var(--accent); font-size: calc(var(--size) * 1px)">Hello</h1>';
 // No script reads values at load: updates apply in place.
 const inPlace = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: BOUND });
 // A top-level script reads values at load: updates need a reload that keeps the playhead.
@@ -53,7 +65,7 @@ describe('<fx-composition> live variables', () => {
     expect(await probe(el, { ask: 'style', selector: '#title', property: 'color' })).to.equal('rgb(0, 255, 0)');
     expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('30px');
     await sleep(RELOAD_SETTLE_MS);
-    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+    expect(frameOf(el) === frame, 'the same frame').to.equal(true);
     expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(1);
     expect(el.currentTime).to.equal(1.5);
     expect(el.paused).to.equal(true);
@@ -71,7 +83,7 @@ describe('<fx-composition> live variables', () => {
     await sleep(200);
     expect(el.paused).to.equal(false);
     expect(el.currentTime).to.be.greaterThan(before);
-    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+    expect(frameOf(el) === frame, 'the same frame').to.equal(true);
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('While playing');
   });
 
@@ -167,7 +179,7 @@ describe('<fx-composition> live variables', () => {
     const frame = frameOf(el);
     await update(el, { title: 'No reload' });
     await sleep(RELOAD_SETTLE_MS);
-    expect(frameOf(el) === frame, "the same frame").to.equal(true);
+    expect(frameOf(el) === frame, 'the same frame').to.equal(true);
   });
 });
 
@@ -254,7 +266,9 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
     }
     expect([posts.count, seen]).to.deep.equal([0, []]);
     // A change by content still goes through.
-    expect((await update(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({ title: 'Other' });
+    expect((await update(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({
+      title: 'Other',
+    });
   });
 
   for (const empty of [null, undefined, '']) {
@@ -278,7 +292,12 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
     expect(detail.values).to.deep.include({ title: 'From a string' });
   });
 
-  for (const [name, input] of [['a number', 42], ['an array', [1]], ['a string that is no object', '"text"'], ['bad JSON', '{oops']] as const) {
+  for (const [name, input] of [
+    ['a number', 42],
+    ['an array', [1]],
+    ['a string that is no object', '"text"'],
+    ['bad JSON', '{oops'],
+  ] as const) {
     it(`${name} is refused with "variables_json_invalid", keeping the values in effect`, async () => {
       const el = await whenReady(mount({}, { srcdoc: inPlace() }));
       await update(el, { title: 'Kept' });

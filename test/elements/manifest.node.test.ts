@@ -28,28 +28,47 @@ interface Module {
 
 const root = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('custom-elements.json', root), 'utf8')) as { modules: Module[] };
-const element = manifest.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === 'fx-composition');
+const element = manifest.modules
+  .flatMap((module) => module.declarations ?? [])
+  .find((declaration) => declaration.tagName === 'fx-composition');
 
 test('custom-elements.json describes <fx-composition>', () => {
   assert.ok(element, 'no fx-composition in custom-elements.json; run npm run manifest');
 });
 
 test('custom-elements.json lists every attribute and event of the constants tables', () => {
-  assert.deepEqual(new Set(element?.attributes?.map((attribute) => attribute.name)), new Set(Object.values(FxAttribute)));
+  assert.deepEqual(
+    new Set(element?.attributes?.map((attribute) => attribute.name)),
+    new Set(Object.values(FxAttribute)),
+  );
   assert.deepEqual(new Set(element?.events?.map((event) => event.name)), new Set(Object.values(FxEvent)));
 });
 
 test('custom-elements.json describes <fx-variables-panel> with every attribute and event of its constants tables', () => {
-  const panel = manifest.modules.flatMap((module) => module.declarations ?? []).find((declaration) => declaration.tagName === 'fx-variables-panel');
+  const panel = manifest.modules
+    .flatMap((module) => module.declarations ?? [])
+    .find((declaration) => declaration.tagName === 'fx-variables-panel');
   assert.ok(panel, 'no fx-variables-panel in custom-elements.json; run npm run manifest');
-  assert.deepEqual(new Set(panel.attributes?.map((attribute) => attribute.name)), new Set(Object.values(FxVariablesPanelAttribute)));
+  assert.deepEqual(
+    new Set(panel.attributes?.map((attribute) => attribute.name)),
+    new Set(Object.values(FxVariablesPanelAttribute)),
+  );
   assert.deepEqual(new Set(panel.events?.map((event) => event.name)), new Set(Object.values(FxVariablesPanelEvent)));
 });
 
 test('custom-elements.json holds the public API only: no private members', () => {
-  const hidden = element?.members?.filter((member) => member.name.startsWith('#') || member.privacy === 'private' || member.privacy === 'protected') ?? [];
-  assert.deepEqual(hidden.map((member) => member.name), []);
-  assert.ok(element?.members?.some((member) => member.name === 'seek'), 'public methods stay listed');
+  const hidden =
+    element?.members?.filter(
+      (member) => member.name.startsWith('#') || member.privacy === 'private' || member.privacy === 'protected',
+    ) ?? [];
+  assert.deepEqual(
+    hidden.map((member) => member.name),
+    [],
+  );
+  assert.ok(
+    element?.members?.some((member) => member.name === 'seek'),
+    'public methods stay listed',
+  );
 });
 
 /** The files `npm pack` puts in the package. */
@@ -67,9 +86,13 @@ test('custom-elements.json names files the package ships, not src/ (build dist/ 
   const paths = manifest.modules.flatMap((module) => [
     module.path,
     ...(module.exports ?? []).map((entry) => entry.declaration.module),
-    ...(module.declarations ?? []).flatMap((declaration) => (declaration.members ?? []).map((member) => member.inheritedFrom?.module)),
+    ...(module.declarations ?? []).flatMap((declaration) =>
+      (declaration.members ?? []).map((member) => member.inheritedFrom?.module),
+    ),
   ]);
-  const missing = [...new Set(paths.filter((path): path is string => path !== undefined))].filter((path) => !files.has(path));
+  const missing = [...new Set(paths.filter((path): path is string => path !== undefined))].filter(
+    (path) => !files.has(path),
+  );
   assert.deepEqual(missing, [], 'paths in custom-elements.json missing from npm pack');
 });
 
@@ -77,9 +100,19 @@ test('custom-elements.json defines each element: a custom-element-definition exp
   for (const module of manifest.modules) {
     for (const declaration of module.declarations ?? []) {
       if (!declaration.tagName) continue;
-      const definition = module.exports?.find((entry) => entry.kind === 'custom-element-definition' && entry.name === declaration.tagName);
-      assert.deepEqual(definition?.declaration, { name: declaration.name, module: module.path }, `no definition of <${declaration.tagName}>`);
+      const definition = module.exports?.find(
+        (entry) => entry.kind === 'custom-element-definition' && entry.name === declaration.tagName,
+      );
+      assert.deepEqual(
+        definition?.declaration,
+        { name: declaration.name, module: module.path },
+        `no definition of <${declaration.tagName}>`,
+      );
     }
   }
-  assert.ok(manifest.modules.some((module) => module.exports?.some((entry) => entry.kind === 'custom-element-definition' && entry.name === 'fx-composition')));
+  assert.ok(
+    manifest.modules.some((module) =>
+      module.exports?.some((entry) => entry.kind === 'custom-element-definition' && entry.name === 'fx-composition'),
+    ),
+  );
 });

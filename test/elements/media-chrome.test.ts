@@ -48,7 +48,10 @@ async function player(): Promise<Player> {
 /** Clicks at a point of an element with the real mouse. */
 async function clickAt(element: Element, fractionX: number): Promise<void> {
   const box = element.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(box.left + box.width * fractionX), Math.round(box.top + box.height / 2)] });
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(box.left + box.width * fractionX), Math.round(box.top + box.height / 2)],
+  });
 }
 
 describe('media-chrome drives <fx-composition slot="media">', () => {
@@ -61,7 +64,10 @@ describe('media-chrome drives <fx-composition slot="media">', () => {
 
   it('learns the duration and paused state', async () => {
     const { controller } = await player();
-    await waitFor(() => controller.getAttribute('mediaduration') === String(DURATION), 'the controller to know the duration');
+    await waitFor(
+      () => controller.getAttribute('mediaduration') === String(DURATION),
+      'the controller to know the duration',
+    );
     expect(controller.hasAttribute('mediapaused')).to.equal(true);
   });
 
@@ -84,21 +90,30 @@ describe('media-chrome drives <fx-composition slot="media">', () => {
 
   it('its time range seeks the composition', async () => {
     const { media, timeRange, controller } = await player();
-    await waitFor(() => controller.getAttribute('mediaduration') === String(DURATION), 'the controller to know the duration');
+    await waitFor(
+      () => controller.getAttribute('mediaduration') === String(DURATION),
+      'the controller to know the duration',
+    );
     const seeked = nextEvent(media, 'seeked');
     await clickAt(timeRange, 0.5);
     await seeked;
     // Frame-quantized, near the middle of the range (the track has a little padding at its ends).
     expect(media.currentTime).to.be.within(DURATION * 0.4, DURATION * 0.6);
     expect(Math.round(media.currentTime * 30)).to.equal(media.currentTime * 30);
-    await waitFor(() => Number(controller.getAttribute('mediacurrenttime')) === media.currentTime, 'the controller to show the new time');
+    await waitFor(
+      () => Number(controller.getAttribute('mediacurrenttime')) === media.currentTime,
+      'the controller to show the new time',
+    );
   });
 
   it('its mute button mutes the composition', async () => {
     const { media, muteButton, controller } = await player();
     await clickAt(muteButton, 0.5);
     await waitFor(() => media.muted, 'the composition to be muted');
-    await waitFor(() => controller.hasAttribute('mediavolumelevel') && controller.getAttribute('mediavolumelevel') === 'off', 'the controller to show it muted');
+    await waitFor(
+      () => controller.hasAttribute('mediavolumelevel') && controller.getAttribute('mediavolumelevel') === 'off',
+      'the controller to show it muted',
+    );
   });
 
   it('its loading indicator stops loading once the composition plays (playing, readyState)', async () => {
@@ -108,7 +123,9 @@ describe('media-chrome drives <fx-composition slot="media">', () => {
     await sleep(700); // past its loading delay: it must not come back while playing
     expect(loadingIndicator.hasAttribute('medialoading')).to.equal(false);
     // What the user sees: its spinner (the icon slot's default content) stays transparent.
-    expect(getComputedStyle(loadingIndicator.shadowRoot!.querySelector('slot[name="icon"] > *')!).opacity).to.equal('0');
+    expect(getComputedStyle(loadingIndicator.shadowRoot!.querySelector('slot[name="icon"] > *')!).opacity).to.equal(
+      '0',
+    );
   });
 
   it('its rate button sets playbackRate, and the composition plays at that pace', async () => {

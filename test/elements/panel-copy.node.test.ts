@@ -16,7 +16,7 @@ const HOSTILE_VALUES: Record<string, unknown>[] = [
   { title: "It's" },
   { title: 'say "hi"' },
   { title: 'line one\nline two\r\n\ttabbed' },
-  { title: '$(rm -rf ~) `id` $HOME ${x} !! \\ \\\' *?[a]' },
+  { title: "$(rm -rf ~) `id` $HOME ${x} !! \\ \\' *?[a]" },
   { title: 'ünïcödé 🎬 日本語 \u202e rtl \u2028 sep' },
   { title: '</script><script>alert(1)</script>' },
   { "we'ird\nkey": "'", '': '' },

@@ -52,17 +52,38 @@ test('leaves every other byte as it was', () => {
 });
 
 test('a markup with no element to carry the declarations is refused with its code', () => {
-  assert.throws(() => writeDeclarations('just text', [TITLE]), (error) => isFxError(error, 'declaration_root_missing'));
+  assert.throws(
+    () => writeDeclarations('just text', [TITLE]),
+    (error) => isFxError(error, 'declaration_root_missing'),
+  );
 });
 
 test('a markup the scanner would misplace is refused, not corrupted', () => {
   // A second <html> tag merges its attributes into the root: the scanner's pick is not what the parser reads.
   const source = `<html><body><div data-composition-id="a"></div><html data-composition-variables='[]'>`;
-  assert.throws(() => writeDeclarations(source, [TITLE]), (error) => isFxError(error, 'declarations_rewrite_failed'));
+  assert.throws(
+    () => writeDeclarations(source, [TITLE]),
+    (error) => isFxError(error, 'declarations_rewrite_failed'),
+  );
 });
 
 test('the scanner never throws and always advances on malformed markup', () => {
-  for (const source of ['<', '<a', '<a b', '<a b=', "<a b='", '<a b="x', '<!--', '<!-->', '<script>', '</', '<a/', '<a =x>', '<<<>>>', '\0<a\0>']) {
+  for (const source of [
+    '<',
+    '<a',
+    '<a b',
+    '<a b=',
+    "<a b='",
+    '<a b="x',
+    '<!--',
+    '<!-->',
+    '<script>',
+    '</',
+    '<a/',
+    '<a =x>',
+    '<<<>>>',
+    '\0<a\0>',
+  ]) {
     assert.doesNotThrow(() => [...startTags(source)], source);
   }
 });

@@ -4,7 +4,8 @@ import { compositionHtml, mount, nextEvent, probe, recordEvents, sleep, watchUnc
 
 const FPS = 30;
 const TITLE = [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }];
-const titled = (duration = 2) => compositionHtml({ duration, variables: TITLE, body: '<h1 id="title" data-var-text="title">Hello</h1>' });
+const titled = (duration = 2) =>
+  compositionHtml({ duration, variables: TITLE, body: '<h1 id="title" data-var-text="title">Hello</h1>' });
 
 describe('<fx-composition> loading and events', () => {
   it('is accessible once ready', async () => {

@@ -2,7 +2,6 @@
 import { expect } from '@open-wc/testing';
 import { compositionHtml, mount, probe, probeUntil, sleep, whenReady } from './helpers.js';
 
-
 const FOUR_SECONDS = compositionHtml({ duration: 4 });
 
 describe('<fx-composition> poster-time', () => {
@@ -11,20 +10,34 @@ describe('<fx-composition> poster-time', () => {
     expect(el.posterTime).to.equal('50%');
     await whenReady(el);
     expect([el.currentTime, el.paused]).to.deep.equal([0, true]);
-    expect((await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 2)).currentTime).to.equal(2);
+    expect(
+      (await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 2))
+        .currentTime,
+    ).to.equal(2);
   });
 
-  for (const [value, shown] of [['1.5', 1.5], ['25%', 1], ['99', 4], ['nonsense', 2]] as const) {
+  for (const [value, shown] of [
+    ['1.5', 1.5],
+    ['25%', 1],
+    ['99', 4],
+    ['nonsense', 2],
+  ] as const) {
     it(`poster-time="${value}" shows t = ${shown}`, async () => {
       const el = await whenReady(mount({ 'poster-time': value }, { srcdoc: FOUR_SECONDS }));
       expect(el.currentTime).to.equal(0);
-      expect((await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === shown)).currentTime).to.equal(shown);
+      expect(
+        (await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === shown))
+          .currentTime,
+      ).to.equal(shown);
     });
   }
 
   it('play() starts from the beginning, not from the poster frame', async () => {
     const el = await whenReady(mount({ 'poster-time': '50%' }, { srcdoc: FOUR_SECONDS }));
-    expect((await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 2)).currentTime).to.equal(2);
+    expect(
+      (await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 2))
+        .currentTime,
+    ).to.equal(2);
     await el.play();
     await sleep(200);
     const runtime = await probe<{ currentTime: number; paused: boolean }>(el, { ask: 'runtime' });
@@ -48,7 +61,10 @@ describe('<fx-composition> currentTime before ready', () => {
     expect(el.currentTime).to.equal(3);
     await whenReady(el);
     expect(el.currentTime).to.equal(3);
-    expect((await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 3)).currentTime).to.equal(3);
+    expect(
+      (await probeUntil(el, { ask: 'runtime' }, (runtime: { currentTime: number }) => runtime.currentTime === 3))
+        .currentTime,
+    ).to.equal(3);
   });
 });
 

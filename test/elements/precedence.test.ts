@@ -27,7 +27,9 @@ describe('<fx-composition> precedence: default < host data-variable-values < ove
   });
 
   it('overrides beat defaults at the top level and never reach sub-compositions', async () => {
-    const el = await whenReady(mount({ src: FIXTURE, variables: JSON.stringify({ title: 'Override', name: 'Intruder' }) }));
+    const el = await whenReady(
+      mount({ src: FIXTURE, variables: JSON.stringify({ title: 'Override', name: 'Intruder' }) }),
+    );
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Override');
     expect(await texts(el, '.slot .title')).to.deep.equal(['Card default', 'Host title', 'Card default']);
     expect(await texts(el, '.slot .name')).to.deep.equal(['Nobody', 'Ada', 'Nobody']);
@@ -60,7 +62,9 @@ describe('<fx-composition> precedence: default < host data-variable-values < ove
 
   it('a declared image default of a sub-composition resolves against the sub-composition’s URL', async () => {
     const el = await whenReady(mount({ src: FIXTURE }));
-    expect(await probe(el, { ask: 'property', selector: '#plain .photo', name: 'src' })).to.equal(fixtureUrl('parts/photo.svg'));
+    expect(await probe(el, { ask: 'property', selector: '#plain .photo', name: 'src' })).to.equal(
+      fixtureUrl('parts/photo.svg'),
+    );
   });
 });
 
@@ -77,7 +81,8 @@ describe('<fx-composition> CSS custom properties stay out of sub-compositions', 
       head: `<style>#top, .slot .title { color: var(--accent, ${FALLBACK}); }</style>`,
       body: '<p id="top">top</p><div id="card" class="slot" data-composition-src="/test/fixtures/precedence/parts/card.html"></div>',
     });
-  const style = (el: FxComposition, selector: string, property: string) => probe<string>(el, { ask: 'style', selector, property });
+  const style = (el: FxComposition, selector: string, property: string) =>
+    probe<string>(el, { ask: 'style', selector, property });
 
   it('a top-level value does not reach an instance that does not declare it', async () => {
     const el = await whenReady(mount({ variables: JSON.stringify({ accent: '#ff0000' }) }, { srcdoc: isolated() }));
@@ -137,7 +142,9 @@ describe('<fx-composition> unsafe data-var-src values are refused inside the fra
 
   const AUTHORED = fixtureUrl('../basic/pic.svg');
   // A spread over every family of refused vectors (each one loads a composition, so not all of them).
-  const refused = HOSTILE_URLS.filter((vector) => vector.verdict === 'refused' && typeof vector.input === 'string' && /[a-z]/i.test(vector.input)).filter((_, index) => index % 7 === 0);
+  const refused = HOSTILE_URLS.filter(
+    (vector) => vector.verdict === 'refused' && typeof vector.input === 'string' && /[a-z]/i.test(vector.input),
+  ).filter((_, index) => index % 7 === 0);
 
   for (const vector of refused) {
     it(`override ${vectorLabel(vector)}: authored src kept, "binding_url_refused"`, async () => {
@@ -152,13 +159,17 @@ describe('<fx-composition> unsafe data-var-src values are refused inside the fra
 
   it('a live update to javascript: keeps the authored src and reports it', async () => {
     const el = await whenReady(mount({ src: FIXTURE }));
-    expect(await probe(el, { ask: 'property', selector: '#logo', name: 'src' })).to.equal(fixtureUrl('../basic/logo.svg'));
+    expect(await probe(el, { ask: 'property', selector: '#logo', name: 'src' })).to.equal(
+      fixtureUrl('../basic/logo.svg'),
+    );
     const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
     el.variables = { logo: `javascript:parent.postMessage('${PWNED_MESSAGE}','*')` };
     const { detail } = await change;
     expect(await probe(el, { ask: 'property', selector: '#logo', name: 'src' })).to.equal(AUTHORED);
     // Each refusal once: the top level's, and the one of the instance whose host value is unsafe.
-    expect(detail.issues.filter((found) => found.code === 'binding_url_refused').map((found) => found.path)).to.deep.equal([
+    expect(
+      detail.issues.filter((found) => found.code === 'binding_url_refused').map((found) => found.path),
+    ).to.deep.equal([
       ['data-var-src', 'logo'],
       ['card-3', 'data-var-src', 'photo'],
     ]);
@@ -168,8 +179,12 @@ describe('<fx-composition> unsafe data-var-src values are refused inside the fra
 
   it('data:text/html in a sub-composition host value keeps that instance’s authored src', async () => {
     const el = await whenReady(mount({ src: FIXTURE }));
-    expect(await probe(el, { ask: 'property', selector: '#unsafe .photo', name: 'src' })).to.equal(fixtureUrl('parts/fallback.svg'));
-    expect(await probe(el, { ask: 'property', selector: '#hosted .photo', name: 'src' })).to.equal(fixtureUrl('parts/photo.svg'));
+    expect(await probe(el, { ask: 'property', selector: '#unsafe .photo', name: 'src' })).to.equal(
+      fixtureUrl('parts/fallback.svg'),
+    );
+    expect(await probe(el, { ask: 'property', selector: '#hosted .photo', name: 'src' })).to.equal(
+      fixtureUrl('parts/photo.svg'),
+    );
     await sleep(200);
     expect(pwned).to.deep.equal([]);
   });
@@ -179,7 +194,14 @@ describe('<fx-composition> unsafe data-var-src values are refused inside the fra
       variables: [{ id: 'pic', type: 'image', label: 'Pic', default: '/test/fixtures/basic/logo.svg' }],
       body: '<img id="pic" data-var-src="pic" src="/test/fixtures/basic/pic.svg" alt="">',
     });
-    const el = mount({ variables: JSON.stringify({ pic: `data:text/html,<script>parent.postMessage('${PWNED_MESSAGE}','*')</script>` }) }, { srcdoc });
+    const el = mount(
+      {
+        variables: JSON.stringify({
+          pic: `data:text/html,<script>parent.postMessage('${PWNED_MESSAGE}','*')</script>`,
+        }),
+      },
+      { srcdoc },
+    );
     await whenReady(el);
     expect(await probe(el, { ask: 'property', selector: '#pic', name: 'src' })).to.equal(AUTHORED);
     await sleep(200);

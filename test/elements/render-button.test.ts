@@ -22,7 +22,10 @@ interface TestService {
 let service: TestService;
 
 before(async () => {
-  service = (await executeServerCommand<TestService, { origin: string; name: string }>('fx-oauth-service', { origin: location.origin, name: 'render-button' }))!;
+  service = (await executeServerCommand<TestService, { origin: string; name: string }>('fx-oauth-service', {
+    origin: location.origin,
+    name: 'render-button',
+  }))!;
   // The redirect page reads its settings from here (test/auth/fixtures/signed-in.html).
   saveTestConfig({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
 });
@@ -30,7 +33,11 @@ before(async () => {
 async function setup(attributes: Partial<Record<'for' | 'format' | 'fps' | 'poll-interval', string>> = {}) {
   const root = await fixture<HTMLDivElement>(html`
     <div>
-      <fx-composition id="preview" src="/test/fixtures/basic/index.html" .variables=${{ title: 'Rendered' }}></fx-composition>
+      <fx-composition
+        id="preview"
+        src="/test/fixtures/basic/index.html"
+        .variables=${{ title: 'Rendered' }}
+      ></fx-composition>
       <fx-render-button
         for=${attributes.for ?? 'preview'}
         format=${attributes.format ?? 'mp4'}
@@ -45,7 +52,11 @@ async function setup(attributes: Partial<Record<'for' | 'format' | 'fps' | 'poll
   const composition = root.querySelector<FxComposition>('fx-composition')!;
   const button = root.querySelector<FxRenderButton>('fx-render-button')!;
   await waitFor(() => composition.ready, 'the composition is ready');
-  return { composition, button, part: (name: string) => button.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`) };
+  return {
+    composition,
+    button,
+    part: (name: string) => button.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`),
+  };
 }
 
 const outcome = (button: FxRenderButton) =>
@@ -147,7 +158,10 @@ describe('<fx-render-button>', () => {
       const { composition } = await setup();
       const session = createBrowserSignIn({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
       if (!(await session.signedIn())) await session.signInWithPopup();
-      const { render, video } = await cloudRender({ embed: composition }, { baseUrl: service.url, credentials: session, format, fps: 10, pollInterval: 100 });
+      const { render, video } = await cloudRender(
+        { embed: composition },
+        { baseUrl: service.url, credentials: session, format, fps: 10, pollInterval: 100 },
+      );
       expect(render.format).to.equal(format);
       expect(render.variables).to.deep.equal({ title: 'Rendered' });
       const head = [...new Uint8Array(await video!.slice(0, 12).arrayBuffer())];
@@ -156,4 +170,3 @@ describe('<fx-render-button>', () => {
     });
   }
 });
-

@@ -68,9 +68,26 @@ describe('<fx-composition> under bad input', () => {
   });
 
   it('the protocol refuses a ready message with a zero or absurd size or frame rate', () => {
-    const ready = { type: 'ready', duration: 1, fps: 30, width: 320, height: 180, declarations: [], values: {}, issues: [], readsVariablesAtLoad: false };
+    const ready = {
+      type: 'ready',
+      duration: 1,
+      fps: 30,
+      width: 320,
+      height: 180,
+      declarations: [],
+      values: {},
+      issues: [],
+      readsVariablesAtLoad: false,
+    };
     expect(isFrameMessage(ready)).to.equal(true);
-    for (const broken of [{ width: 0 }, { height: -1 }, { fps: 0 }, { fps: 1000 }, { width: 1e9 }, { height: Number.NaN }]) {
+    for (const broken of [
+      { width: 0 },
+      { height: -1 },
+      { fps: 0 },
+      { fps: 1000 },
+      { width: 1e9 },
+      { height: Number.NaN },
+    ]) {
       expect(isFrameMessage({ ...ready, ...broken }), JSON.stringify(broken)).to.equal(false);
     }
   });

@@ -47,7 +47,13 @@ describe('dist/fx-sdk.standalone.js from a static folder', () => {
       // No URL: the frame runs the runtime's code written in, so no fx-runtime.js need sit next to it.
       expect(answer.runtimeUrl).to.equal(null);
       // The same API as `import 'fx-sdk'`.
-      expect(answer.exports).to.include.members(['FxComposition', 'lintComposition', 'extractCompositionMetadata', 'compileComposition', 'declarationSchemas']);
+      expect(answer.exports).to.include.members([
+        'FxComposition',
+        'lintComposition',
+        'extractCompositionMetadata',
+        'compileComposition',
+        'declarationSchemas',
+      ]);
     } finally {
       page.remove();
     }

@@ -24,7 +24,10 @@ describe('<fx-composition> with a broken sub-composition', () => {
     ]);
     expect(detail.message).to.include('missing.html');
     expect(seen).to.deep.equal(['error', 'loadedmetadata', 'ready']);
-    expect(el.metadata!.issues.map((found) => found.code)).to.deep.equal(['subcomposition_not_found', 'subcomposition_cycle']);
+    expect(el.metadata!.issues.map((found) => found.code)).to.deep.equal([
+      'subcomposition_not_found',
+      'subcomposition_cycle',
+    ]);
   });
 
   it('does not bubble the error event to the window (it would read as an uncaught error)', async () => {
@@ -42,7 +45,9 @@ describe('<fx-composition> with a broken sub-composition', () => {
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Still playing');
     expect(await probe(el, { ask: 'text', selector: '#good .name' })).to.equal('Ada');
     expect(await probe(el, { ask: 'text', selector: '#loop .loop-content' })).to.equal('loop content');
-    expect(await probe(el, { ask: 'attribute', selector: '#missing', name: 'data-fx-error' })).to.equal('subcomposition_not_found');
+    expect(await probe(el, { ask: 'attribute', selector: '#missing', name: 'data-fx-error' })).to.equal(
+      'subcomposition_not_found',
+    );
     expect(await probe(el, { ask: 'text', selector: '#missing' })).to.equal('');
     await el.play();
     await sleep(250);
@@ -81,7 +86,8 @@ describe('<fx-composition> failing to load', () => {
   });
 
   it('a composition script error reaches the host as error "script_error"', async () => {
-    const srcdoc = '<div data-composition-id="x" data-duration="1"><script>setTimeout(() => { throw new Error("boom"); }, 0);</script></div>';
+    const srcdoc =
+      '<div data-composition-id="x" data-duration="1"><script>setTimeout(() => { throw new Error("boom"); }, 0);</script></div>';
     const el = mount({}, { srcdoc });
     const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
     expect(detail.code).to.equal('script_error');
@@ -89,7 +95,8 @@ describe('<fx-composition> failing to load', () => {
   });
 
   it('an unhandled promise rejection in a composition reaches the host as error "script_error"', async () => {
-    const srcdoc = '<div data-composition-id="x" data-duration="1"><script>Promise.reject(new Error("lost promise"));</script></div>';
+    const srcdoc =
+      '<div data-composition-id="x" data-duration="1"><script>Promise.reject(new Error("lost promise"));</script></div>';
     const el = mount({}, { srcdoc });
     const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
     expect(detail.code).to.equal('script_error');

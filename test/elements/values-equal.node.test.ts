@@ -10,7 +10,10 @@ const nested = (depth: number): unknown => {
 };
 
 test('equal by content, whatever the key order or object identity', () => {
-  assert.equal(sameValues({ a: 1, b: [1, { c: 'x' }], n: Number.NaN }, { b: [1, { c: 'x' }], n: Number.NaN, a: 1 }), true);
+  assert.equal(
+    sameValues({ a: 1, b: [1, { c: 'x' }], n: Number.NaN }, { b: [1, { c: 'x' }], n: Number.NaN, a: 1 }),
+    true,
+  );
   assert.equal(sameValues({}, {}), true);
 });
 
@@ -18,12 +21,16 @@ test('a difference anywhere counts', () => {
   for (const [a, b] of [
     [{ a: 1 }, { a: 2 }],
     [{ a: 1 }, { a: 1, b: undefined }],
-    [{ a: 1, b: undefined }, { a: 1, c: undefined }],
+    [
+      { a: 1, b: undefined },
+      { a: 1, c: undefined },
+    ],
     [{ a: [1, 2] }, { a: [1] }],
     [{ a: [1] }, { a: { 0: 1 } }],
     [{ a: 0 }, { a: -0 }],
     [{ a: new Date(0) }, { a: new Date(0) }],
-  ] as const) assert.equal(sameValues(a, b), false, JSON.stringify([a, b]));
+  ] as const)
+    assert.equal(sameValues(a, b), false, JSON.stringify([a, b]));
 });
 
 test('past the value bounds the answer is "not equal", without walking or overflowing', () => {

@@ -14,8 +14,10 @@ async function chord(modifiers: string[], key: string): Promise<void> {
 }
 
 const ids = (panel: FxVariablesPanel) => panel.declarations.map((declaration) => declaration.id);
-const fieldIds = (panel: FxVariablesPanel) => [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')].map((field) => field.dataset.id);
-const formInput = <T extends HTMLElement = HTMLInputElement>(panel: FxVariablesPanel, id: string) => panel.shadowRoot!.getElementById(id) as T;
+const fieldIds = (panel: FxVariablesPanel) =>
+  [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')].map((field) => field.dataset.id);
+const formInput = <T extends HTMLElement = HTMLInputElement>(panel: FxVariablesPanel, id: string) =>
+  panel.shadowRoot!.getElementById(id) as T;
 
 /** The next `declarationschange`, checked to round-trip through the runtime's parser. */
 async function nextChange(panel: FxVariablesPanel): Promise<DeclarationsChangeDetail> {
@@ -48,7 +50,13 @@ describe('<fx-variables-panel> declarations', () => {
     const loaded = nextEvent(composition, 'loadedmetadata');
     partOf<HTMLFormElement>(panel, 'declaration-form').requestSubmit();
     const detail = await change;
-    expect(detail.declarations.at(-1)).to.deep.equal({ id: 'note', type: 'string', label: 'Note', default: 'Hello note', maxLength: 20 });
+    expect(detail.declarations.at(-1)).to.deep.equal({
+      id: 'note',
+      type: 'string',
+      label: 'Note',
+      default: 'Hello note',
+      maxLength: 20,
+    });
     expect(detail.html).to.equal(panel.html);
     await loaded;
     expect(composition.declarations.map((declaration) => declaration.id)).to.include('note');
@@ -59,7 +67,12 @@ describe('<fx-variables-panel> declarations', () => {
   });
 
   it('edits a declaration, changing its type and fields, keeping fields beyond the form', async () => {
-    const { panel } = await mountPair({ variables: [...ALL_TYPES.slice(0, 1), { id: 'count', type: 'string', label: 'Count', default: '3', description: 'kept' }] });
+    const { panel } = await mountPair({
+      variables: [
+        ...ALL_TYPES.slice(0, 1),
+        { id: 'count', type: 'string', label: 'Count', default: '3', description: 'kept' },
+      ],
+    });
     inField<HTMLButtonElement>(panel, 'count', '[part~="edit"]').click();
     await panel.updateComplete;
     choose(formInput<HTMLSelectElement>(panel, 'draft-type'), 'number');
@@ -68,7 +81,15 @@ describe('<fx-variables-panel> declarations', () => {
     typeInto(formInput(panel, 'draft-max'), '9');
     const change = nextChange(panel);
     partOf<HTMLFormElement>(panel, 'declaration-form').requestSubmit();
-    expect((await change).declarations[1]).to.deep.equal({ id: 'count', type: 'number', label: 'Count', default: 3, description: 'kept', min: 0, max: 9 });
+    expect((await change).declarations[1]).to.deep.equal({
+      id: 'count',
+      type: 'number',
+      label: 'Count',
+      default: 3,
+      description: 'kept',
+      min: 0,
+      max: 9,
+    });
   });
 
   it('edits enum options', async () => {
@@ -79,7 +100,12 @@ describe('<fx-variables-panel> declarations', () => {
     typeInto(formInput(panel, 'draft-options'), 'calm: Calm\nwild\n');
     const change = nextChange(panel);
     partOf<HTMLFormElement>(panel, 'declaration-form').requestSubmit();
-    expect((await change).declarations[4]).to.deep.include({ options: [{ value: 'calm', label: 'Calm' }, { value: 'wild', label: 'wild' }] });
+    expect((await change).declarations[4]).to.deep.include({
+      options: [
+        { value: 'calm', label: 'Calm' },
+        { value: 'wild', label: 'wild' },
+      ],
+    });
   });
 
   it('refuses an invalid draft in the form, with the parser’s codes, and changes nothing', async () => {
@@ -94,12 +120,16 @@ describe('<fx-variables-panel> declarations', () => {
     await panel.updateComplete;
     partOf<HTMLFormElement>(panel, 'declaration-form').requestSubmit();
     await panel.updateComplete;
-    const codes = [...partOf(panel, 'declaration-form').querySelectorAll<HTMLElement>('[part~="issue"]')].map((item) => item.dataset.code);
+    const codes = [...partOf(panel, 'declaration-form').querySelectorAll<HTMLElement>('[part~="issue"]')].map(
+      (item) => item.dataset.code,
+    );
     expect(codes).to.deep.equal(['default_type_mismatch']);
     typeInto(formInput(panel, 'draft-default'), '1');
     partOf<HTMLFormElement>(panel, 'declaration-form').requestSubmit();
     await panel.updateComplete;
-    const again = [...partOf(panel, 'declaration-form').querySelectorAll<HTMLElement>('[part~="issue"]')].map((item) => item.dataset.code);
+    const again = [...partOf(panel, 'declaration-form').querySelectorAll<HTMLElement>('[part~="issue"]')].map(
+      (item) => item.dataset.code,
+    );
     expect(again).to.deep.equal(['duplicate_id']);
     expect(panel.html).to.equal(before);
     expect(panel.canUndo).to.equal(false);
@@ -158,13 +188,19 @@ describe('<fx-variables-panel> declarations', () => {
     const { panel } = await mountPair();
     const html = panel.setDeclarations([{ id: 'only', type: 'boolean', label: 'Only', default: false }]);
     expect(html).to.equal(panel.html);
-    const bad = [{ id: 'x', type: 'nope', label: 'X', default: 1 }, { id: 'y', type: 'number', label: 'Y', default: Number.NaN }];
+    const bad = [
+      { id: 'x', type: 'nope', label: 'X', default: 1 },
+      { id: 'y', type: 'number', label: 'Y', default: Number.NaN },
+    ];
     try {
       panel.setDeclarations(bad);
       expect.fail('no error');
     } catch (error) {
       expect(isFxError(error, 'declarations_invalid')).to.equal(true);
-      expect((error as { issues: { code: string }[] }).issues.map((found) => found.code)).to.deep.equal(['declaration_type_unknown', 'default_type_mismatch']);
+      expect((error as { issues: { code: string }[] }).issues.map((found) => found.code)).to.deep.equal([
+        'declaration_type_unknown',
+        'default_type_mismatch',
+      ]);
     }
     expect(panel.html).to.equal(html);
   });
@@ -181,15 +217,21 @@ describe('<fx-variables-panel> declarations', () => {
 describe('<fx-variables-panel> reads', () => {
   it('badges declarations nothing reads as unused', async () => {
     const { panel } = await mountPair();
-    const badged = [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')].filter((field) => field.querySelector('[part~="badge"]')).map((field) => field.dataset.id);
+    const badged = [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')]
+      .filter((field) => field.querySelector('[part~="badge"]'))
+      .map((field) => field.dataset.id);
     expect(badged).to.deep.equal(['extra']);
     expect(inField(panel, 'extra', '[part~="badge"]').textContent).to.equal('unused');
   });
 
   it('offers to declare ids bindings read, with the inferred type, in one click', async () => {
-    const body = '<p data-var-text="subtitle"></p><img data-var-src="hero" alt=""><div data-color-grading=\'{"adjust":{"exposure":"$exposure"}}\'></div>';
+    const body =
+      '<p data-var-text="subtitle"></p><img data-var-src="hero" alt=""><div data-color-grading=\'{"adjust":{"exposure":"$exposure"}}\'></div>';
     const { panel } = await mountPair({ body });
-    const offered = [...partOf(panel, 'undeclared').querySelectorAll<HTMLElement>('li')].map((item) => [item.dataset.id, item.querySelector('button')!.getAttribute('aria-label')]);
+    const offered = [...partOf(panel, 'undeclared').querySelectorAll<HTMLElement>('li')].map((item) => [
+      item.dataset.id,
+      item.querySelector('button')!.getAttribute('aria-label'),
+    ]);
     expect(offered).to.deep.equal([
       ['hero', 'Declare hero as image'],
       ['subtitle', 'Declare subtitle as string'],
@@ -199,7 +241,9 @@ describe('<fx-variables-panel> reads', () => {
     partOf(panel, 'undeclared').querySelector<HTMLButtonElement>('li[data-id="hero"] button')!.click();
     expect((await change).declarations.at(-1)).to.deep.equal({ id: 'hero', type: 'image', label: 'hero', default: '' });
     await panel.updateComplete;
-    expect([...partOf(panel, 'undeclared').querySelectorAll<HTMLElement>('li')].map((item) => item.dataset.id)).to.deep.equal(['subtitle', 'exposure']);
+    expect(
+      [...partOf(panel, 'undeclared').querySelectorAll<HTMLElement>('li')].map((item) => item.dataset.id),
+    ).to.deep.equal(['subtitle', 'exposure']);
   });
 });
 
@@ -209,7 +253,9 @@ describe('<fx-variables-panel> hostile input', () => {
   it('ids with quotes and </script>, huge text and NaN never throw in the page', async () => {
     const uncaught = watchUncaught();
     try {
-      const { composition, panel } = await mountPair({ variables: [...ALL_TYPES, { id: HOSTILE_ID, type: 'string', label: HOSTILE_ID, default: '</html>' }] });
+      const { composition, panel } = await mountPair({
+        variables: [...ALL_TYPES, { id: HOSTILE_ID, type: 'string', label: HOSTILE_ID, default: '</html>' }],
+      });
       expect(fieldIds(panel)).to.include(HOSTILE_ID);
       typeInto(inField(panel, HOSTILE_ID), '<img src=x onerror=alert(1)>');
       typeInto(inField(panel, 'title'), 'x'.repeat(1_000_000));
@@ -243,16 +289,22 @@ describe('<fx-variables-panel> hostile input', () => {
     await panel.updateComplete;
     uncaught.stop();
     expect(uncaught.errors).to.deep.equal([]);
-    expect([...panel.shadowRoot!.querySelectorAll<HTMLElement>('#general-issues li')].map((item) => item.dataset.code)).to.deep.equal(['variables_json_invalid']);
+    expect(
+      [...panel.shadowRoot!.querySelectorAll<HTMLElement>('#general-issues li')].map((item) => item.dataset.code),
+    ).to.deep.equal(['variables_json_invalid']);
   });
 
   it('a panel without a composition, or with a missing one, renders and edits nothing', async () => {
-    const panel = document.body.appendChild(Object.assign(document.createElement('fx-variables-panel'), { for: 'nowhere' }));
+    const panel = document.body.appendChild(
+      Object.assign(document.createElement('fx-variables-panel'), { for: 'nowhere' }),
+    );
     try {
       await panel.updateComplete;
       expect(panel.composition).to.equal(null);
       expect(fieldIds(panel)).to.deep.equal([]);
-      expect(() => panel.setDeclarations([])).to.throw().with.property('code', 'source_unavailable');
+      expect(() => panel.setDeclarations([]))
+        .to.throw()
+        .with.property('code', 'source_unavailable');
       expect(panel.undo()).to.equal(false);
     } finally {
       panel.remove();
@@ -271,11 +323,16 @@ describe('<fx-variables-panel> hostile input', () => {
   });
 
   it('binds a composition that appears after the panel', async () => {
-    const panel = document.body.appendChild(Object.assign(document.createElement('fx-variables-panel'), { for: 'late-composition' }));
+    const panel = document.body.appendChild(
+      Object.assign(document.createElement('fx-variables-panel'), { for: 'late-composition' }),
+    );
     try {
       const { composition } = await mountPair();
       composition.id = 'late-composition';
-      await waitFor(() => panel.composition === composition && panel.html !== undefined, 'the late composition to bind');
+      await waitFor(
+        () => panel.composition === composition && panel.html !== undefined,
+        'the late composition to bind',
+      );
       await panel.updateComplete;
       expect(fieldIds(panel)).to.deep.equal(ALL_TYPES.map((declaration) => declaration.id));
     } finally {

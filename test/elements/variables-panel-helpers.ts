@@ -15,7 +15,16 @@ export const ALL_TYPES = [
   { id: 'size', type: 'number', label: 'Size', default: 20, min: 10, max: 40, step: 2, unit: 'px' },
   { id: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
   { id: 'shown', type: 'boolean', label: 'Shown', default: true },
-  { id: 'mood', type: 'enum', label: 'Mood', default: 'calm', options: [{ value: 'calm', label: 'Calm' }, { value: 'loud', label: 'Loud' }] },
+  {
+    id: 'mood',
+    type: 'enum',
+    label: 'Mood',
+    default: 'calm',
+    options: [
+      { value: 'calm', label: 'Calm' },
+      { value: 'loud', label: 'Loud' },
+    ],
+  },
   { id: 'face', type: 'font', label: 'Face', default: 'monospace' },
   { id: 'logo', type: 'image', label: 'Logo', default: '' },
   { id: 'extra', type: 'string', label: 'Extra', default: '' },
@@ -29,9 +38,17 @@ export const ALL_TYPES_BODY = `<h1 id="title" data-var-text="title" style="color
 let ids = 0;
 
 /** A composition (with an id) and a panel bound to it with `for`, both ready. */
-export async function mountPair(options: CompositionOptions = {}, attributes: Record<string, string> = {}): Promise<{ composition: FxComposition; panel: FxVariablesPanel }> {
+export async function mountPair(
+  options: CompositionOptions = {},
+  attributes: Record<string, string> = {},
+): Promise<{ composition: FxComposition; panel: FxVariablesPanel }> {
   const id = `composition-${++ids}`;
-  const composition = await whenReady(mount({ id, ...attributes }, { srcdoc: compositionHtml({ variables: ALL_TYPES, body: ALL_TYPES_BODY, ...options }) }));
+  const composition = await whenReady(
+    mount(
+      { id, ...attributes },
+      { srcdoc: compositionHtml({ variables: ALL_TYPES, body: ALL_TYPES_BODY, ...options }) },
+    ),
+  );
   const panel = track(document.body, Object.assign(document.createElement('fx-variables-panel'), { for: id }));
   await waitFor(() => panel.html !== undefined, 'the panel to read the composition');
   await panel.updateComplete;
@@ -39,8 +56,14 @@ export async function mountPair(options: CompositionOptions = {}, attributes: Re
 }
 
 /** The element matching `selector` in the field of variable `id`. */
-export function inField<T extends Element = HTMLInputElement>(panel: FxVariablesPanel, id: string, selector = 'input'): T {
-  const field = [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')].find((element) => element.dataset.id === id);
+export function inField<T extends Element = HTMLInputElement>(
+  panel: FxVariablesPanel,
+  id: string,
+  selector = 'input',
+): T {
+  const field = [...panel.shadowRoot!.querySelectorAll<HTMLElement>('[part~="field"]')].find(
+    (element) => element.dataset.id === id,
+  );
   const found = field?.querySelector<T>(selector);
   if (!found) throw new Error(`no ${selector} in the field of "${id}"`);
   return found;

@@ -2,7 +2,17 @@ import { expect } from '@open-wc/testing';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
 import type { FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
 import { frameOf, nextEvent, probe, probeUntil, recordEvents, sleep, waitFor } from './helpers.js';
-import { FONT_URL, WIDE_WIDTH, choose, inField, mountPair, partOf, pickFiles, pngFile, typeInto } from './variables-panel-helpers.js';
+import {
+  FONT_URL,
+  WIDE_WIDTH,
+  choose,
+  inField,
+  mountPair,
+  partOf,
+  pickFiles,
+  pngFile,
+  typeInto,
+} from './variables-panel-helpers.js';
 
 const RELOAD_SETTLE_MS = 400; // past the element's reload debounce
 
@@ -30,7 +40,9 @@ describe('<fx-variables-panel>', () => {
 
   it('shows an input per declared variable, labelled', async () => {
     const { panel } = await mountPair();
-    const labels = [...panel.shadowRoot!.querySelectorAll('[part~="field"]')].map((field) => field.querySelector('label, legend')!.textContent!.trim());
+    const labels = [...panel.shadowRoot!.querySelectorAll('[part~="field"]')].map((field) =>
+      field.querySelector('label, legend')!.textContent!.trim(),
+    );
     expect(labels).to.deep.equal(['Title', 'Size (px)', 'Accent', 'Shown', 'Mood', 'Face', 'Logo', 'Extra']);
     expect(inField(panel, 'title').placeholder).to.equal('Your title');
     expect(inField(panel, 'size')).to.include({ type: 'number', min: '10', max: '40', step: '2', value: '20' });
@@ -56,10 +68,14 @@ describe('<fx-variables-panel>', () => {
   it('color writes a live override from the picker and from the text entry', async () => {
     const { composition, panel } = await mountPair();
     await live(composition, () => typeInto(inField(panel, 'accent', 'input[type="color"]'), '#00ff00'));
-    expect(await probe(composition, { ask: 'style', selector: '#title', property: 'color' })).to.equal('rgb(0, 255, 0)');
+    expect(await probe(composition, { ask: 'style', selector: '#title', property: 'color' })).to.equal(
+      'rgb(0, 255, 0)',
+    );
     await live(composition, () => typeInto(inField(panel, 'accent', 'input[type="text"]'), '#0000ff'));
     expect(composition.variables).to.deep.equal({ accent: '#0000ff' });
-    expect(await probe(composition, { ask: 'style', selector: '#title', property: 'color' })).to.equal('rgb(0, 0, 255)');
+    expect(await probe(composition, { ask: 'style', selector: '#title', property: 'color' })).to.equal(
+      'rgb(0, 0, 255)',
+    );
     await panel.updateComplete;
     expect(inField(panel, 'accent', 'input[type="color"]').value).to.equal('#0000ff');
   });
@@ -86,7 +102,10 @@ describe('<fx-variables-panel>', () => {
     const value = composition.variables.face as { name: string; source: string };
     expect(value.name).to.equal('PickedFace');
     expect(value.source.startsWith('data:font/ttf;base64,')).to.equal(true);
-    await waitFor(async () => (await probe(composition, { ask: 'width', selector: '#wide' })) === WIDE_WIDTH, 'the chosen font to apply');
+    await waitFor(
+      async () => (await probe(composition, { ask: 'width', selector: '#wide' })) === WIDE_WIDTH,
+      'the chosen font to apply',
+    );
   });
 
   it('image URL, picked file and dropped file write a live override', async () => {
@@ -97,12 +116,24 @@ describe('<fx-variables-panel>', () => {
     await live(composition, async () => pickFiles(inField(panel, 'logo', 'input[type="file"]'), [await pngFile()]));
     const picked = composition.variables.logo as string;
     expect(picked.startsWith('data:image/png;base64,')).to.equal(true);
-    expect(await probeUntil(composition, { ask: 'property', selector: '#logo', name: 'naturalWidth' }, (width) => width === 8)).to.equal(8);
+    expect(
+      await probeUntil(
+        composition,
+        { ask: 'property', selector: '#logo', name: 'naturalWidth' },
+        (width) => width === 8,
+      ),
+    ).to.equal(8);
     const transfer = new DataTransfer();
     transfer.items.add(await pngFile('dropped.png', '#0000ff'));
-    await live(composition, () => partOf(panel, 'drop-zone').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true })));
+    await live(composition, () =>
+      partOf(panel, 'drop-zone').dispatchEvent(
+        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      ),
+    );
     expect(composition.variables.logo).to.not.equal(picked);
-    expect(await probe(composition, { ask: 'attribute', selector: '#logo', name: 'src' })).to.equal(composition.variables.logo);
+    expect(await probe(composition, { ask: 'attribute', selector: '#logo', name: 'src' })).to.equal(
+      composition.variables.logo,
+    );
   });
 
   it('the pill says "defaults", then how many values are custom', async () => {
@@ -153,10 +184,18 @@ describe('<fx-variables-panel>', () => {
     typeInto(inField(panel, 'accent', 'input[type="text"]'), 'red');
     await nextEvent(composition, 'variableschange');
     await panel.updateComplete;
-    const issuesOf = (id: string) => [...inField(panel, id, '[part~="issues"]').querySelectorAll('li')].map((item) => [item.dataset.code, item.textContent!.replace(/^\S+: /, '')]);
+    const issuesOf = (id: string) =>
+      [...inField(panel, id, '[part~="issues"]').querySelectorAll('li')].map((item) => [
+        item.dataset.code,
+        item.textContent!.replace(/^\S+: /, ''),
+      ]);
     expect(issuesOf('title')).to.deep.equal([['too-long', 'variable "title" should be at most 10 characters, got 11']]);
-    expect(issuesOf('size')).to.deep.equal([['out-of-range', 'variable "size" should be within [10, 40], got 99; it is clamped to 40']]);
-    expect(issuesOf('accent')).to.deep.equal([['type-mismatch', 'variable "accent" is declared as color and expects a "#rrggbb" color, got "red"']]);
+    expect(issuesOf('size')).to.deep.equal([
+      ['out-of-range', 'variable "size" should be within [10, 40], got 99; it is clamped to 40'],
+    ]);
+    expect(issuesOf('accent')).to.deep.equal([
+      ['type-mismatch', 'variable "accent" is declared as color and expects a "#rrggbb" color, got "red"'],
+    ]);
     const accent = inField(panel, 'accent', 'input[type="text"]');
     expect(accent.getAttribute('aria-invalid')).to.equal('true');
     expect(accent.getAttribute('aria-describedby')).to.equal(inField(panel, 'accent', '[part~="issues"]').id);
@@ -168,7 +207,9 @@ describe('<fx-variables-panel>', () => {
     typeInto(inField(panel, 'logo'), 'javascript:alert(1)');
     await nextEvent(composition, 'variableschange');
     await panel.updateComplete;
-    expect([...inField(panel, 'logo', '[part~="issues"]').querySelectorAll('li')].map((item) => item.dataset.code)).to.deep.equal(['binding_url_refused']);
+    expect(
+      [...inField(panel, 'logo', '[part~="issues"]').querySelectorAll('li')].map((item) => item.dataset.code),
+    ).to.deep.equal(['binding_url_refused']);
   });
 });
 
@@ -178,14 +219,26 @@ describe('<fx-variables-panel> copy', () => {
   beforeEach(() => {
     written = [];
     original = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => void written.push(text) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void written.push(text) },
+    });
   });
   afterEach(() => {
     if (original) Object.defineProperty(navigator, 'clipboard', original);
     else delete (navigator as { clipboard?: unknown }).clipboard;
   });
 
-  const EFFECTIVE = { title: 'It\'s "ok"\n</script>ü', size: 40, accent: '#ff0000', shown: true, mood: 'calm', face: 'monospace', logo: '', extra: '' };
+  const EFFECTIVE = {
+    title: 'It\'s "ok"\n</script>ü',
+    size: 40,
+    accent: '#ff0000',
+    shown: true,
+    mood: 'calm',
+    face: 'monospace',
+    logo: '',
+    extra: '',
+  };
 
   /** A text input cannot hold a newline: the app sets such values on the composition. */
   async function withHostileValues() {
@@ -221,7 +274,10 @@ describe('<fx-variables-panel> copy', () => {
 
   it('says so when the clipboard refuses', async () => {
     const { panel } = await mountPair();
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) },
+    });
     expect(await panel.copyJson()).to.equal(false);
     await panel.updateComplete;
     expect(partOf(panel, 'status').textContent).to.equal('Copy failed: the clipboard is not available here');

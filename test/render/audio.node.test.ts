@@ -13,9 +13,17 @@ import { ffmpeg, processesMentioning, recordingServer, tempDir, waitFor, wavByte
 
 const wavDataUrl = () => `data:audio/wav;base64,${wavBytes().toString('base64')}`;
 
-const PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_DATA_URL =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const noProjectFiles = { localFile: async () => undefined } as unknown as ProjectServer;
-const clip = (change: Partial<PageAudioClip>): PageAudioClip => ({ src: wavDataUrl(), start: 0, end: 1, volume: 1, tag: 'audio', ...change });
+const clip = (change: Partial<PageAudioClip>): PageAudioClip => ({
+  src: wavDataUrl(),
+  start: 0,
+  end: 1,
+  volume: 1,
+  tag: 'audio',
+  ...change,
+});
 const guarded = { network: new RenderNetworkPolicy('http://127.0.0.1:1', false) };
 const unguarded = { network: new RenderNetworkPolicy('http://127.0.0.1:1', true) };
 
@@ -36,18 +44,36 @@ after(async () => {
 });
 
 test('keeps a data: clip with audio, trimmed to the video and with its volume', async () => {
-  const { inputs, issues } = await audioInputs([clip({ start: 0.5, end: 5, volume: 0.25 })], noProjectFiles, 2, guarded);
+  const { inputs, issues } = await audioInputs(
+    [clip({ start: 0.5, end: 5, volume: 0.25 })],
+    noProjectFiles,
+    2,
+    guarded,
+  );
   assert.deepEqual(issues, []);
-  assert.deepEqual(inputs.map(({ protocols, start, end, volume }) => ({ protocols, start, end, volume })), [{ protocols: 'data', start: 0.5, end: 2, volume: 0.25 }]);
-  assert.deepEqual(inputs[0]!.options, ['-protocol_whitelist', 'data', '-format_whitelist', 'mov,matroska,ogg,mp3,wav,flac,aac']);
+  assert.deepEqual(
+    inputs.map(({ protocols, start, end, volume }) => ({ protocols, start, end, volume })),
+    [{ protocols: 'data', start: 0.5, end: 2, volume: 0.25 }],
+  );
+  assert.deepEqual(inputs[0]!.options, [
+    '-protocol_whitelist',
+    'data',
+    '-format_whitelist',
+    'mov,matroska,ogg,mp3,wav,flac,aac',
+  ]);
 });
 
 test('maps project URLs to files and only lets FFmpeg read files for them', async () => {
-  const server = { localFile: async (url: string) => (url === 'http://127.0.0.1:1/a.wav' ? '/project/a.wav' : undefined) } as unknown as ProjectServer;
+  const server = {
+    localFile: async (url: string) => (url === 'http://127.0.0.1:1/a.wav' ? '/project/a.wav' : undefined),
+  } as unknown as ProjectServer;
   const { inputs, issues } = await audioInputs([clip({ src: 'http://127.0.0.1:1/a.wav' })], server, 2, guarded);
   // The file does not exist, so the probe finds no audio stream: the clip is left out with a warning.
   assert.deepEqual(inputs, []);
-  assert.deepEqual(issues.map((found) => [found.code, found.severity]), [[AudioIssueCode.streamMissing, 'warning']]);
+  assert.deepEqual(
+    issues.map((found) => [found.code, found.severity]),
+    [[AudioIssueCode.streamMissing, 'warning']],
+  );
 });
 
 test('leaves out clips that start after the end or are silent, without an issue', async () => {
@@ -55,42 +81,87 @@ test('leaves out clips that start after the end or are silent, without an issue'
   assert.deepEqual([inputs, issues], [[], []]);
 });
 
-for (const src of ['blob:http://127.0.0.1:1/4f0c', 'file:///etc/passwd', 'ftp://example.com/a.mp3', 'javascript:alert(1)']) {
+for (const src of [
+  'blob:http://127.0.0.1:1/4f0c',
+  'file:///etc/passwd',
+  'ftp://example.com/a.mp3',
+  'javascript:alert(1)',
+]) {
   test(`refuses to hand ${src.split(':')[0]}: sources to FFmpeg`, async () => {
     const { inputs, issues } = await audioInputs([clip({ src })], noProjectFiles, 2, guarded);
     assert.deepEqual(inputs, []);
-    assert.deepEqual(issues.map((found) => found.code), [AudioIssueCode.sourceUnsupported]);
+    assert.deepEqual(
+      issues.map((found) => found.code),
+      [AudioIssueCode.sourceUnsupported],
+    );
   });
 }
 
 test('a source without an audio stream is left out with audio_stream_missing', async () => {
   const { inputs, issues } = await audioInputs([clip({ src: PNG_DATA_URL, tag: 'video' })], noProjectFiles, 2, guarded);
   assert.deepEqual(inputs, []);
-  assert.deepEqual(issues.map((found) => [found.code, found.path]), [[AudioIssueCode.streamMissing, ['video', 'src']]]);
+  assert.deepEqual(
+    issues.map((found) => [found.code, found.path]),
+    [[AudioIssueCode.streamMissing, ['video', 'src']]],
+  );
 });
 
 test('an http source on a private address is refused with audio_source_blocked, and never fetched', async () => {
   const before = target.requests.length;
-  const { inputs, issues } = await audioInputs([clip({ src: `${target.origin}/tone.wav` })], noProjectFiles, 2, guarded);
+  const { inputs, issues } = await audioInputs(
+    [clip({ src: `${target.origin}/tone.wav` })],
+    noProjectFiles,
+    2,
+    guarded,
+  );
   assert.deepEqual(inputs, []);
-  assert.deepEqual(issues.map((found) => [found.code, found.severity]), [[AudioIssueCode.sourceBlocked, 'warning']]);
+  assert.deepEqual(
+    issues.map((found) => [found.code, found.severity]),
+    [[AudioIssueCode.sourceBlocked, 'warning']],
+  );
   assert.match(issues[0]!.message, /host "127\.0\.0\.1" is not a public address/);
   assert.deepEqual(target.requests.slice(before), []);
 });
 
 test('unsafeAllowPrivateNetwork lets FFmpeg read it, with no redirects allowed', async () => {
-  const { inputs, issues } = await audioInputs([clip({ src: `${target.origin}/tone.wav` })], noProjectFiles, 2, unguarded);
+  const { inputs, issues } = await audioInputs(
+    [clip({ src: `${target.origin}/tone.wav` })],
+    noProjectFiles,
+    2,
+    unguarded,
+  );
   assert.deepEqual(issues, []);
-  assert.deepEqual(inputs[0]!.options, ['-protocol_whitelist', 'http,https,tcp,tls', '-format_whitelist', 'mov,matroska,ogg,mp3,wav,flac,aac', '-max_redirects', '0']);
-  assert.ok(target.requests.some((request) => request.url === '/tone.wav' && /Lavf/.test(request.userAgent)), 'ffprobe read the file');
+  assert.deepEqual(inputs[0]!.options, [
+    '-protocol_whitelist',
+    'http,https,tcp,tls',
+    '-format_whitelist',
+    'mov,matroska,ogg,mp3,wav,flac,aac',
+    '-max_redirects',
+    '0',
+  ]);
+  assert.ok(
+    target.requests.some((request) => request.url === '/tone.wav' && /Lavf/.test(request.userAgent)),
+    'ffprobe read the file',
+  );
 });
 
 test('FFmpeg follows no redirect: a source that redirects is left out, its target never fetched', async () => {
   const before = target.requests.length;
-  const { inputs, issues } = await audioInputs([clip({ src: `${target.origin}/moved.wav` })], noProjectFiles, 2, unguarded);
+  const { inputs, issues } = await audioInputs(
+    [clip({ src: `${target.origin}/moved.wav` })],
+    noProjectFiles,
+    2,
+    unguarded,
+  );
   assert.deepEqual(inputs, []);
-  assert.deepEqual(issues.map((found) => found.code), [AudioIssueCode.streamMissing]);
-  assert.deepEqual(target.requests.slice(before).map((request) => request.url), ['/moved.wav']);
+  assert.deepEqual(
+    issues.map((found) => found.code),
+    [AudioIssueCode.streamMissing],
+  );
+  assert.deepEqual(
+    target.requests.slice(before).map((request) => request.url),
+    ['/moved.wav'],
+  );
 });
 
 test('a project file that is a playlist naming another file is left out (FFmpeg opens media containers only)', async () => {
@@ -99,12 +170,25 @@ test('a project file that is a playlist naming another file is left out (FFmpeg 
   const playlist = join(dir.path, 'song.mp3');
   await writeFile(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n${segment}\n#EXT-X-ENDLIST\n`);
   // Control: opened as FFmpeg would by default, the playlist does play the other file.
-  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', playlist]);
+  const { stdout } = await promisify(execFile)('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'a',
+    '-show_entries',
+    'stream=index',
+    '-of',
+    'csv=p=0',
+    playlist,
+  ]);
   assert.match(stdout, /^0$/m);
   const server = { localFile: async () => playlist } as unknown as ProjectServer;
   const { inputs, issues } = await audioInputs([clip({ src: 'http://127.0.0.1:1/song.mp3' })], server, 2, guarded);
   assert.deepEqual(inputs, []);
-  assert.deepEqual(issues.map((found) => found.code), [AudioIssueCode.streamMissing]);
+  assert.deepEqual(
+    issues.map((found) => found.code),
+    [AudioIssueCode.streamMissing],
+  );
 });
 
 test('an abort kills a running ffprobe and rejects with the abort reason', async () => {

@@ -37,7 +37,15 @@ function recordingRenderer(fail: (options: RenderOptions) => Error | undefined =
     running--;
     const error = fail(options);
     if (error) throw error;
-    return { videoPath: options.outputPath, thumbnailPath: `${options.outputPath}.jpg`, width: 1, height: 1, fps: options.fps, frames: 1, duration: 1 };
+    return {
+      videoPath: options.outputPath,
+      thumbnailPath: `${options.outputPath}.jpg`,
+      width: 1,
+      height: 1,
+      fps: options.fps,
+      frames: 1,
+      duration: 1,
+    };
   };
   return { calls, renderOne, peak: () => peak };
 }
@@ -45,8 +53,16 @@ function recordingRenderer(fail: (options: RenderOptions) => Error | undefined =
 test('renders once per row, each row merged over the base variables', async () => {
   const rows = [{ accent: '#ff0000' }, { accent: '#0000ff' }];
   const progressRows = new Set<number>();
-  const results = await renderBatch(base({ onProgress: (progress) => progressRows.add(progress.row) }), rows, { concurrency: 2 });
-  assert.deepEqual(results.map((result) => [result.row, result.status]), [[0, 'completed'], [1, 'completed']]);
+  const results = await renderBatch(base({ onProgress: (progress) => progressRows.add(progress.row) }), rows, {
+    concurrency: 2,
+  });
+  assert.deepEqual(
+    results.map((result) => [result.row, result.status]),
+    [
+      [0, 'completed'],
+      [1, 'completed'],
+    ],
+  );
   assert.deepEqual([...progressRows].sort(), [0, 1]);
   const red = await pixelAt(join(dir.path, 'row-0.mp4'), 5, 300, 160);
   const blue = await pixelAt(join(dir.path, 'row-1.mp4'), 5, 300, 160);
@@ -61,9 +77,14 @@ test('row values override base values, and the base values stay for the rest', a
 });
 
 test('a failed row keeps its code and does not stop the others', async () => {
-  const { renderOne } = recordingRenderer((options) => (options.variables?.title === 'bad' ? new FxError('composition_not_found', 'gone') : undefined));
+  const { renderOne } = recordingRenderer((options) =>
+    options.variables?.title === 'bad' ? new FxError('composition_not_found', 'gone') : undefined,
+  );
   const results = await renderBatch(base(), [{ title: 'a' }, { title: 'bad' }, { title: 'c' }], {}, renderOne);
-  assert.deepEqual(results.map((result) => result.status), ['completed', 'failed', 'completed']);
+  assert.deepEqual(
+    results.map((result) => result.status),
+    ['completed', 'failed', 'completed'],
+  );
   const failed = results[1]!;
   assert.ok(failed.status === 'failed' && failed.error.code === 'composition_not_found');
 });
@@ -71,12 +92,19 @@ test('a failed row keeps its code and does not stop the others', async () => {
 test('an unexpected error is reported as render_failed', async () => {
   const { renderOne } = recordingRenderer(() => new Error('disk full'));
   const [result] = await renderBatch(base(), [{}], {}, renderOne);
-  assert.ok(result!.status === 'failed' && result!.error.code === 'render_failed' && result!.error.message === 'disk full');
+  assert.ok(
+    result!.status === 'failed' && result!.error.code === 'render_failed' && result!.error.message === 'disk full',
+  );
 });
 
 test('never runs more rows at once than asked', async () => {
   const { renderOne, peak } = recordingRenderer();
-  await renderBatch(base(), Array.from({ length: 7 }, (_, index) => ({ title: String(index) })), { concurrency: 3 }, renderOne);
+  await renderBatch(
+    base(),
+    Array.from({ length: 7 }, (_, index) => ({ title: String(index) })),
+    { concurrency: 3 },
+    renderOne,
+  );
   assert.equal(peak(), 3);
 });
 
@@ -88,27 +116,44 @@ test('an abort fails the rows not yet started with render_aborted', async () => 
   });
   const results = await renderBatch(base({ signal: controller.signal }), [{}, {}, {}], {}, renderOne);
   assert.equal(calls.length, 1);
-  assert.deepEqual(results.map((result) => (result.status === 'failed' ? result.error.code : result.status)), ['completed', 'render_aborted', 'render_aborted']);
+  assert.deepEqual(
+    results.map((result) => (result.status === 'failed' ? result.error.code : result.status)),
+    ['completed', 'render_aborted', 'render_aborted'],
+  );
 });
 
 const hasCode = (code: string) => (error: unknown) => isFxError(error, code);
 
 test('two rows writing the same file are refused before any render', async () => {
   const { calls, renderOne } = recordingRenderer();
-  await assert.rejects(renderBatch(base({ outputPath: () => join(dir.path, 'same.mp4') }), [{}, {}], {}, renderOne), hasCode('render_option_invalid'));
+  await assert.rejects(
+    renderBatch(base({ outputPath: () => join(dir.path, 'same.mp4') }), [{}, {}], {}, renderOne),
+    hasCode('render_option_invalid'),
+  );
   assert.equal(calls.length, 0);
 });
 
-for (const [name, rows] of [['a row that is an array', [[1]]], ['a row that is null', [null]], ['a row that is a string', ['{}']], ['rows that are not an array', { a: 1 }]] as const) {
+for (const [name, rows] of [
+  ['a row that is an array', [[1]]],
+  ['a row that is null', [null]],
+  ['a row that is a string', ['{}']],
+  ['rows that are not an array', { a: 1 }],
+] as const) {
   test(`${name} is refused with render_option_invalid`, async () => {
     const { calls, renderOne } = recordingRenderer();
-    await assert.rejects(renderBatch(base(), rows as unknown as Record<string, unknown>[], {}, renderOne), hasCode('render_option_invalid'));
+    await assert.rejects(
+      renderBatch(base(), rows as unknown as Record<string, unknown>[], {}, renderOne),
+      hasCode('render_option_invalid'),
+    );
     assert.equal(calls.length, 0);
   });
 }
 
 for (const concurrency of [0, 1.5, 99]) {
   test(`batch concurrency ${concurrency} is refused with render_option_invalid`, async () => {
-    await assert.rejects(renderBatch(base(), [{}], { concurrency }, recordingRenderer().renderOne), hasCode('render_option_invalid'));
+    await assert.rejects(
+      renderBatch(base(), [{}], { concurrency }, recordingRenderer().renderOne),
+      hasCode('render_option_invalid'),
+    );
   });
 }

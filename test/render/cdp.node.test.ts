@@ -28,7 +28,10 @@ function fakeBrowser(respond: (command: Command) => Record<string, unknown> | { 
       received.push(command);
       const answer = respond(command);
       if (answer === undefined) continue;
-      const reply = 'error' in answer && typeof answer.error === 'string' ? { id: command.id, error: { message: answer.error } } : { id: command.id, result: answer };
+      const reply =
+        'error' in answer && typeof answer.error === 'string'
+          ? { id: command.id, error: { message: answer.error } }
+          : { id: command.id, result: answer };
       fromBrowser.write(`${JSON.stringify(reply)}\0`);
     }
   });
@@ -49,7 +52,12 @@ test('sends commands with ids and session, and matches replies split across chun
   fromBrowser.write(reply.slice(40));
   assert.deepEqual(await second, { product: 'Fake' });
   assert.deepEqual(await first, { value: 1 });
-  assert.deepEqual(JSON.parse(sent[0]!.replace(/\0$/, '')), { id: 1, method: 'Runtime.evaluate', params: { expression: '1' }, sessionId: 'session-1' });
+  assert.deepEqual(JSON.parse(sent[0]!.replace(/\0$/, '')), {
+    id: 1,
+    method: 'Runtime.evaluate',
+    params: { expression: '1' },
+    sessionId: 'session-1',
+  });
 });
 
 test('delivers events to listeners and protocol errors as CdpError', async () => {
@@ -57,7 +65,10 @@ test('delivers events to listeners and protocol errors as CdpError', async () =>
   const events: string[] = [];
   connection.on((event) => events.push(`${event.method}@${event.sessionId}`));
   fromBrowser.write(`${JSON.stringify({ method: 'Page.loadEventFired', params: {}, sessionId: 's' })}\0not json\0`);
-  await assert.rejects(connection.send('Nope.nothing'), (error) => error instanceof CdpError && !error.closed && /Nope.nothing is not known/.test(error.message));
+  await assert.rejects(
+    connection.send('Nope.nothing'),
+    (error) => error instanceof CdpError && !error.closed && /Nope.nothing is not known/.test(error.message),
+  );
   assert.deepEqual(events, ['Page.loadEventFired@s']);
 });
 
@@ -74,7 +85,9 @@ test('BeginFrame without an image is asked again after short waits', async () =>
   const { connection, received } = fakeBrowser((command) => {
     if (command.method !== 'HeadlessExperimental.beginFrame') return {};
     frames++;
-    return frames <= 3 ? { hasDamage: false } : { hasDamage: true, screenshotData: Buffer.from('jpeg!').toString('base64') };
+    return frames <= 3
+      ? { hasDamage: false }
+      : { hasDamage: true, screenshotData: Buffer.from('jpeg!').toString('base64') };
   });
   const watch = new RenderWatch(undefined, 5000);
   const page = new BrowserPage(connection, 'session', 'begin-frame', watch);
@@ -97,11 +110,18 @@ test('the screenshot path asks Page.captureScreenshot, optimised for speed', asy
   const { connection, received } = fakeBrowser(() => ({ data: Buffer.from('png!').toString('base64') }));
   const page = new BrowserPage(connection, 'session', 'screenshot', new RenderWatch(undefined, 5000));
   assert.equal((await page.capture('png', 0)).toString(), 'png!');
-  assert.deepEqual(received.map((command) => [command.method, command.params]), [['Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }]]);
+  assert.deepEqual(
+    received.map((command) => [command.method, command.params]),
+    [['Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }]],
+  );
 });
 
 test('a command the browser never answers fails with render_timeout', async () => {
   const { connection } = fakeBrowser(() => undefined);
   const page = new BrowserPage(connection, 'session', 'begin-frame', new RenderWatch(undefined, 50));
-  await assert.rejects(page.capture('jpeg', 80), (error) => isFxError(error, 'render_timeout') && /capturing a frame took longer than 50 ms/.test((error as Error).message));
+  await assert.rejects(
+    page.capture('jpeg', 80),
+    (error) =>
+      isFxError(error, 'render_timeout') && /capturing a frame took longer than 50 ms/.test((error as Error).message),
+  );
 });

@@ -16,7 +16,8 @@ before(async () => {
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       received.push({ url: request.url ?? '', body, length: request.headers['content-length'] });
-      if (request.url === '/redirect') return void response.writeHead(302, { location: 'http://elsewhere.test/' }).end();
+      if (request.url === '/redirect')
+        return void response.writeHead(302, { location: 'http://elsewhere.test/' }).end();
       if (request.url === '/empty') return void response.writeHead(204).end();
       if (request.url === '/slow') return void setTimeout(() => response.end(side), 2000);
       response.writeHead(200, { 'content-type': 'text/plain', 'x-side': side }).end(side);
@@ -36,7 +37,11 @@ describe('a host that answers "public" for the check and private afterwards', ()
     const rules = scriptedRules({ 'rebind.test': [PUBLIC_STAND_IN, PRIVATE_ADDRESS] });
     const response = await publicFetch(`http://rebind.test:${web.port}/page`, manual, rules);
     assert.equal(await response.text(), 'public');
-    await assert.rejects(publicFetch(`http://rebind.test:${web.port}/page`, manual, rules), (error: unknown) => error instanceof AddressRefusedError && error.code === 'address_not_public' && error.hostname === 'rebind.test');
+    await assert.rejects(
+      publicFetch(`http://rebind.test:${web.port}/page`, manual, rules),
+      (error: unknown) =>
+        error instanceof AddressRefusedError && error.code === 'address_not_public' && error.hostname === 'rebind.test',
+    );
     assert.equal(rules.lookups.get('rebind.test'), 2, 'one lookup per request, none for the connection');
     assert.equal(web.private.connections, 0);
   });
@@ -44,7 +49,10 @@ describe('a host that answers "public" for the check and private afterwards', ()
   test('https: the TLS handshake goes to the address checked, with the host name (SNI) of the URL', async () => {
     const rules = scriptedRules({ 'rebind.test': [PUBLIC_STAND_IN, PRIVATE_ADDRESS] });
     // The stand-in speaks no TLS: the fetch fails after the handshake began, at the public address.
-    await assert.rejects(publicFetch(`https://rebind.test:${tls.port}/hook`, { ...manual, method: 'POST', body: '{}' }, rules), /fetch failed/);
+    await assert.rejects(
+      publicFetch(`https://rebind.test:${tls.port}/hook`, { ...manual, method: 'POST', body: '{}' }, rules),
+      /fetch failed/,
+    );
     assert.equal(tls.public.firstBytes.length, 1);
     assert.equal(tls.public.firstBytes[0]![0], 0x16, 'a TLS handshake record');
     assert.ok(tls.public.firstBytes[0]!.includes(Buffer.from('rebind.test')), 'the ClientHello names the host');
@@ -53,7 +61,11 @@ describe('a host that answers "public" for the check and private afterwards', ()
 });
 
 describe('private destinations are refused without a connection', () => {
-  const rules = scriptedRules({ 'private.test': [PRIVATE_ADDRESS], 'metadata.test': ['169.254.169.254'], 'mixed.test': [`${PUBLIC_STAND_IN},${PRIVATE_ADDRESS}`] });
+  const rules = scriptedRules({
+    'private.test': [PRIVATE_ADDRESS],
+    'metadata.test': ['169.254.169.254'],
+    'mixed.test': [`${PUBLIC_STAND_IN},${PRIVATE_ADDRESS}`],
+  });
   const REFUSED = [
     'http://127.0.0.1:<port>/',
     'http://2130706433:<port>/',
@@ -86,10 +98,17 @@ describe('what callers rely on', () => {
   });
 
   test('a POST body arrives whole, with its length', async () => {
-    const response = await publicFetch(at('/hook'), { ...manual, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ok":true}' }, rules);
+    const response = await publicFetch(
+      at('/hook'),
+      { ...manual, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ok":true}' },
+      rules,
+    );
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-side'), 'public');
-    assert.deepEqual(received.find((request) => request.url === '/hook'), { url: '/hook', body: '{"ok":true}', length: '11' });
+    assert.deepEqual(
+      received.find((request) => request.url === '/hook'),
+      { url: '/hook', body: '{"ok":true}', length: '11' },
+    );
   });
 
   test('204 and HEAD answers have no body', async () => {
@@ -97,8 +116,10 @@ describe('what callers rely on', () => {
     assert.equal((await publicFetch(at('/page'), { ...manual, method: 'HEAD' }, rules)).body, null);
   });
 
-  test('a timeout rejects with the signal\'s TimeoutError', async () => {
-    await assert.rejects(publicFetch(at('/slow'), { ...manual, signal: AbortSignal.timeout(100) }, rules), { name: 'TimeoutError' });
+  test("a timeout rejects with the signal's TimeoutError", async () => {
+    await assert.rejects(publicFetch(at('/slow'), { ...manual, signal: AbortSignal.timeout(100) }, rules), {
+      name: 'TimeoutError',
+    });
   });
 
   test('only manual redirects, http(s), and URLs without credentials', async () => {

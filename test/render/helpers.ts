@@ -24,7 +24,10 @@ export async function copyFixture(name: string, dir: string): Promise<string> {
 }
 
 export async function ffmpeg(args: string[]): Promise<Buffer> {
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -34,9 +37,22 @@ export async function ffmpeg(args: string[]): Promise<Buffer> {
  */
 export async function makeMedia(dir: string): Promise<void> {
   await ffmpeg([
-    '-f', 'lavfi', '-i', "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
-    '-f', 'lavfi', '-i', 'sine=f=440:d=1:r=48000',
-    '-c:v', 'libvpx-vp9', '-lossless', '1', '-c:a', 'libopus', '-shortest', join(dir, 'clip.webm'),
+    '-f',
+    'lavfi',
+    '-i',
+    "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=440:d=1:r=48000',
+    '-c:v',
+    'libvpx-vp9',
+    '-lossless',
+    '1',
+    '-c:a',
+    'libopus',
+    '-shortest',
+    join(dir, 'clip.webm'),
   ]);
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=f=880:d=1:r=48000', join(dir, 'tone.wav')]);
 }
@@ -56,16 +72,44 @@ export interface ProbedStream {
 }
 
 /** ffprobe's streams and format of a file, with frames counted by decoding. */
-export async function probe(file: string): Promise<{ streams: ProbedStream[]; format: { duration?: string; format_name: string } }> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file]);
+export async function probe(
+  file: string,
+): Promise<{ streams: ProbedStream[]; format: { duration?: string; format_name: string } }> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_streams',
+    '-show_format',
+    '-of',
+    'json',
+    file,
+  ]);
   return JSON.parse(stdout);
 }
 
 /** RGBA of pixel (x, y) in frame `index`; VP9 alpha needs the libvpx decoder, asked for with `vp9Alpha`. */
-export async function pixelAt(file: string, index: number, x: number, y: number, options: { vp9Alpha?: boolean } = {}): Promise<[number, number, number, number]> {
+export async function pixelAt(
+  file: string,
+  index: number,
+  x: number,
+  y: number,
+  options: { vp9Alpha?: boolean } = {},
+): Promise<[number, number, number, number]> {
   const decoder = options.vp9Alpha ? ['-c:v', 'libvpx-vp9'] : [];
   const info = (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
-  const raw = await ffmpeg([...decoder, '-i', file, '-vf', `select=eq(n\\,${index}),format=rgba`, '-frames:v', '1', '-f', 'rawvideo', 'pipe:1']);
+  const raw = await ffmpeg([
+    ...decoder,
+    '-i',
+    file,
+    '-vf',
+    `select=eq(n\\,${index}),format=rgba`,
+    '-frames:v',
+    '1',
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ]);
   const offset = (y * info.width! + x) * 4;
   return [raw[offset]!, raw[offset + 1]!, raw[offset + 2]!, raw[offset + 3]!];
 }
@@ -77,15 +121,20 @@ export async function solidPng(color: string, file: string): Promise<Buffer> {
 }
 
 /** RGB at the centre of 80 px tile `index` (tiles side by side from the left, 80 px tall) in the first frame. */
-export const tileColor = async (file: string, index: number) => (await pixelAt(file, 0, 80 * index + 40, 40)).slice(0, 3);
+export const tileColor = async (file: string, index: number) =>
+  (await pixelAt(file, 0, 80 * index + 40, 40)).slice(0, 3);
 
 /** True when `rgb` is within 40 of `expected` on every channel (encoding shifts colors a little). */
-export const looksLike = (rgb: number[], expected: readonly [number, number, number]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 40);
+export const looksLike = (rgb: number[], expected: readonly [number, number, number]) =>
+  rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 40);
 
 /** The gray level (mean of R, G, B) of pixel (x, y) in every frame of a video. */
 export async function grayAt(file: string, x: number, y: number): Promise<number[]> {
   const raw = await ffmpeg(['-i', file, '-vf', `format=rgb24,crop=1:1:${x}:${y}`, '-f', 'rawvideo', 'pipe:1']);
-  return Array.from({ length: raw.length / 3 }, (_, frame) => (raw[frame * 3]! + raw[frame * 3 + 1]! + raw[frame * 3 + 2]!) / 3);
+  return Array.from(
+    { length: raw.length / 3 },
+    (_, frame) => (raw[frame * 3]! + raw[frame * 3 + 1]! + raw[frame * 3 + 2]!) / 3,
+  );
 }
 
 /** Row `y` of every frame of a video, as gray levels (mean of R, G, B) per pixel. */
@@ -95,7 +144,12 @@ export async function rowAt(file: string, y: number): Promise<number[][]> {
   const raw = await ffmpeg(['-i', file, '-vf', `format=rgb24,crop=${width}:1:0:${y}`, '-f', 'rawvideo', 'pipe:1']);
   const frames: number[][] = [];
   for (let offset = 0; offset + width * 3 <= raw.length; offset += width * 3) {
-    frames.push(Array.from({ length: width }, (_, x) => (raw[offset + x * 3]! + raw[offset + x * 3 + 1]! + raw[offset + x * 3 + 2]!) / 3));
+    frames.push(
+      Array.from(
+        { length: width },
+        (_, x) => (raw[offset + x * 3]! + raw[offset + x * 3 + 1]! + raw[offset + x * 3 + 2]!) / 3,
+      ),
+    );
   }
   return frames;
 }
@@ -107,7 +161,19 @@ export async function extractFrame(file: string, index: number, png: string): Pr
 
 /** PSNR (dB, average over channels) of two same-size images, from FFmpeg's psnr filter. */
 export async function psnr(a: string, b: string): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostdin', '-i', a, '-i', b, '-lavfi', '[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr', '-f', 'null', '-']);
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostdin',
+    '-i',
+    a,
+    '-i',
+    b,
+    '-lavfi',
+    '[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr',
+    '-f',
+    'null',
+    '-',
+  ]);
   const match = /average:(inf|[\d.]+)/.exec(stderr);
   if (!match) throw new Error(`no PSNR in FFmpeg output: ${stderr.slice(-400)}`);
   return match[1] === 'inf' ? Infinity : Number(match[1]);
@@ -115,7 +181,18 @@ export async function psnr(a: string, b: string): Promise<number> {
 
 /** Mean volume (dB) of an audio stream between two times, from FFmpeg's volumedetect filter. */
 export async function meanVolume(file: string, from: number, to: number): Promise<number> {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostdin', '-i', file, '-vn', '-af', `atrim=${from}:${to},volumedetect`, '-f', 'null', '-']);
+  const { stderr } = await run('ffmpeg', [
+    '-hide_banner',
+    '-nostdin',
+    '-i',
+    file,
+    '-vn',
+    '-af',
+    `atrim=${from}:${to},volumedetect`,
+    '-f',
+    'null',
+    '-',
+  ]);
   const match = /mean_volume:\s*(-?inf|-?[\d.]+) dB/.exec(stderr);
   if (!match) throw new Error(`no volume in FFmpeg output: ${stderr.slice(-400)}`);
   return match[1]!.endsWith('inf') ? -Infinity : Number(match[1]);
@@ -138,7 +215,8 @@ export async function filesIn(dir: string): Promise<string[]> {
   return (await readdir(dir).catch(() => [])).sort();
 }
 
-export const isClose = (actual: number, expected: number, tolerance: number) => Math.abs(actual - expected) <= tolerance;
+export const isClose = (actual: number, expected: number, tolerance: number) =>
+  Math.abs(actual - expected) <= tolerance;
 
 export interface RecordedRequest {
   readonly method: string;
@@ -150,9 +228,16 @@ export interface RecordedRequest {
  * An HTTP server on 127.0.0.1 standing for something a project must not reach; it records every request (and
  * WebSocket upgrade) before `respond` answers it.
  */
-export async function recordingServer(respond: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ origin: string; requests: RecordedRequest[]; close: () => Promise<void> }> {
+export async function recordingServer(
+  respond: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<{ origin: string; requests: RecordedRequest[]; close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
-  const record = (request: IncomingMessage) => requests.push({ method: request.method ?? '', url: request.url ?? '', userAgent: request.headers['user-agent'] ?? '' });
+  const record = (request: IncomingMessage) =>
+    requests.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      userAgent: request.headers['user-agent'] ?? '',
+    });
   const server = createServer((request, response) => {
     record(request);
     respond(request, response);
@@ -165,10 +250,11 @@ export async function recordingServer(respond: (request: IncomingMessage, respon
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -188,7 +274,8 @@ export function wavBytes(): Buffer {
   wav.writeUInt16LE(16, 34);
   wav.write('data', 36);
   wav.writeUInt32LE(samples * 2, 40);
-  for (let index = 0; index < samples; index++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 8000)), 44 + index * 2);
+  for (let index = 0; index < samples; index++)
+    wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 8000)), 44 + index * 2);
   return wav;
 }
 

@@ -11,7 +11,14 @@ import { videoEncodeArgs } from '../../src/render/video-encoder.js';
 import { audioMixArgs } from '../../src/render/audio.js';
 import type { RenderOptions } from '../../src/render/types.js';
 
-const base: RenderOptions = { projectDir: '/p', composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', outputPath: '/o/v.mp4' };
+const base: RenderOptions = {
+  projectDir: '/p',
+  composition: 'index.html',
+  fps: 30,
+  quality: 'standard',
+  format: 'mp4',
+  outputPath: '/o/v.mp4',
+};
 
 const hasCode = (code: string) => (error: unknown) => {
   assert.ok(isFxError(error), `expected an FxError, got ${String(error)}`);
@@ -40,24 +47,47 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
   ['composition missing', { composition: undefined }, /"composition"/],
   ['outputPath not a string', { outputPath: 42 }, /"outputPath"/],
   ['onProgress not a function', { onProgress: 'log' }, /"onProgress"/],
-  ['maxDurationSeconds 0', { maxDurationSeconds: 0 }, /"maxDurationSeconds" must be a number above 0 and at most 86400, got 0/],
+  [
+    'maxDurationSeconds 0',
+    { maxDurationSeconds: 0 },
+    /"maxDurationSeconds" must be a number above 0 and at most 86400, got 0/,
+  ],
   ['maxDurationSeconds Infinity', { maxDurationSeconds: Number.POSITIVE_INFINITY }, /"maxDurationSeconds"/],
   ['maxDurationSeconds NaN', { maxDurationSeconds: Number.NaN }, /"maxDurationSeconds"/],
   ['maxDurationSeconds as a string', { maxDurationSeconds: '600' }, /"maxDurationSeconds"/],
   ['maxFrames 0', { maxFrames: 0 }, /"maxFrames" must be an integer from 1 to 20736000, got 0/],
   ['maxFrames 1.5', { maxFrames: 1.5 }, /"maxFrames"/],
   ['maxFrames Infinity', { maxFrames: Number.POSITIVE_INFINITY }, /"maxFrames"/],
-  ['unsafeAllowPrivateNetwork as a string', { unsafeAllowPrivateNetwork: 'yes' }, /"unsafeAllowPrivateNetwork" must be true or false, got "yes"/],
+  [
+    'unsafeAllowPrivateNetwork as a string',
+    { unsafeAllowPrivateNetwork: 'yes' },
+    /"unsafeAllowPrivateNetwork" must be true or false, got "yes"/,
+  ],
   ['unsafeAllowPrivateNetwork 1', { unsafeAllowPrivateNetwork: 1 }, /"unsafeAllowPrivateNetwork"/],
-  ['allowCompositionReadsUnder a string', { allowCompositionReadsUnder: 'https://cdn.example/kit/' }, /"allowCompositionReadsUnder" must be a list of http\(s\) folder URLs/],
-  ['allowCompositionReadsUnder a file: folder', { allowCompositionReadsUnder: ['file:///etc/'] }, /"allowCompositionReadsUnder"/],
-  ['allowCompositionReadsUnder a relative path', { allowCompositionReadsUnder: ['../shared/'] }, /"allowCompositionReadsUnder"/],
+  [
+    'allowCompositionReadsUnder a string',
+    { allowCompositionReadsUnder: 'https://cdn.example/kit/' },
+    /"allowCompositionReadsUnder" must be a list of http\(s\) folder URLs/,
+  ],
+  [
+    'allowCompositionReadsUnder a file: folder',
+    { allowCompositionReadsUnder: ['file:///etc/'] },
+    /"allowCompositionReadsUnder"/,
+  ],
+  [
+    'allowCompositionReadsUnder a relative path',
+    { allowCompositionReadsUnder: ['../shared/'] },
+    /"allowCompositionReadsUnder"/,
+  ],
   ['allowCompositionReadsUnder holding a number', { allowCompositionReadsUnder: [42] }, /"allowCompositionReadsUnder"/],
 ];
 
 for (const [name, change, message] of badOptions) {
   test(`refuses ${name} with render_option_invalid`, () => {
-    assert.throws(() => checkOptions({ ...base, ...change } as RenderOptions), (error) => hasCode('render_option_invalid')(error) && message.test((error as Error).message));
+    assert.throws(
+      () => checkOptions({ ...base, ...change } as RenderOptions),
+      (error) => hasCode('render_option_invalid')(error) && message.test((error as Error).message),
+    );
   });
 }
 
@@ -69,7 +99,24 @@ for (const format of ['webm', 'mov'] as const) {
 
 test('accepts 4k with mp4 and fills defaults', () => {
   const checked = checkOptions({ ...base, resolution: '4k' });
-  assert.deepEqual({ ...checked }, { fps: 30, quality: 'standard', format: 'mp4', resolution: '4k', aspectRatio: undefined, variables: {}, concurrency: DEFAULT_CONCURRENCY, capture: 'auto', timeoutMs: 30_000, maxDurationSeconds: 600, maxFrames: 36_000, unsafeAllowPrivateNetwork: false, allowCompositionReadsUnder: [] });
+  assert.deepEqual(
+    { ...checked },
+    {
+      fps: 30,
+      quality: 'standard',
+      format: 'mp4',
+      resolution: '4k',
+      aspectRatio: undefined,
+      variables: {},
+      concurrency: DEFAULT_CONCURRENCY,
+      capture: 'auto',
+      timeoutMs: 30_000,
+      maxDurationSeconds: 600,
+      maxFrames: 36_000,
+      unsafeAllowPrivateNetwork: false,
+      allowCompositionReadsUnder: [],
+    },
+  );
   assert.equal(DEFAULT_CONCURRENCY, Math.min(2, availableParallelism()));
 });
 
@@ -119,7 +166,17 @@ for (const header of ['bytes=100-', 'bytes=200-300', 'bytes=9-3', 'bytes=-0', 'b
   });
 }
 
-const refusedPaths = ['../index.html', 'a/../../index.html', '/etc/passwd', '..', 'http://example.com/index.html', 'file:///etc/passwd', 'javascript:alert(1)', 'a\0b.html', '..\\..\\index.html'];
+const refusedPaths = [
+  '../index.html',
+  'a/../../index.html',
+  '/etc/passwd',
+  '..',
+  'http://example.com/index.html',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'a\0b.html',
+  '..\\..\\index.html',
+];
 for (const path of refusedPaths) {
   test(`refuses composition path ${JSON.stringify(path)}`, () => {
     assert.throws(() => compositionUrlPath(path), hasCode('composition_path_refused'));
@@ -139,16 +196,27 @@ test('encoder presets: codecs, pixel formats and alpha capture', () => {
   assert.ok(mp4.container.includes('+faststart'));
   const webm = encoderPreset('webm', 'draft');
   assert.deepEqual([webm.image, webm.pixelFormat], ['png', 'yuva420p']);
-  assert.ok(['-deadline', 'realtime', '-cpu-used', '8'].every((arg) => webm.codec.includes(arg)) && webm.codec.includes('-row-mt'));
+  assert.ok(
+    ['-deadline', 'realtime', '-cpu-used', '8'].every((arg) => webm.codec.includes(arg)) &&
+      webm.codec.includes('-row-mt'),
+  );
   const mov = encoderPreset('mov', 'high');
   assert.deepEqual([mov.image, mov.pixelFormat], ['png', 'yuva444p10le']);
   assert.ok(mov.codec.includes('prores_ks') && mov.codec.includes('4444'));
-  const crf = (quality: 'draft' | 'standard' | 'high') => Number(encoderPreset('mp4', quality).codec[encoderPreset('mp4', quality).codec.indexOf('-crf') + 1]);
+  const crf = (quality: 'draft' | 'standard' | 'high') =>
+    Number(encoderPreset('mp4', quality).codec[encoderPreset('mp4', quality).codec.indexOf('-crf') + 1]);
   assert.ok(crf('draft') > crf('standard') && crf('standard') > crf('high'));
 });
 
 test('the video pass reads frames from stdin and fits them into the output size', () => {
-  const args = videoEncodeArgs({ preset: encoderPreset('mp4', 'standard'), fps: 24, width: 1920, height: 1080, outputPath: '/o/v.partial', container: 'mp4' });
+  const args = videoEncodeArgs({
+    preset: encoderPreset('mp4', 'standard'),
+    fps: 24,
+    width: 1920,
+    height: 1080,
+    outputPath: '/o/v.partial',
+    container: 'mp4',
+  });
   assert.deepEqual(args.slice(0, 8), ['-f', 'image2pipe', '-framerate', '24', '-c:v', 'mjpeg', '-i', 'pipe:0']);
   const filter = args[args.indexOf('-vf') + 1]!;
   assert.match(filter, /scale=w=1920:h=1080:force_original_aspect_ratio=decrease/);
@@ -157,15 +225,57 @@ test('the video pass reads frames from stdin and fits them into the output size'
 });
 
 test('the mux pass delays, trims and mixes each clip and fits the audio to the video', () => {
-  const args = audioMixArgs('/v', [
-    { input: '/p/a.wav', protocols: 'file', options: ['-protocol_whitelist', 'file'], start: 1.5, end: 2, volume: 0.5 },
-    { input: 'https://x/b.mp3', protocols: 'http,https,tcp,tls', options: ['-protocol_whitelist', 'http,https,tcp,tls', '-max_redirects', '0'], start: 0, end: 3, volume: 1 },
-  ], 3, ['-c:a', 'aac'], [], 'mp4', '/out');
+  const args = audioMixArgs(
+    '/v',
+    [
+      {
+        input: '/p/a.wav',
+        protocols: 'file',
+        options: ['-protocol_whitelist', 'file'],
+        start: 1.5,
+        end: 2,
+        volume: 0.5,
+      },
+      {
+        input: 'https://x/b.mp3',
+        protocols: 'http,https,tcp,tls',
+        options: ['-protocol_whitelist', 'http,https,tcp,tls', '-max_redirects', '0'],
+        start: 0,
+        end: 3,
+        volume: 1,
+      },
+    ],
+    3,
+    ['-c:a', 'aac'],
+    [],
+    'mp4',
+    '/out',
+  );
   // Each input's own options come right before it.
-  assert.deepEqual(args.slice(0, 12), ['-i', '/v', '-protocol_whitelist', 'file', '-i', '/p/a.wav', '-protocol_whitelist', 'http,https,tcp,tls', '-max_redirects', '0', '-i', 'https://x/b.mp3']);
+  assert.deepEqual(args.slice(0, 12), [
+    '-i',
+    '/v',
+    '-protocol_whitelist',
+    'file',
+    '-i',
+    '/p/a.wav',
+    '-protocol_whitelist',
+    'http,https,tcp,tls',
+    '-max_redirects',
+    '0',
+    '-i',
+    'https://x/b.mp3',
+  ]);
   const graph = args[args.indexOf('-filter_complex') + 1]!;
   assert.match(graph, /\[1:a:0\].*atrim=end=0\.500000.*volume=0\.5000,adelay=delays=1500:all=1\[a0\]/);
   assert.match(graph, /\[2:a:0\].*adelay=delays=0:all=1\[a1\]/);
   assert.match(graph, /\[a0\]\[a1\]amix=inputs=2:normalize=0.*apad=whole_dur=3\.000000,atrim=end=3\.000000\[audio\]/);
-  assert.deepEqual(args.slice(args.indexOf('-map'), args.indexOf('-map') + 6), ['-map', '0:v:0', '-map', '[audio]', '-c:v', 'copy']);
+  assert.deepEqual(args.slice(args.indexOf('-map'), args.indexOf('-map') + 6), [
+    '-map',
+    '0:v:0',
+    '-map',
+    '[audio]',
+    '-c:v',
+    'copy',
+  ]);
 });

@@ -24,7 +24,8 @@ before(async () => {
   await writeFile(join(project, 'index.html'), '<p>hi</p>');
   await writeFile(join(project, 'media', 'clip.mp4'), BYTES);
   await writeFile(join(project, 'media', 'a b.webm'), 'x');
-  for (const name of ['font.woff2', 'tone.wav', 'tone.mp3', 'pic.svg', 'data.bin']) await writeFile(join(project, name), 'x');
+  for (const name of ['font.woff2', 'tone.wav', 'tone.mp3', 'pic.svg', 'data.bin'])
+    await writeFile(join(project, name), 'x');
   await writeFile(join(dist, 'fx.iife.js'), '/* compiler */');
   await writeFile(join(dist, 'fx-runtime.js'), '/* runtime */');
   await symlink(join(dir.path, 'secret.txt'), join(project, 'link.txt'));
@@ -56,7 +57,9 @@ function getRaw(path: string, headers: Record<string, string> = {}, method = 'GE
     const req = request({ host: '127.0.0.1', port, path, method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -79,7 +82,13 @@ test('two servers of the same project have different base paths', async () => {
   }
 });
 
-const unknowing = ['/index.html', '/__fx/fx.iife.js', '/__fx/compile.html', `/${'0'.repeat(32)}/index.html`, '/media/clip.mp4'];
+const unknowing = [
+  '/index.html',
+  '/__fx/fx.iife.js',
+  '/__fx/compile.html',
+  `/${'0'.repeat(32)}/index.html`,
+  '/media/clip.mp4',
+];
 for (const path of unknowing) {
   test(`answers 404 to ${path} without the base path`, async () => {
     const answer = await getRaw(path);

@@ -2,7 +2,12 @@
 // loopback stays private) and answer host names from a script — "public" for the check, private afterwards. Two
 // servers on the same port, one on each address, show which one a request reached.
 import type { LookupAddress } from 'node:dns';
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTcpServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
 import { isPrivateAddress, type AddressRules } from '../../src/render/public-address.js';
 
@@ -60,7 +65,9 @@ export interface Twins {
 const newSide = (): Side => ({ connections: 0, requests: [], firstBytes: [] });
 
 /** Two HTTP servers on one port, on 127.0.0.2 ("public") and 127.0.0.1 (private). */
-export function httpTwins(respond: (side: 'public' | 'private', request: IncomingMessage, response: ServerResponse) => void): Promise<Twins> {
+export function httpTwins(
+  respond: (side: 'public' | 'private', request: IncomingMessage, response: ServerResponse) => void,
+): Promise<Twins> {
   return twins((name, side) => {
     const server = createHttpServer((request, response) => {
       side.requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });

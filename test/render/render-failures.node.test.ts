@@ -67,15 +67,32 @@ async function fakeProgram(name: string, script: string): Promise<string> {
   return path;
 }
 
-const root = (attributes: string, body = '') => `<!doctype html><html><body><div id="root" ${attributes}>${body}</div></body></html>`;
+const root = (attributes: string, body = '') =>
+  `<!doctype html><html><body><div id="root" ${attributes}>${body}</div></body></html>`;
 
 const brokenEntries: [string, string | undefined, string][] = [
   ['a missing entry file', undefined, 'composition_not_found'],
   ['an empty entry file', '   \n', 'composition_empty'],
-  ['an entry without data-composition-id', root('data-width="320" data-height="180" data-duration="1"'), 'composition_invalid'],
-  ['an entry without data-duration', root('data-composition-id="x" data-width="320" data-height="180"'), 'composition_duration_missing'],
-  ['an entry with data-duration="0"', root('data-composition-id="x" data-width="320" data-height="180" data-duration="0"'), 'composition_duration_missing'],
-  ['an entry with data-duration="soon"', root('data-composition-id="x" data-width="320" data-height="180" data-duration="soon"'), 'composition_duration_missing'],
+  [
+    'an entry without data-composition-id',
+    root('data-width="320" data-height="180" data-duration="1"'),
+    'composition_invalid',
+  ],
+  [
+    'an entry without data-duration',
+    root('data-composition-id="x" data-width="320" data-height="180"'),
+    'composition_duration_missing',
+  ],
+  [
+    'an entry with data-duration="0"',
+    root('data-composition-id="x" data-width="320" data-height="180" data-duration="0"'),
+    'composition_duration_missing',
+  ],
+  [
+    'an entry with data-duration="soon"',
+    root('data-composition-id="x" data-width="320" data-height="180" data-duration="soon"'),
+    'composition_duration_missing',
+  ],
 ];
 for (const [name, html, code] of brokenEntries) {
   test(`${name} fails with ${code} and writes nothing`, async () => {
@@ -93,13 +110,21 @@ test('a project folder that does not exist fails with project_not_found', async 
 
 for (const composition of ['../index.html', '/etc/hosts', 'https://example.com/index.html']) {
   test(`composition ${JSON.stringify(composition)} fails with composition_path_refused`, async () => {
-    await assert.rejects(render(options(join(FIXTURES, 'animated'), outputDir(), { composition })), hasCode('composition_path_refused'));
+    await assert.rejects(
+      render(options(join(FIXTURES, 'animated'), outputDir(), { composition })),
+      hasCode('composition_path_refused'),
+    );
   });
 }
 
 test('4k with webm is refused before any work: no folder, no browser', async () => {
   const out = outputDir();
-  await assert.rejects(render(options(join(FIXTURES, 'animated'), out, { format: 'webm', resolution: '4k', outputPath: join(out, 'v.webm') })), hasCode('resolution_format_unsupported'));
+  await assert.rejects(
+    render(
+      options(join(FIXTURES, 'animated'), out, { format: 'webm', resolution: '4k', outputPath: join(out, 'v.webm') }),
+    ),
+    hasCode('resolution_format_unsupported'),
+  );
   assert.equal(existsSync(out), false);
 });
 
@@ -111,16 +136,18 @@ test('aborting mid-render kills the browser and FFmpeg, removes partial output a
   const scratch = join(dir.path, `tmp-${++counter}`);
   await mkdir(scratch);
   await withEnv({ TMPDIR: scratch }, async () => {
-    const running = render(options(join(FIXTURES, 'animated'), out, {
-      fps: 60,
-      signal: controller.signal,
-      onProgress: ({ stage, framesDone }) => {
-        if (stage === 'capturing' && framesDone === 10) {
-          framesWhenAborted = framesDone;
-          controller.abort();
-        }
-      },
-    }));
+    const running = render(
+      options(join(FIXTURES, 'animated'), out, {
+        fps: 60,
+        signal: controller.signal,
+        onProgress: ({ stage, framesDone }) => {
+          if (stage === 'capturing' && framesDone === 10) {
+            framesWhenAborted = framesDone;
+            controller.abort();
+          }
+        },
+      }),
+    );
     await assert.rejects(running, hasCode('render_aborted'));
   });
   assert.equal(framesWhenAborted, 10);
@@ -139,15 +166,26 @@ test('aborting while ffprobe reads an audio source leaves no ffprobe, FFmpeg or 
     response.writeHead(200, { 'content-type': 'audio/wav' }).end(wavBytes());
   });
   const src = `${audioServer.origin}/hanging-${++counter}.wav`;
-  const withAudio = await project(root('data-composition-id="a" data-width="320" data-height="180" data-duration="1"', `<audio src="${src}"></audio>`));
+  const withAudio = await project(
+    root(
+      'data-composition-id="a" data-width="320" data-height="180" data-duration="1"',
+      `<audio src="${src}"></audio>`,
+    ),
+  );
   const out = outputDir();
   const scratch = join(dir.path, `tmp-${++counter}`);
   await mkdir(scratch);
   try {
     await withEnv({ TMPDIR: scratch }, async () => {
-      await assert.rejects(render(options(withAudio, out, { signal: controller.signal, unsafeAllowPrivateNetwork: true })), hasCode('render_aborted'));
+      await assert.rejects(
+        render(options(withAudio, out, { signal: controller.signal, unsafeAllowPrivateNetwork: true })),
+        hasCode('render_aborted'),
+      );
     });
-    assert.ok(audioServer.requests.some((request) => /Lavf/.test(request.userAgent)), 'ffprobe was reading the source when the render was aborted');
+    assert.ok(
+      audioServer.requests.some((request) => /Lavf/.test(request.userAgent)),
+      'ffprobe was reading the source when the render was aborted',
+    );
     assert.deepEqual(await processesMentioning(src), [], 'no ffprobe left');
     assert.deepEqual(await processesMentioning(out), [], 'no FFmpeg left');
     assert.deepEqual(await processesMentioning(scratch), [], 'no browser left');
@@ -159,14 +197,24 @@ test('aborting while ffprobe reads an audio source leaves no ffprobe, FFmpeg or 
 const tooLong: [string, string, Partial<RenderOptions>, RegExp][] = [
   ['data-duration="1e308"', '1e308', {}, /at most 600 s \("maxDurationSeconds"\), got "data-duration" 1e\+308/],
   ['2 s over maxDurationSeconds 1.5', '2', { maxDurationSeconds: 1.5 }, /at most 1.5 s/],
-  ['20 frames over maxFrames 19', '2', { maxFrames: 19 }, /at most 19 frames \("maxFrames"\), got 20 \(2 s at 10 fps\)/],
+  [
+    '20 frames over maxFrames 19',
+    '2',
+    { maxFrames: 19 },
+    /at most 19 frames \("maxFrames"\), got 20 \(2 s at 10 fps\)/,
+  ],
 ];
 for (const [name, duration, change, message] of tooLong) {
   test(`${name} fails with composition_duration_too_long before any frame is captured`, async () => {
-    const long = await project(root(`data-composition-id="long" data-width="320" data-height="180" data-duration="${duration}"`));
+    const long = await project(
+      root(`data-composition-id="long" data-width="320" data-height="180" data-duration="${duration}"`),
+    );
     const out = outputDir();
     const stages = new Set<string>();
-    await assert.rejects(render(options(long, out, { ...change, onProgress: ({ stage }) => stages.add(stage) })), (error) => hasCode('composition_duration_too_long')(error) && message.test((error as Error).message));
+    await assert.rejects(
+      render(options(long, out, { ...change, onProgress: ({ stage }) => stages.add(stage) })),
+      (error) => hasCode('composition_duration_too_long')(error) && message.test((error as Error).message),
+    );
     assert.deepEqual([...stages], ['compiling']);
     assert.deepEqual(await filesIn(out), []);
   });
@@ -192,20 +240,28 @@ test('a render removes the browser profiles of dead processes, and only those', 
 
 test('an already aborted signal rejects with render_aborted and creates nothing', async () => {
   const out = outputDir();
-  await assert.rejects(render(options(join(FIXTURES, 'animated'), out, { signal: AbortSignal.abort() })), hasCode('render_aborted'));
+  await assert.rejects(
+    render(options(join(FIXTURES, 'animated'), out, { signal: AbortSignal.abort() })),
+    hasCode('render_aborted'),
+  );
   assert.equal(existsSync(out), false);
 });
 
 test('a composition whose seek never returns fails with render_timeout and its browser is killed', async () => {
-  const hanging = await project(root(
-    'data-composition-id="hang" data-width="320" data-height="180" data-duration="1"',
-    '<script>window.__timelines.hang = { pause() {}, seek(t) { if (t > 0.3) for (;;) {} } };</script>',
-  ));
+  const hanging = await project(
+    root(
+      'data-composition-id="hang" data-width="320" data-height="180" data-duration="1"',
+      '<script>window.__timelines.hang = { pause() {}, seek(t) { if (t > 0.3) for (;;) {} } };</script>',
+    ),
+  );
   const out = outputDir();
   const scratch = join(dir.path, `tmp-${++counter}`);
   await mkdir(scratch);
   await withEnv({ TMPDIR: scratch }, async () => {
-    await assert.rejects(render(options(hanging, out, { timeoutMs: 1500 })), (error) => hasCode('render_timeout')(error) && /seeking took longer than 1500 ms/.test((error as Error).message));
+    await assert.rejects(
+      render(options(hanging, out, { timeoutMs: 1500 })),
+      (error) => hasCode('render_timeout')(error) && /seeking took longer than 1500 ms/.test((error as Error).message),
+    );
   });
   assert.deepEqual(await filesIn(out), []);
   assert.deepEqual(await processesMentioning(scratch), []);
@@ -214,13 +270,19 @@ test('a composition whose seek never returns fails with render_timeout and its b
 test('a browser that dies at start fails with browser_crashed', async () => {
   const fake = await fakeProgram('dying-browser', 'echo "fake browser gives up" >&2; exit 3');
   await withEnv({ FX_CHROMIUM_HEADLESS_SHELL: fake }, async () => {
-    await assert.rejects(render(options(join(FIXTURES, 'animated'), outputDir(), { capture: 'begin-frame' })), (error) => hasCode('browser_crashed')(error) && /fake browser gives up/.test((error as Error).message));
+    await assert.rejects(
+      render(options(join(FIXTURES, 'animated'), outputDir(), { capture: 'begin-frame' })),
+      (error) => hasCode('browser_crashed')(error) && /fake browser gives up/.test((error as Error).message),
+    );
   });
 });
 
 test('a missing browser fails with browser_not_found', async () => {
   await withEnv({ FX_CHROMIUM_HEADLESS_SHELL: join(dir.path, 'no-such-browser') }, async () => {
-    await assert.rejects(render(options(join(FIXTURES, 'animated'), outputDir(), { capture: 'begin-frame' })), hasCode('browser_not_found'));
+    await assert.rejects(
+      render(options(join(FIXTURES, 'animated'), outputDir(), { capture: 'begin-frame' })),
+      hasCode('browser_not_found'),
+    );
   });
 });
 
@@ -228,7 +290,10 @@ test('an FFmpeg failure fails with ffmpeg_failed, carrying the tail of its stder
   const fake = await fakeProgram('failing-ffmpeg', 'echo "Unknown encoder libfake" >&2; exit 1');
   const out = outputDir();
   await withEnv({ FX_FFMPEG: fake }, async () => {
-    await assert.rejects(render(options(join(FIXTURES, 'animated'), out)), (error) => hasCode('ffmpeg_failed')(error) && /Unknown encoder libfake/.test((error as Error).message));
+    await assert.rejects(
+      render(options(join(FIXTURES, 'animated'), out)),
+      (error) => hasCode('ffmpeg_failed')(error) && /Unknown encoder libfake/.test((error as Error).message),
+    );
   });
   assert.deepEqual(await filesIn(out), []);
 });
@@ -241,6 +306,9 @@ test('a missing FFmpeg fails with ffmpeg_not_found', async () => {
 
 test('missing bundles fail with runtime_bundle_missing before any browser starts', async () => {
   await withEnv({ FX_DIST_DIR: join(dir.path, 'empty-dist') }, async () => {
-    await assert.rejects(render(options(join(FIXTURES, 'animated'), outputDir())), (error) => hasCode('runtime_bundle_missing')(error) && /npm run build/.test((error as Error).message));
+    await assert.rejects(
+      render(options(join(FIXTURES, 'animated'), outputDir())),
+      (error) => hasCode('runtime_bundle_missing')(error) && /npm run build/.test((error as Error).message),
+    );
   });
 });

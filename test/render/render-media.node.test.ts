@@ -19,7 +19,14 @@ before(async () => {
   dir = await tempDir();
   project = await copyFixture('media', join(dir.path, 'project'));
   await makeMedia(project);
-  result = await render({ projectDir: project, composition: 'index.html', fps: FPS, quality: 'high', format: 'mp4', outputPath: join(dir.path, 'out', 'media.mp4') });
+  result = await render({
+    projectDir: project,
+    composition: 'index.html',
+    fps: FPS,
+    quality: 'high',
+    format: 'mp4',
+    outputPath: join(dir.path, 'out', 'media.mp4'),
+  });
 });
 
 after(() => dir.cleanup());
@@ -33,7 +40,10 @@ test('every composition frame inside the clip shows the matching clip frame', as
     const distances = clipLevels.map((level) => Math.abs(level - rendered[n]!));
     const shown = distances.indexOf(Math.min(...distances));
     assert.equal(shown, n - CLIP_FIRST_FRAME, `composition frame ${n} (gray ${rendered[n]}) shows clip frame ${shown}`);
-    assert.ok(distances[shown]! < 2.5, `composition frame ${n}: gray ${rendered[n]} is ${distances[shown]} off clip frame ${shown}`);
+    assert.ok(
+      distances[shown]! < 2.5,
+      `composition frame ${n}: gray ${rendered[n]} is ${distances[shown]} off clip frame ${shown}`,
+    );
   }
 });
 
@@ -65,7 +75,14 @@ test('audio sounds only where its clips are', async () => {
 test('a video filling the frame from frame 0 is captured from the first frame on', async () => {
   const cover = await copyFixture('video-cover', join(dir.path, 'cover'));
   await makeMedia(cover);
-  const rendered = await render({ projectDir: cover, composition: 'index.html', fps: 30, quality: 'high', format: 'mp4', outputPath: join(dir.path, 'out', 'cover.mp4') });
+  const rendered = await render({
+    projectDir: cover,
+    composition: 'index.html',
+    fps: 30,
+    quality: 'high',
+    format: 'mp4',
+    outputPath: join(dir.path, 'out', 'cover.mp4'),
+  });
   const clipLevels = await grayAt(join(cover, 'clip.webm'), 80, 45);
   // The clip is scaled 2× to cover the frame: its pixel (80, 45) lands at (160, 90).
   const levels = await grayAt(rendered.videoPath, 160, 90);
@@ -91,20 +108,46 @@ test('a WebM whose audio starts before 0 renders without stalled seeks', { timeo
   const project = join(dir.path, 'negative-start');
   await mkdir(project);
   await ffmpeg([
-    '-f', 'lavfi', '-i', "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
-    '-f', 'lavfi', '-i', 'sine=f=440:d=1:r=48000',
-    '-c:v', 'libvpx-vp9', '-lossless', '1', '-c:a', 'libopus', '-shortest', '-avoid_negative_ts', 'disabled', join(project, 'clip.webm'),
+    '-f',
+    'lavfi',
+    '-i',
+    "nullsrc=s=160x90:r=30:d=1,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p",
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=f=440:d=1:r=48000',
+    '-c:v',
+    'libvpx-vp9',
+    '-lossless',
+    '1',
+    '-c:a',
+    'libopus',
+    '-shortest',
+    '-avoid_negative_ts',
+    'disabled',
+    join(project, 'clip.webm'),
   ]);
-  const audio = (await probe(join(project, 'clip.webm'))).streams.find((stream) => stream.codec_type === 'audio') as { start_time?: string } | undefined;
+  const audio = (await probe(join(project, 'clip.webm'))).streams.find((stream) => stream.codec_type === 'audio') as
+    { start_time?: string } | undefined;
   assert.ok(Number(audio?.start_time) < 0, `the audio should start before 0, starts at ${audio?.start_time}`);
   await writeFile(join(project, 'index.html'), CLIP_FROM_ZERO);
   const started = performance.now();
-  const rendered = await render({ projectDir: project, composition: 'index.html', fps: FPS, quality: 'high', format: 'mp4', concurrency: 1, outputPath: join(dir.path, 'out', 'negative-start.mp4') });
+  const rendered = await render({
+    projectDir: project,
+    composition: 'index.html',
+    fps: FPS,
+    quality: 'high',
+    format: 'mp4',
+    concurrency: 1,
+    outputPath: join(dir.path, 'out', 'negative-start.mp4'),
+  });
   const seconds = (performance.now() - started) / 1000;
   assert.ok(seconds < 10, `15 frames took ${seconds.toFixed(1)} s`);
   // Its frames start at 0, so composition frame n shows clip frame n.
   const clipLevels = await grayAt(join(project, 'clip.webm'), 80, 45);
   const levels = await grayAt(rendered.videoPath, 80, 45);
   assert.equal(levels.length, 15);
-  levels.forEach((level, n) => assert.ok(Math.abs(level - clipLevels[n]!) < 2.5, `frame ${n}: gray ${level}, clip frame ${n} is ${clipLevels[n]}`));
+  levels.forEach((level, n) =>
+    assert.ok(Math.abs(level - clipLevels[n]!) < 2.5, `frame ${n}: gray ${level}, clip frame ${n} is ${clipLevels[n]}`),
+  );
 });

@@ -22,20 +22,33 @@ const animated = (change: Partial<RenderOptions> & { outputPath: string }): Rend
   format: 'mp4',
   ...change,
 });
-const videoStream = async (file: string) => (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
+const videoStream = async (file: string) =>
+  (await probe(file)).streams.find((stream) => stream.codec_type === 'video')!;
 
 let mp4: RenderResult;
 const progress: RenderProgress[] = [];
 
 test('mp4: H.264 yuv420p with exactly fps × duration frames, at the composition size', async () => {
-  mp4 = await render(animated({ outputPath: join(dir.path, 'default.mp4'), onProgress: (event) => progress.push(event) }));
+  mp4 = await render(
+    animated({ outputPath: join(dir.path, 'default.mp4'), onProgress: (event) => progress.push(event) }),
+  );
   const video = await videoStream(mp4.videoPath);
   assert.deepEqual(
-    { codec: video.codec_name, pix: video.pix_fmt, width: video.width, height: video.height, frames: Number(video.nb_read_frames), rate: video.r_frame_rate },
+    {
+      codec: video.codec_name,
+      pix: video.pix_fmt,
+      width: video.width,
+      height: video.height,
+      frames: Number(video.nb_read_frames),
+      rate: video.r_frame_rate,
+    },
     { codec: 'h264', pix: 'yuv420p', width: 320, height: 180, frames: 60, rate: '30/1' },
   );
   assert.ok(isClose(Number(video.duration), 2, 0.001), `duration ${video.duration}`);
-  assert.deepEqual({ frames: mp4.frames, fps: mp4.fps, duration: mp4.duration, width: mp4.width, height: mp4.height }, { frames: 60, fps: 30, duration: 2, width: 320, height: 180 });
+  assert.deepEqual(
+    { frames: mp4.frames, fps: mp4.fps, duration: mp4.duration, width: mp4.width, height: mp4.height },
+    { frames: 60, fps: 30, duration: 2, width: 320, height: 180 },
+  );
   assert.equal((await probe(mp4.videoPath)).streams.length, 1, 'no audio stream without audio clips');
 });
 
@@ -46,7 +59,10 @@ test('mp4: the moov atom comes first (+faststart)', async () => {
     boxes.push(file.toString('latin1', offset + 4, offset + 8));
     if (file.readUInt32BE(offset) < 8) break;
   }
-  assert.ok(boxes.includes('moov') && boxes.indexOf('moov') < boxes.indexOf('mdat'), `top-level boxes: ${boxes.join(', ')}`);
+  assert.ok(
+    boxes.includes('moov') && boxes.indexOf('moov') < boxes.indexOf('mdat'),
+    `top-level boxes: ${boxes.join(', ')}`,
+  );
 });
 
 test('every frame is the frame of its time: the slider moves 4 px a frame', async () => {
@@ -67,7 +83,9 @@ test('the default variable value shows, and leaves nothing but the video and its
 });
 
 test('a variable override visibly changes the frame', async () => {
-  const result = await render(animated({ outputPath: join(dir.path, 'override.mp4'), variables: { accent: '#00ff00', title: 'Changed' } }));
+  const result = await render(
+    animated({ outputPath: join(dir.path, 'override.mp4'), variables: { accent: '#00ff00', title: 'Changed' } }),
+  );
   const [red, green, blue] = await pixelAt(result.videoPath, 30, 300, 160);
   assert.ok(red < 50 && green > 200 && blue < 50, `overridden accent #00ff00, got ${[red, green, blue]}`);
 });
@@ -76,7 +94,10 @@ test('progress goes through the stages in order and counts every frame', () => {
   const stages = progress.map((event) => event.stage).filter((stage, index, all) => stage !== all[index - 1]);
   assert.deepEqual(stages, ['compiling', 'loading', 'capturing', 'encoding', 'done']);
   const counts = progress.filter((event) => event.stage === 'capturing').map((event) => event.framesDone);
-  assert.deepEqual(counts, Array.from({ length: 61 }, (_, index) => index));
+  assert.deepEqual(
+    counts,
+    Array.from({ length: 61 }, (_, index) => index),
+  );
   assert.ok(progress.slice(1).every((event) => event.framesTotal === 60));
 });
 
@@ -130,7 +151,9 @@ test('mov: ProRes 4444 with an alpha channel; a transparent pixel decodes back t
 });
 
 test('1080p from a 320×180 composition: scaled 6×, the picture keeps its layout', async () => {
-  const result = await render(animated({ outputPath: join(dir.path, 'full-hd.mp4'), resolution: '1080p', fps: 5, quality: 'draft' }));
+  const result = await render(
+    animated({ outputPath: join(dir.path, 'full-hd.mp4'), resolution: '1080p', fps: 5, quality: 'draft' }),
+  );
   const video = await videoStream(result.videoPath);
   assert.deepEqual([video.width, video.height, Number(video.nb_read_frames)], [1920, 1080, 10]);
   // The accent block (x 240–320, y 120–180 in the composition) lands at x 1440–1920, y 720–1080.
@@ -140,16 +163,29 @@ test('1080p from a 320×180 composition: scaled 6×, the picture keeps its layou
 });
 
 test('1:1 from a 16:9 composition: fitted by width and letterboxed', async () => {
-  const result = await render(animated({ outputPath: join(dir.path, 'square.mp4'), resolution: '1080p', aspectRatio: '1:1', fps: 2, quality: 'draft' }));
+  const result = await render(
+    animated({
+      outputPath: join(dir.path, 'square.mp4'),
+      resolution: '1080p',
+      aspectRatio: '1:1',
+      fps: 2,
+      quality: 'draft',
+    }),
+  );
   const video = await videoStream(result.videoPath);
   assert.deepEqual([video.width, video.height], [1080, 1080]);
   // 320×180 at 3.375× is 1080×607.5, centred: bars above y ≈ 236 and below y ≈ 844.
-  assert.ok((await pixelAt(result.videoPath, 1, 540, 100)).slice(0, 3).every((value) => value < 10), 'black bar on top');
+  assert.ok(
+    (await pixelAt(result.videoPath, 1, 540, 100)).slice(0, 3).every((value) => value < 10),
+    'black bar on top',
+  );
   assert.ok((await pixelAt(result.videoPath, 1, 1000, 780))[0] > 200, 'accent block inside the picture');
 });
 
 test('two capture workers deliver every frame, in order', async () => {
-  const result = await render(animated({ outputPath: join(dir.path, 'parallel.mp4'), fps: 10, quality: 'high', concurrency: 2 }));
+  const result = await render(
+    animated({ outputPath: join(dir.path, 'parallel.mp4'), fps: 10, quality: 'high', concurrency: 2 }),
+  );
   const rows = await rowAt(result.videoPath, 40);
   assert.equal(rows.length, 20);
   rows.forEach((row, frame) => {
@@ -160,7 +196,9 @@ test('two capture workers deliver every frame, in order', async () => {
 });
 
 test('the screenshot capture path (full Chromium) gives the same video', async () => {
-  const result = await render(animated({ outputPath: join(dir.path, 'screenshot.mp4'), capture: 'screenshot', fps: 5 }));
+  const result = await render(
+    animated({ outputPath: join(dir.path, 'screenshot.mp4'), capture: 'screenshot', fps: 5 }),
+  );
   assert.equal(result.capture, 'screenshot');
   const video = await videoStream(result.videoPath);
   assert.equal(Number(video.nb_read_frames), 10);

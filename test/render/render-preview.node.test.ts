@@ -40,7 +40,11 @@ function previewPage(server: ProjectServer, variables: Record<string, unknown>):
 }
 
 /** Screenshots of the element after each `await seek(t)` of `times`, in order, in one page (`<dir>/preview-<t>.png`). */
-async function previewFrames(project: Project, variables: Record<string, unknown>, times: readonly number[]): Promise<string[]> {
+async function previewFrames(
+  project: Project,
+  variables: Record<string, unknown>,
+  times: readonly number[],
+): Promise<string[]> {
   const server = servers.get(project)!;
   const page = await browser.newPage({ viewport: { width: 320, height: 180 }, deviceScaleFactor: 1 });
   try {
@@ -51,7 +55,13 @@ async function previewFrames(project: Project, variables: Record<string, unknown
     });
     const files: string[] = [];
     for (const time of times) {
-      await page.evaluate((seconds) => (document.querySelector('fx-composition') as HTMLElement & { seek(seconds: number): Promise<number> }).seek(seconds), time);
+      await page.evaluate(
+        (seconds) =>
+          (document.querySelector('fx-composition') as HTMLElement & { seek(seconds: number): Promise<number> }).seek(
+            seconds,
+          ),
+        time,
+      );
       const file = join(dir.path, `preview-${project}-${time}.png`);
       await writeFile(file, await page.locator('fx-composition').screenshot());
       files.push(file);
@@ -62,9 +72,20 @@ async function previewFrames(project: Project, variables: Record<string, unknown
   }
 }
 
-for (const [format, seconds] of [['mp4', 1.5], ['mov', 0.5]] as const) {
+for (const [format, seconds] of [
+  ['mp4', 1.5],
+  ['mov', 0.5],
+] as const) {
   test(`the ${format} frame at ${seconds} s matches the preview at ${seconds} s (PSNR ≥ 35 dB)`, async () => {
-    const result = await render({ projectDir: join(FIXTURES, 'animated'), composition: 'index.html', fps: 30, quality: 'high', format, variables: VARIABLES, outputPath: join(dir.path, `render.${format}`) });
+    const result = await render({
+      projectDir: join(FIXTURES, 'animated'),
+      composition: 'index.html',
+      fps: 30,
+      quality: 'high',
+      format,
+      variables: VARIABLES,
+      outputPath: join(dir.path, `render.${format}`),
+    });
     const rendered = join(dir.path, `rendered-${format}.png`);
     await extractFrame(result.videoPath, Math.round(seconds * 30), rendered);
     const [preview] = await previewFrames('animated', VARIABLES, [seconds]);
@@ -81,7 +102,14 @@ for (const [format, seconds] of [['mp4', 1.5], ['mov', 0.5]] as const) {
 // in one preview: each screenshot right after `await seek(t)` must be the render's frame at t, not an earlier one.
 test('a transparent, timeline-driven composition: mp4 frames at five times match the preview after each seek', async () => {
   const times = [2.4, 0.6, 1.8, 0.3, 1.2];
-  const result = await render({ projectDir: join(FIXTURES, 'timeline-transparent'), composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', outputPath: join(dir.path, 'timeline.mp4') });
+  const result = await render({
+    projectDir: join(FIXTURES, 'timeline-transparent'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath: join(dir.path, 'timeline.mp4'),
+  });
   const previews = await previewFrames('timeline-transparent', {}, times);
   for (const [index, time] of times.entries()) {
     const rendered = join(dir.path, `timeline-${time}.png`);
@@ -89,6 +117,10 @@ test('a transparent, timeline-driven composition: mp4 frames at five times match
     const score = await psnr(rendered, previews[index]!);
     assert.ok(score >= 35, `at ${time} s: PSNR ${score.toFixed(2)} dB between render and preview`);
     // The previous seek's frame differs clearly: a preview left there would fail above.
-    if (index > 0) assert.ok((await psnr(rendered, previews[index - 1]!)) < score - 5, `the frame at ${time} s differs from the one at ${times[index - 1]} s`);
+    if (index > 0)
+      assert.ok(
+        (await psnr(rendered, previews[index - 1]!)) < score - 5,
+        `the frame at ${time} s differs from the one at ${times[index - 1]} s`,
+      );
   }
 });

@@ -20,16 +20,19 @@ let web: Twins;
 let tls: Twins;
 let restoreRules: () => void;
 
-
 before(async () => {
   dir = await tempDir();
   project = join(dir.path, 'project');
   await mkdir(project);
-  const pictures = { public: await solidPng('0x00ff00', join(dir.path, 'green.png')), private: await solidPng('0x0000ff', join(dir.path, 'blue.png')) };
+  const pictures = {
+    public: await solidPng('0x00ff00', join(dir.path, 'green.png')),
+    private: await solidPng('0x0000ff', join(dir.path, 'blue.png')),
+  };
   await ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', join(dir.path, 'tone.wav')]);
   const tone = await readFile(join(dir.path, 'tone.wav'));
   web = await httpTwins((side, request, response) => {
-    if (request.url === '/tone.wav') return void response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': tone.length }).end(tone);
+    if (request.url === '/tone.wav')
+      return void response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': tone.length }).end(tone);
     response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*' }).end(pictures[side]);
   });
   tls = await tcpTwins();
@@ -37,7 +40,9 @@ before(async () => {
   // Two tiles, 80 px each, red where nothing loaded: an http picture (green from the public server, blue from the
   // private one) and an https picture (neither server speaks TLS: it stays red, but the handshake shows where it went).
   const origin = `http://localhost:${web.port}`;
-  await writeFile(join(project, 'index.html'), `<!doctype html><html><head><style>
+  await writeFile(
+    join(project, 'index.html'),
+    `<!doctype html><html><head><style>
     body { margin: 0; }
     #root { width: 320px; height: 180px; position: relative; overflow: hidden; background: #000000; }
     .tile { position: absolute; top: 0; width: 80px; height: 80px; }
@@ -50,7 +55,8 @@ before(async () => {
       fetch(${JSON.stringify(`${origin}/fetched`)}).catch(() => undefined);
       new WebSocket(${JSON.stringify(`ws://localhost:${web.port}/socket`)});
     </script>
-  </div></body></html>`);
+  </div></body></html>`,
+  );
 });
 
 after(async () => {
@@ -60,7 +66,15 @@ after(async () => {
 });
 
 const renderProject = (name: string, unsafeAllowPrivateNetwork?: boolean) =>
-  render({ projectDir: project, composition: 'index.html', fps: 5, quality: 'high', format: 'mp4', outputPath: join(dir.path, 'out', `${name}.mp4`), unsafeAllowPrivateNetwork });
+  render({
+    projectDir: project,
+    composition: 'index.html',
+    fps: 5,
+    quality: 'high',
+    format: 'mp4',
+    outputPath: join(dir.path, 'out', `${name}.mp4`),
+    unsafeAllowPrivateNetwork,
+  });
 
 const tile = (result: RenderResult, index: number) => tileColor(result.videoPath, index);
 
@@ -68,18 +82,30 @@ test('the page loads from the address that was checked; the private server hears
   const result = await renderProject('guarded');
   assert.equal(web.private.connections, 0, 'no connection to the private http server');
   assert.equal(tls.private.connections, 0, 'no connection to the private https server');
-  assert.ok(looksLike(await tile(result, 0), [0, 255, 0]), 'tile 0 shows the public server\'s green picture');
+  assert.ok(looksLike(await tile(result, 0), [0, 255, 0]), "tile 0 shows the public server's green picture");
   const urls = web.public.requests.map((request) => request.url);
-  assert.ok(urls.includes('/picture.png') && urls.includes('/fetched'), `the public server served the page, got ${urls}`);
+  assert.ok(
+    urls.includes('/picture.png') && urls.includes('/fetched'),
+    `the public server served the page, got ${urls}`,
+  );
   assert.ok(!urls.includes('/socket'), 'no WebSocket reached it either');
-  assert.ok(tls.public.firstBytes.some((bytes) => bytes[0] === 0x16), 'the https picture\'s handshake went to the public address');
-  assert.deepEqual((result.issues ?? []).filter((found) => found.code === 'network_request_blocked'), []);
+  assert.ok(
+    tls.public.firstBytes.some((bytes) => bytes[0] === 0x16),
+    "the https picture's handshake went to the public address",
+  );
+  assert.deepEqual(
+    (result.issues ?? []).filter((found) => found.code === 'network_request_blocked'),
+    [],
+  );
   assert.equal(result.hasAudio, true, 'the remote audio was mixed, fetched from the public address');
   assert.ok(urls.includes('/tone.wav'));
 });
 
 test('control: without the guard, Chromium resolves localhost itself and reaches the private server', async () => {
   const result = await renderProject('unguarded', true);
-  assert.ok(web.private.requests.some((request) => request.url === '/picture.png'), 'the private server was asked for the picture');
-  assert.ok(looksLike(await tile(result, 0), [0, 0, 255]), 'tile 0 shows the private server\'s blue picture');
+  assert.ok(
+    web.private.requests.some((request) => request.url === '/picture.png'),
+    'the private server was asked for the picture',
+  );
+  assert.ok(looksLike(await tile(result, 0), [0, 0, 255]), "tile 0 shows the private server's blue picture");
 });

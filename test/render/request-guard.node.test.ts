@@ -44,11 +44,21 @@ const attempts = (targetOrigin: string, udpPort: number) => `(async () => {
 })()`;
 
 before(async () => {
-  target = await recordingServer((_, response) => void response.writeHead(200, { 'content-type': 'image/svg+xml', 'access-control-allow-origin': '*' }).end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'));
+  target = await recordingServer(
+    (_, response) =>
+      void response
+        .writeHead(200, { 'content-type': 'image/svg+xml', 'access-control-allow-origin': '*' })
+        .end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'),
+  );
   own = await recordingServer((request, response) => {
-    if (request.url === '/redirect') return void response.writeHead(302, { location: `${target.origin}/redirected.svg` }).end();
+    if (request.url === '/redirect')
+      return void response.writeHead(302, { location: `${target.origin}/redirected.svg` }).end();
     if (request.url === '/sw.js') {
-      return void response.writeHead(200, { 'content-type': 'text/javascript' }).end("onmessage = (event) => fetch(event.data).then(() => event.source.postMessage('ok'), () => event.source.postMessage('failed'));");
+      return void response
+        .writeHead(200, { 'content-type': 'text/javascript' })
+        .end(
+          "onmessage = (event) => fetch(event.data).then(() => event.source.postMessage('ok'), () => event.source.postMessage('failed'));",
+        );
     }
     response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>page</title>');
   });
@@ -70,7 +80,10 @@ async function tryEverything(policy: RenderNetworkPolicy): Promise<Record<string
   try {
     const page = await browser.newPage({ width: 64, height: 64 }, 1, false);
     await page.goto(`${own.origin}/page.html`);
-    return await page.evaluate<Record<string, string>>('trying every way out', attempts(target.origin, udp.address().port));
+    return await page.evaluate<Record<string, string>>(
+      'trying every way out',
+      attempts(target.origin, udp.address().port),
+    );
   } finally {
     await browser.close();
     watch.dispose();
@@ -80,39 +93,68 @@ async function tryEverything(policy: RenderNetworkPolicy): Promise<Record<string
 test('with the render policy, no request, WebSocket or STUN packet reaches a private address', async () => {
   const policy = new RenderNetworkPolicy(own.origin, false);
   const results = await tryEverything(policy);
-  assert.deepEqual(results, { fetch: 'failed', redirect: 'failed', worker: 'failed', websocket: 'failed', serviceWorker: 'failed' });
+  assert.deepEqual(results, {
+    fetch: 'failed',
+    redirect: 'failed',
+    worker: 'failed',
+    websocket: 'failed',
+    serviceWorker: 'failed',
+  });
   assert.deepEqual(target.requests, []);
   assert.equal(udpMessages, 0, 'no STUN request');
   const blocked = policy.issues().map((found) => [found.code, /"([^"]+)"/.exec(found.message)![1]]);
-  assert.deepEqual(blocked.sort(), ['/from-page', '/from-sw', '/from-worker', '/redirected.svg'].map((path) => ['network_request_blocked', `${target.origin}${path}`]).sort());
+  assert.deepEqual(
+    blocked.sort(),
+    ['/from-page', '/from-sw', '/from-worker', '/redirected.svg']
+      .map((path) => ['network_request_blocked', `${target.origin}${path}`])
+      .sort(),
+  );
   // The page's own origin (the project server) was served as usual, the redirect included.
-  assert.ok(own.requests.some((request) => request.url === '/redirect') && own.requests.some((request) => request.url === '/sw.js'));
+  assert.ok(
+    own.requests.some((request) => request.url === '/redirect') &&
+      own.requests.some((request) => request.url === '/sw.js'),
+  );
 });
 
 test('control: unsafeAllowPrivateNetwork lets every one of them through', async () => {
   const results = await tryEverything(new RenderNetworkPolicy(own.origin, true));
   // The target drops WebSocket upgrades, so that one fails even though it got there.
   assert.deepEqual(results, { fetch: 'ok', redirect: 'ok', worker: 'ok', websocket: 'failed', serviceWorker: 'ok' });
-  assert.deepEqual(target.requests.map((request) => request.url).sort(), ['/from-page', '/from-sw', '/from-worker', '/redirected.svg', '/ws']);
+  assert.deepEqual(target.requests.map((request) => request.url).sort(), [
+    '/from-page',
+    '/from-sw',
+    '/from-worker',
+    '/redirected.svg',
+    '/ws',
+  ]);
   assert.ok(udpMessages > 0, 'STUN requests arrived');
 });
 
 test('a WebSocket fails even to a public host, while http to it goes through', async () => {
-  const twins = await httpTwins((_side, _request, response) => void response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('ok'));
+  const twins = await httpTwins(
+    (_side, _request, response) =>
+      void response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('ok'),
+  );
   const policy = new RenderNetworkPolicy(own.origin, false, scriptedRules({ 'public.test': [PUBLIC_STAND_IN] }));
   const watch = new RenderWatch(undefined, 20_000);
   const browser = await BrowserProcess.launch({ mode: resolveCaptureMode('auto'), scale: 1, watch, network: policy });
   try {
     const page = await browser.newPage({ width: 64, height: 64 }, 1, false);
     await page.goto(`${own.origin}/page.html`);
-    const results = await page.evaluate<Record<string, string>>('opening a WebSocket', `(async () => {
+    const results = await page.evaluate<Record<string, string>>(
+      'opening a WebSocket',
+      `(async () => {
       const origin = 'http://public.test:${twins.port}';
       const fetched = await fetch(origin + '/fetched').then((response) => response.text(), () => 'failed');
       const websocket = await new Promise((resolve) => { const socket = new WebSocket(origin.replace('http', 'ws') + '/ws'); socket.onopen = () => resolve('open'); socket.onerror = () => resolve('failed'); });
       return { fetched, websocket };
-    })()`);
+    })()`,
+    );
     assert.deepEqual(results, { fetched: 'ok', websocket: 'failed' });
-    assert.deepEqual(twins.public.requests.map((request) => request.url), ['/fetched']);
+    assert.deepEqual(
+      twins.public.requests.map((request) => request.url),
+      ['/fetched'],
+    );
     assert.equal(twins.private.connections, 0);
   } finally {
     await browser.close();

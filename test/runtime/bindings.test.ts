@@ -40,7 +40,9 @@ describe('applyBindings: data-var-text', () => {
     await nextTask();
     expect(root.querySelector('img, script')).to.equal(null);
     expect(win.__fxPwned).to.equal(undefined);
-    expect($(root, 'p').textContent).to.equal('<img src=x onerror="window.__fxPwned=1"><script>window.__fxPwned=2</script>');
+    expect($(root, 'p').textContent).to.equal(
+      '<img src=x onerror="window.__fxPwned=1"><script>window.__fxPwned=2</script>',
+    );
   });
 
   it('replaces only its own text and keeps child elements (the same nodes)', () => {
@@ -162,7 +164,9 @@ describe('applyBindings: data-var-text', () => {
 
 describe('applyBindings: CSS custom properties', () => {
   it('sets --{id} on the composition root and reaches var() in descendants', () => {
-    const root = mount('<div data-composition-id="c"><p style="color: var(--accent); width: calc(var(--size) * 1px)">x</p></div>');
+    const root = mount(
+      '<div data-composition-id="c"><p style="color: var(--accent); width: calc(var(--size) * 1px)">x</p></div>',
+    );
     expect(applyBindings(root, { accent: '#ff8000', size: 120 })).to.deep.equal([]);
     expect(root.style.getPropertyValue('--accent')).to.equal('#ff8000');
     expect(root.style.getPropertyValue('--size')).to.equal('120');
@@ -195,7 +199,9 @@ describe('applyBindings: CSS custom properties', () => {
 
   it('sets booleans and image URLs as text, and skips non-scalars', () => {
     const root = mount('<div data-composition-id="c"></div>');
-    expect(applyBindings(root, { on: false, logo: { url: 'logo.png' }, list: [1, 2], nothing: null })).to.deep.equal([]);
+    expect(applyBindings(root, { on: false, logo: { url: 'logo.png' }, list: [1, 2], nothing: null })).to.deep.equal(
+      [],
+    );
     expect(root.style.getPropertyValue('--on')).to.equal('false');
     expect(root.style.getPropertyValue('--logo')).to.equal('logo.png');
     expect(root.style.getPropertyValue('--list')).to.equal('');
@@ -239,7 +245,9 @@ describe('applyBindings: CSS custom properties', () => {
       const root = mount('<div data-composition-id="c"></div>');
       applyBindings(root, { v: 'good' });
       const issues = applyBindings(root, { v: value });
-      expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([['css_property_rejected', 'warning', ['--v']]]);
+      expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
+        ['css_property_rejected', 'warning', ['--v']],
+      ]);
       expect(root.style.getPropertyValue('--v')).to.equal('');
     });
   }
@@ -332,7 +340,9 @@ describe('applyBindings: data-var-src', () => {
   }
 
   it('updates a <source> and reloads its media element only when src changes', () => {
-    const root = mount('<div data-composition-id="c"><video><source data-var-src="clip" src="a.mp4" type="video/mp4"></video></div>');
+    const root = mount(
+      '<div data-composition-id="c"><video><source data-var-src="clip" src="a.mp4" type="video/mp4"></video></div>',
+    );
     const video = $<HTMLVideoElement>(root, 'video');
     let loads = 0;
     video.load = () => {
@@ -357,7 +367,14 @@ describe('applyBindings: idempotence', () => {
       <video data-color-grading='{"adjust":{"exposure":"$exp"}}' style="filter: grayscale(1)"><source data-var-src="clip" src="a.mp4"></video>
       <p style="color: var(--accent)">x</p>
     </div>`);
-    const values = { title: 'New <b>', pic: 'b.png', clip: 'c.mp4', exp: 1, accent: '#123456', face: { name: 'Inter' } };
+    const values = {
+      title: 'New <b>',
+      pic: 'b.png',
+      clip: 'c.mp4',
+      exp: 1,
+      accent: '#123456',
+      face: { name: 'Inter' },
+    };
     const first = applyBindings(root, values);
     const html = root.outerHTML;
     const style = root.getAttribute('style');
@@ -409,7 +426,11 @@ describe('applyBindings: ownership of nested sub-compositions', () => {
   it('binds the deepest composition on its own', () => {
     const outer = mount(nested);
     applyBindings($(outer, '[data-composition-id="deepest"]'), { t: 'DEEP' });
-    expect([$(outer, 'h1').textContent, $(outer, 'h2').textContent, $(outer, 'h3').textContent]).to.deep.equal(['outer text', 'inner text', 'DEEP']);
+    expect([$(outer, 'h1').textContent, $(outer, 'h2').textContent, $(outer, 'h3').textContent]).to.deep.equal([
+      'outer text',
+      'inner text',
+      'DEEP',
+    ]);
   });
 
   it('treats the top-level composition in a Document as the outer owner', () => {

@@ -36,7 +36,26 @@ describe('colorGradingReference', () => {
     });
   }
 
-  const notReferences: unknown[] = ['x $name', '$name ', ' $name', '$$name', '$', '${}', '${name', '$name}', '${a}b', '${a{b}}', 'name', '$na.me', '', 42, null, undefined, ['$name'], { ref: '$name' }];
+  const notReferences: unknown[] = [
+    'x $name',
+    '$name ',
+    ' $name',
+    '$$name',
+    '$',
+    '${}',
+    '${name',
+    '$name}',
+    '${a}b',
+    '${a{b}}',
+    'name',
+    '$na.me',
+    '',
+    42,
+    null,
+    undefined,
+    ['$name'],
+    { ref: '$name' },
+  ];
   for (const field of notReferences) {
     it(`reads ${JSON.stringify(field) ?? String(field)} as no reference`, () => {
       expect(colorGradingReference(field)).to.equal(undefined);
@@ -83,19 +102,28 @@ describe('resolveColorGrading', () => {
   });
 
   it('leaves a reference to a missing variable as written', () => {
-    expect(resolveColorGrading({ adjust: { exposure: '$missing', vibrance: '${alsoMissing}' } }, values)).to.deep.equal({
-      adjust: { exposure: '$missing', vibrance: '${alsoMissing}' },
-    });
+    expect(resolveColorGrading({ adjust: { exposure: '$missing', vibrance: '${alsoMissing}' } }, values)).to.deep.equal(
+      {
+        adjust: { exposure: '$missing', vibrance: '${alsoMissing}' },
+      },
+    );
   });
 
   it('does not substitute partial references', () => {
-    const grading = { preset: 'x $look', colorSpace: '$space ', intensity: '$$strength', effects: { blur: '${blur}px' } };
+    const grading = {
+      preset: 'x $look',
+      colorSpace: '$space ',
+      intensity: '$$strength',
+      effects: { blur: '${blur}px' },
+    };
     expect(resolveColorGrading(grading, values)).to.deep.equal(grading);
   });
 
   it('resolves inside arrays at any depth', () => {
     const grading = { effects: { stack: ['$blur', 'literal', { amount: '${grain}' }, ['$look']] } };
-    expect(resolveColorGrading(grading, values)).to.deep.equal({ effects: { stack: [4, 'literal', { amount: 0.1 }, ['teal-orange']] } });
+    expect(resolveColorGrading(grading, values)).to.deep.equal({
+      effects: { stack: [4, 'literal', { amount: 0.1 }, ['teal-orange']] },
+    });
   });
 
   it('resolves a reference at the top level', () => {
@@ -107,7 +135,12 @@ describe('resolveColorGrading', () => {
   });
 
   it('substitutes falsy values', () => {
-    expect(resolveColorGrading({ intensity: '$zero', preset: '$empty', effects: { on: '$off' } }, { zero: 0, empty: '', off: false })).to.deep.equal({
+    expect(
+      resolveColorGrading(
+        { intensity: '$zero', preset: '$empty', effects: { on: '$off' } },
+        { zero: 0, empty: '', off: false },
+      ),
+    ).to.deep.equal({
       intensity: 0,
       preset: '',
       effects: { on: false },
@@ -135,7 +168,10 @@ describe('resolveColorGrading', () => {
 
     it('resolves own variables with prototype names', () => {
       const named = JSON.parse('{"__proto__": "p", "toString": 2}');
-      expect(resolveColorGrading({ preset: '$__proto__', intensity: '$toString' }, named)).to.deep.equal({ preset: 'p', intensity: 2 });
+      expect(resolveColorGrading({ preset: '$__proto__', intensity: '$toString' }, named)).to.deep.equal({
+        preset: 'p',
+        intensity: 2,
+      });
     });
 
     it('keeps a "__proto__" key of the grading as an own key without polluting', () => {
@@ -158,8 +194,16 @@ describe('colorGradingFilter', () => {
     ['vibrance clamped at zero', { adjust: { vibrance: -3 } }, 'saturate(0.0000)'],
     ['blur', { effects: { blur: 2.5 } }, 'blur(2.5px)'],
     ['negative blur', { effects: { blur: -2 } }, ''],
-    ['all three', { adjust: { exposure: 1, vibrance: 0.5 }, effects: { blur: 2 } }, 'brightness(2.0000) saturate(1.5000) blur(2px)'],
-    ['unresolved references and strings', { adjust: { exposure: '$missing', vibrance: '0.5' }, effects: { blur: '2px' } }, ''],
+    [
+      'all three',
+      { adjust: { exposure: 1, vibrance: 0.5 }, effects: { blur: 2 } },
+      'brightness(2.0000) saturate(1.5000) blur(2px)',
+    ],
+    [
+      'unresolved references and strings',
+      { adjust: { exposure: '$missing', vibrance: '0.5' }, effects: { blur: '2px' } },
+      '',
+    ],
     ['non-finite numbers', { adjust: { exposure: Infinity, vibrance: NaN } }, ''],
     ['groups that are not objects', { adjust: 1, effects: 'blur' }, ''],
   ];
@@ -180,11 +224,17 @@ describe('applyBindings: data-color-grading', () => {
   const video = (root: HTMLElement) => root.querySelector('video')!;
 
   it('sets a CSS filter from resolved exposure, vibrance and blur', () => {
-    const root = mountVideo('{"preset":"$look","adjust":{"exposure":"$exp","vibrance":"${vib}"},"effects":{"blur":"$blur"}}');
+    const root = mountVideo(
+      '{"preset":"$look","adjust":{"exposure":"$exp","vibrance":"${vib}"},"effects":{"blur":"$blur"}}',
+    );
     const issues = applyBindings(root, { look: 'warm', exp: 1, vib: 0.5, blur: 2 });
     expect(issues).to.deep.equal([]);
     expect(video(root).style.filter).to.equal('brightness(2) saturate(1.5) blur(2px)');
-    expect(resolvedColorGrading(video(root))).to.deep.equal({ preset: 'warm', adjust: { exposure: 1, vibrance: 0.5 }, effects: { blur: 2 } });
+    expect(resolvedColorGrading(video(root))).to.deep.equal({
+      preset: 'warm',
+      adjust: { exposure: 1, vibrance: 0.5 },
+      effects: { blur: 2 },
+    });
   });
 
   it('keeps the authored inline filter and updates only its own part', () => {
@@ -221,7 +271,9 @@ describe('applyBindings: data-color-grading', () => {
     it(`reports color_grading_invalid for ${name}`, () => {
       const root = mountVideo(grading, 'filter: grayscale(1)');
       const issues = applyBindings(root, { exp: 1 });
-      expect(issues.map((found) => [found.code, found.path])).to.deep.equal([['color_grading_invalid', ['data-color-grading']]]);
+      expect(issues.map((found) => [found.code, found.path])).to.deep.equal([
+        ['color_grading_invalid', ['data-color-grading']],
+      ]);
       expect(resolvedColorGrading(video(root))).to.equal(undefined);
       expect(video(root).style.filter).to.equal('grayscale(1)');
     });

@@ -19,11 +19,21 @@ describe('referencedUrls', () => {
         <a href="page.html">link</a><img src="#frag"><img src="javascript:alert(1)"><img src="">
       </body></html>`);
     expect(referencedUrls(doc, BASE)).to.deep.equal([
-      'https://site.example/comp/fonts/f.woff2', 'https://site.example/comp/icon.png', 'https://site.example/comp/img/a-1x.png',
-      'https://site.example/comp/img/a-2x.png', 'https://site.example/comp/img/a.png', 'https://site.example/comp/img/bg.png',
-      'https://site.example/comp/img/chosen.png', 'https://site.example/comp/img/default.png', 'https://site.example/comp/img/inline.png',
-      'https://site.example/comp/img/poster.jpg', 'https://site.example/comp/img/svg.png', 'https://site.example/comp/media/clip.mp4',
-      'https://site.example/comp/sprite.svg', 'https://site.example/comp/subs.vtt', 'https://site.example/root/music.mp3',
+      'https://site.example/comp/fonts/f.woff2',
+      'https://site.example/comp/icon.png',
+      'https://site.example/comp/img/a-1x.png',
+      'https://site.example/comp/img/a-2x.png',
+      'https://site.example/comp/img/a.png',
+      'https://site.example/comp/img/bg.png',
+      'https://site.example/comp/img/chosen.png',
+      'https://site.example/comp/img/default.png',
+      'https://site.example/comp/img/inline.png',
+      'https://site.example/comp/img/poster.jpg',
+      'https://site.example/comp/img/svg.png',
+      'https://site.example/comp/media/clip.mp4',
+      'https://site.example/comp/sprite.svg',
+      'https://site.example/comp/subs.vtt',
+      'https://site.example/root/music.mp3',
     ]);
   });
 });

@@ -1,5 +1,10 @@
 import { expect } from '@open-wc/testing';
-import { compileComposition, CompileIssueCode, type CompileOptions, type CompiledComposition } from '../../src/runtime/compile.js';
+import {
+  compileComposition,
+  CompileIssueCode,
+  type CompileOptions,
+  type CompiledComposition,
+} from '../../src/runtime/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
 import { scopeCss } from '../../src/runtime/compile-css.js';
@@ -10,12 +15,16 @@ const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = new URL('/virtual/', location.href).href;
 const at = (path: string) => new URL(path, BASE).href;
 /** The content type a static server gives a path: the compiler checks it per role. */
-const typeOf = (url: string) => ({ css: 'text/css', js: 'text/javascript' })[url.split('?')[0]!.split('.').pop()!] ?? 'text/html';
+const typeOf = (url: string) =>
+  ({ css: 'text/css', js: 'text/javascript' })[url.split('?')[0]!.split('.').pop()!] ?? 'text/html';
 /** A 200 response typed for `url`. */
 const typed = (url: string, body: string) => new Response(body, { headers: { 'content-type': typeOf(url) } });
 
 /** A fetch over a map of path → body (or Response); anything else answers 404. Records what was asked. */
-function filesFetch(files: Record<string, string | (() => Response | Promise<Response>)>, asked: string[] = []): typeof fetch {
+function filesFetch(
+  files: Record<string, string | (() => Response | Promise<Response>)>,
+  asked: string[] = [],
+): typeof fetch {
   return async (input) => {
     const url = String(input instanceof Request ? input.url : input);
     asked.push(url);
@@ -26,11 +35,18 @@ function filesFetch(files: Record<string, string | (() => Response | Promise<Res
   };
 }
 
-function compile(files: Record<string, string | (() => Response | Promise<Response>)>, options: Partial<CompileOptions> = {}, entry = 'index.html'): Promise<CompiledComposition> {
+function compile(
+  files: Record<string, string | (() => Response | Promise<Response>)>,
+  options: Partial<CompileOptions> = {},
+  entry = 'index.html',
+): Promise<CompiledComposition> {
   return compileComposition(at(entry), { runtimeUrl: RUNTIME_URL, fetch: filesFetch(files), ...options });
 }
 
-async function compileError(files: Record<string, string | (() => Response)>, options: Partial<CompileOptions> = {}): Promise<string> {
+async function compileError(
+  files: Record<string, string | (() => Response)>,
+  options: Partial<CompileOptions> = {},
+): Promise<string> {
   try {
     await compile(files, options);
   } catch (error) {
@@ -49,10 +65,12 @@ const card = (extra = '') =>
   `<template><div data-composition-id="card" data-duration="1" data-composition-variables='${JSON.stringify(NAME)}'>` +
   `<p class="name" data-var-text="name">x</p>${extra}</div></template>`;
 
-
 describe('compileComposition: inlining', () => {
   it('inlines a sub-composition into its host and injects the runtime and config first in <head>', async () => {
-    const { html, issues } = await compile({ 'index.html': entry('<div id="host" data-composition-src="card.html"></div>'), 'card.html': card() });
+    const { html, issues } = await compile({
+      'index.html': entry('<div id="host" data-composition-src="card.html"></div>'),
+      'card.html': card(),
+    });
     expect(issues).to.deep.equal([]);
     const doc = parse(html);
     const host = doc.getElementById('host')!;
@@ -67,9 +85,21 @@ describe('compileComposition: inlining', () => {
   });
 
   it('writes the config: root size, duration, fps, overrides and the HyperFrames aliases (on by default)', async () => {
-    const { html, metadata } = await compile({ 'index.html': entry('') }, { overrides: { title: '</script><b>' }, fps: 25 });
+    const { html, metadata } = await compile(
+      { 'index.html': entry('') },
+      { overrides: { title: '</script><b>' }, fps: 25 },
+    );
     const config = JSON.parse(parse(html).getElementById('fx-config')!.textContent!);
-    expect(config).to.deep.equal({ version: 1, compositionId: 'main', duration: 2, width: 320, height: 180, fps: 25, overrides: { title: '</script><b>' }, aliases: true });
+    expect(config).to.deep.equal({
+      version: 1,
+      compositionId: 'main',
+      duration: 2,
+      width: 320,
+      height: 180,
+      fps: 25,
+      overrides: { title: '</script><b>' },
+      aliases: true,
+    });
     expect(html).not.to.include('</script><b>');
     expect([metadata.id, metadata.width, metadata.height, metadata.duration]).to.deep.equal(['main', 320, 180, 2]);
   });
@@ -83,7 +113,11 @@ describe('compileComposition: inlining', () => {
     const hosts = [...parse(compiled.html).querySelectorAll('.c')];
     expect(hosts.map((host) => host.getAttribute(FrameAttr.instance))).to.deep.equal(['card-1', 'card-2', 'card-3']);
     const view = await openCompiled(compiled);
-    expect([...view.document.querySelectorAll('.c .name')].map((p) => p.textContent)).to.deep.equal(['Ada', 'Grace', 'Nobody']);
+    expect([...view.document.querySelectorAll('.c .name')].map((p) => p.textContent)).to.deep.equal([
+      'Ada',
+      'Grace',
+      'Nobody',
+    ]);
   });
 
   it('runs wrapped instance scripts with that instance’s getVariables()', async () => {
@@ -93,7 +127,10 @@ describe('compileComposition: inlining', () => {
       `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Grace"}'></div>`;
     const compiled = await compile({ 'index.html': entry(body), 'card.html': card(script) });
     const wrapped = parse(compiled.html).querySelectorAll(`script[${FrameAttr.instanceScript}]`);
-    expect([...wrapped].map((element) => element.getAttribute(FrameAttr.instanceScript))).to.deep.equal(['card-1', 'card-2']);
+    expect([...wrapped].map((element) => element.getAttribute(FrameAttr.instanceScript))).to.deep.equal([
+      'card-1',
+      'card-2',
+    ]);
     const view = await openCompiled(compiled);
     const seen = [...view.document.querySelectorAll('.c')].map((host) => JSON.parse(host.getAttribute('data-seen')!));
     expect(seen).to.deep.equal([{ name: 'Ada' }, { name: 'Grace' }]);
@@ -101,7 +138,9 @@ describe('compileComposition: inlining', () => {
 
   it('inlines and wraps an external instance script fetched relative to the sub-composition', async () => {
     const compiled = await compile({
-      'index.html': entry(`<div class="c" data-composition-src="parts/card.html" data-variable-values='{"name":"Ada"}'></div>`),
+      'index.html': entry(
+        `<div class="c" data-composition-src="parts/card.html" data-variable-values='{"name":"Ada"}'></div>`,
+      ),
       'parts/card.html': card('<script src="card.js"></script>'),
       'parts/card.js': `document.querySelector('.c').setAttribute('data-seen', window.__fx.getVariables().name);`,
     });
@@ -116,7 +155,10 @@ describe('compileComposition: inlining', () => {
       `<!doctype html><html data-composition-variables='${JSON.stringify(NAME)}'><head><style>.n { color: rgb(255, 0, 0); }</style></head>` +
       `<body><div data-composition-id="doc" data-duration="1.5"><p class="n" data-var-text="name">x</p></div>` +
       `<script>document.currentScript.parentElement.setAttribute('data-seen', window.__fx.getVariables().name);</script></body></html>`;
-    const compiled = await compile({ 'index.html': entry(`<div id="h" data-composition-src="doc.html" data-variable-values='{"name":"Doc"}'></div>`), 'doc.html': sub });
+    const compiled = await compile({
+      'index.html': entry(`<div id="h" data-composition-src="doc.html" data-variable-values='{"name":"Doc"}'></div>`),
+      'doc.html': sub,
+    });
     const host = parse(compiled.html).getElementById('h')!;
     expect(host.getAttribute('data-composition-id')).to.equal('doc');
     expect(host.getAttribute(FrameAttr.instance)).to.equal('doc-1');
@@ -131,7 +173,9 @@ describe('compileComposition: inlining', () => {
 
   it('takes a template sub-composition and a sub-composition without a root (its body)', async () => {
     const compiled = await compile({
-      'index.html': entry(`<div id="t" data-composition-src="t.html"></div><div id="b" data-composition-src="b.html"></div>`),
+      'index.html': entry(
+        `<div id="t" data-composition-src="t.html"></div><div id="b" data-composition-src="b.html"></div>`,
+      ),
       't.html': card(),
       'b.html': '<p class="plain">just a body</p>',
     });
@@ -145,7 +189,8 @@ describe('compileComposition: inlining', () => {
   it('inlines nested sub-compositions relative to the file naming them', async () => {
     const compiled = await compile({
       'index.html': entry('<div id="outer" data-composition-src="a/outer.html"></div>'),
-      'a/outer.html': '<template><div data-composition-id="outer"><div id="inner" data-composition-src="b/inner.html"></div></div></template>',
+      'a/outer.html':
+        '<template><div data-composition-id="outer"><div id="inner" data-composition-src="b/inner.html"></div></div></template>',
       'a/b/inner.html': '<template><div data-composition-id="inner"><span class="deep">deep</span></div></template>',
     });
     const doc = parse(compiled.html);
@@ -162,14 +207,22 @@ describe('compileComposition: inlining', () => {
   });
 
   it('lifts a template entry root into the body', async () => {
-    const compiled = await compile({ 'index.html': '<template><div data-composition-id="t" data-duration="3"><p id="p">in template</p></div></template>' });
+    const compiled = await compile({
+      'index.html':
+        '<template><div data-composition-id="t" data-duration="3"><p id="p">in template</p></div></template>',
+    });
     const doc = parse(compiled.html);
     expect(doc.body.querySelector('#p')?.textContent).to.equal('in template');
     expect(compiled.metadata.duration).to.equal(3);
   });
 
   // The renderer refuses such an entry with this code; the element turns error issues into an `error` event.
-  const missingDuration = (got: string) => ({ code: 'composition_duration_missing', severity: 'error', path: ['data-duration'], message: `the composition's root needs a positive "data-duration" in seconds; ${got}` });
+  const missingDuration = (got: string) => ({
+    code: 'composition_duration_missing',
+    severity: 'error',
+    path: ['data-duration'],
+    message: `the composition's root needs a positive "data-duration" in seconds; ${got}`,
+  });
   for (const [name, html, got] of [
     ['no data-duration', '<div data-composition-id="m" data-width="320" data-height="180"></div>', 'it has none'],
     ['data-duration="0"', '<div data-composition-id="m" data-duration="0"></div>', 'got "0"'],
@@ -185,7 +238,13 @@ describe('compileComposition: inlining', () => {
   }
 
   it('stamps a nonce on every script and style', async () => {
-    const compiled = await compile({ 'index.html': entry('<script>1</script><div data-composition-src="card.html"></div>', '<style>p{}</style>'), 'card.html': card('<script>2</script>') }, { nonce: 'n0nce' });
+    const compiled = await compile(
+      {
+        'index.html': entry('<script>1</script><div data-composition-src="card.html"></div>', '<style>p{}</style>'),
+        'card.html': card('<script>2</script>'),
+      },
+      { nonce: 'n0nce' },
+    );
     const doc = parse(compiled.html);
     const elements = [...doc.querySelectorAll('script, style')];
     expect(elements.length).to.equal(6);
@@ -202,7 +261,10 @@ describe('compileComposition: the runtime', () => {
 
   it('writes runtimeScript inline instead (with the nonce, and inert to "</script")', async () => {
     const runtimeScript = 'window.__ran = "</script><p id=escaped>";';
-    const compiled = await compile({ 'index.html': entry('') }, { runtimeUrl: undefined, runtimeScript, nonce: 'n0nce' });
+    const compiled = await compile(
+      { 'index.html': entry('') },
+      { runtimeUrl: undefined, runtimeScript, nonce: 'n0nce' },
+    );
     const doc = parse(compiled.html);
     expect(doc.querySelector('script[src]')).to.equal(null);
     expect(doc.querySelector('#escaped')).to.equal(null);
@@ -213,13 +275,18 @@ describe('compileComposition: the runtime', () => {
 
   it('runs the real runtime written inline', async () => {
     const runtimeScript = await (await fetch(RUNTIME_URL)).text();
-    const compiled = await compile({ 'index.html': entry('<p id="p">hi</p>') }, { runtimeUrl: undefined, runtimeScript });
+    const compiled = await compile(
+      { 'index.html': entry('<p id="p">hi</p>') },
+      { runtimeUrl: undefined, runtimeScript },
+    );
     const view = await openCompiled(compiled);
     expect(view.__fx.duration).to.equal(2);
   });
 
   it('neither runtimeUrl nor runtimeScript: "compile_options_invalid"', async () => {
-    expect(await compileError({ 'index.html': entry('') }, { runtimeUrl: undefined })).to.equal(CompileIssueCode.optionsInvalid);
+    expect(await compileError({ 'index.html': entry('') }, { runtimeUrl: undefined })).to.equal(
+      CompileIssueCode.optionsInvalid,
+    );
   });
 });
 
@@ -234,10 +301,12 @@ describe('compileComposition: style scoping', () => {
     'a.html':
       '<template><div data-composition-id="a"><p class="label">a</p><div id="nested" data-composition-src="c.html"></div></div>' +
       '<style>.label { color: rgb(0, 128, 0); } :root { background-color: rgb(1, 2, 3); } body { border-top: 3px solid rgb(4, 5, 6); }</style></template>',
-    'b.html': '<template><div data-composition-id="b"><p class="label">b</p></div><style>.label { color: rgb(0, 0, 255); }</style></template>',
+    'b.html':
+      '<template><div data-composition-id="b"><p class="label">b</p></div><style>.label { color: rgb(0, 0, 255); }</style></template>',
     'c.html': '<template><div data-composition-id="c"><p class="label">c</p></div></template>',
   };
-  const colorOf = (view: Window, selector: string) => view.getComputedStyle(view.document.querySelector(selector)!).color;
+  const colorOf = (view: Window, selector: string) =>
+    view.getComputedStyle(view.document.querySelector(selector)!).color;
 
   it('styles only the instance that owns the rule', async () => {
     const view = await openCompiled(await compile(files));
@@ -248,7 +317,12 @@ describe('compileComposition: style scoping', () => {
   });
 
   it('does not style the content of a sub-composition nested inside the instance, but may place its host', async () => {
-    const view = await openCompiled(await compile({ ...files, 'a.html': files['a.html'].replace('</style>', ' #nested { margin-left: 7px; }</style>') }));
+    const view = await openCompiled(
+      await compile({
+        ...files,
+        'a.html': files['a.html'].replace('</style>', ' #nested { margin-left: 7px; }</style>'),
+      }),
+    );
     expect(colorOf(view, '#nested .label')).to.equal('rgb(0, 0, 0)');
     expect(view.getComputedStyle(view.document.getElementById('nested')!).marginLeft).to.equal('7px');
   });
@@ -265,7 +339,8 @@ describe('compileComposition: style scoping', () => {
   it('keeps @keyframes and @font-face global, scopes the rest', async () => {
     const compiled = await compile({
       'index.html': entry('<div data-composition-src="k.html"></div>'),
-      'k.html': '<template><div data-composition-id="k"></div><style>@keyframes spin { to { opacity: 0; } } .x { animation: spin 1s; }</style></template>',
+      'k.html':
+        '<template><div data-composition-id="k"></div><style>@keyframes spin { to { opacity: 0; } } .x { animation: spin 1s; }</style></template>',
     });
     const css = parse(compiled.html).querySelector(`style[${FrameAttr.instanceStyle}="k-1"]`)!.textContent!;
     expect(css).to.match(/^@keyframes spin/);
@@ -275,7 +350,8 @@ describe('compileComposition: style scoping', () => {
   it('scopes a linked stylesheet of the sub-composition, resolving its url() against the stylesheet', async () => {
     const compiled = await compile({
       'index.html': entry('<div data-composition-src="parts/s.html"></div>'),
-      'parts/s.html': '<template><div data-composition-id="s"><p class="bg">x</p></div><link rel="stylesheet" href="css/s.css"></template>',
+      'parts/s.html':
+        '<template><div data-composition-id="s"><p class="bg">x</p></div><link rel="stylesheet" href="css/s.css"></template>',
       'parts/css/s.css': '.bg { background-image: url(../img/bg.png); }',
     });
     const css = parse(compiled.html).querySelector(`style[${FrameAttr.instanceStyle}="s-1"]`)!.textContent!;
@@ -294,7 +370,10 @@ describe('compileComposition: asset URLs', () => {
       '<div id="st" style="background: url(\'bg.png\')"></div>' +
       '<img id="keep" src="data:image/png;base64,iVBORw0KGgo=" alt=""><a id="hash" href="#here">x</a><img id="abs" src="https://cdn.example/x.png" alt="">' +
       '</div><style>.s { background: url(tile.png); }</style></template>';
-    const { html } = await compile({ 'index.html': entry('<img id="own" src="own.png" alt=""><div data-composition-src="parts/sub.html"></div>'), 'parts/sub.html': sub });
+    const { html } = await compile({
+      'index.html': entry('<img id="own" src="own.png" alt=""><div data-composition-src="parts/sub.html"></div>'),
+      'parts/sub.html': sub,
+    });
     const doc = parse(html);
     const attr = (selector: string, name: string) => doc.querySelector(selector)!.getAttribute(name);
     expect(attr('#i', 'src')).to.equal(at('parts/img.png'));
@@ -320,11 +399,18 @@ describe('compileComposition: image variable values', () => {
     { id: 'refused', type: 'image', label: 'J', default: 'javascript:alert(1)' },
     { id: 'name', type: 'string', label: 'N', default: 'img/not-a-url.png' },
   ];
-  const sub = (inner = '') => `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(IMAGES)}'>${inner}</div></template>`;
+  const sub = (inner = '') =>
+    `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(IMAGES)}'>${inner}</div></template>`;
 
   it('resolves relative image defaults of a sub-composition against its URL, and nothing else', async () => {
-    const { html } = await compile({ 'index.html': entry('<div id="h" data-composition-src="parts/s.html"></div>'), 'parts/s.html': sub() });
-    const declared = JSON.parse(parse(html).getElementById('h')!.getAttribute('data-composition-variables')!) as { id: string; default: unknown }[];
+    const { html } = await compile({
+      'index.html': entry('<div id="h" data-composition-src="parts/s.html"></div>'),
+      'parts/s.html': sub(),
+    });
+    const declared = JSON.parse(parse(html).getElementById('h')!.getAttribute('data-composition-variables')!) as {
+      id: string;
+      default: unknown;
+    }[];
     expect(Object.fromEntries(declared.map((declaration) => [declaration.id, declaration.default]))).to.deep.equal({
       relative: at('parts/img/photo.png'),
       object: { url: at('parts/img/o.png') },
@@ -379,14 +465,19 @@ describe('compileComposition: root duration', () => {
 });
 
 describe('compileComposition: guards', () => {
-  const codeOfIssue = async (files: Record<string, string | (() => Response)>, options: Partial<CompileOptions> = {}) => {
+  const codeOfIssue = async (
+    files: Record<string, string | (() => Response)>,
+    options: Partial<CompileOptions> = {},
+  ) => {
     const { issues, html } = await compile(files, options);
     return { codes: issues.map((found) => found.code), paths: issues.map((found) => found.path), doc: parse(html) };
   };
 
   it('a missing sub-composition: "subcomposition_not_found", reported with its path, the rest compiles', async () => {
     const { codes, paths, doc } = await codeOfIssue({
-      'index.html': entry('<div id="ok" data-composition-src="card.html"></div><div id="gone" data-composition-src="missing.html"><p>placeholder</p></div>'),
+      'index.html': entry(
+        '<div id="ok" data-composition-src="card.html"></div><div id="gone" data-composition-src="missing.html"><p>placeholder</p></div>',
+      ),
       'card.html': card(),
     });
     expect(codes).to.deep.equal([CompileIssueCode.subNotFound]);
@@ -399,7 +490,8 @@ describe('compileComposition: guards', () => {
   it('a nested broken sub-composition is reported with the chain that includes it', async () => {
     const { codes, paths, doc } = await codeOfIssue({
       'index.html': entry('<div id="a" data-composition-src="a.html"></div>'),
-      'a.html': '<template><div data-composition-id="a"><span id="kept">kept</span><div id="x" data-composition-src="missing.html"></div></div></template>',
+      'a.html':
+        '<template><div data-composition-id="a"><span id="kept">kept</span><div id="x" data-composition-src="missing.html"></div></div></template>',
     });
     expect(codes).to.deep.equal(['subcomposition_not_found']);
     // Nested names were resolved when their parent was inlined, so the chain is absolute past the entry.
@@ -417,23 +509,34 @@ describe('compileComposition: guards', () => {
     expect(codes).to.deep.equal(['subcomposition_not_found']);
   });
 
-  for (const [name, body] of [['empty', ''], ['blank', '  \n\t ']] as const) {
+  for (const [name, body] of [
+    ['empty', ''],
+    ['blank', '  \n\t '],
+  ] as const) {
     it(`an ${name} sub-composition: "subcomposition_empty"`, async () => {
-      const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="e.html"></div>'), 'e.html': body });
+      const { codes } = await codeOfIssue({
+        'index.html': entry('<div data-composition-src="e.html"></div>'),
+        'e.html': body,
+      });
       expect(codes).to.deep.equal(['subcomposition_empty']);
     });
   }
 
   it('a sub-composition with no root and no content: "subcomposition_invalid"', async () => {
-    const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="c.html"></div>'), 'c.html': '<!-- nothing but a comment -->' });
+    const { codes } = await codeOfIssue({
+      'index.html': entry('<div data-composition-src="c.html"></div>'),
+      'c.html': '<!-- nothing but a comment -->',
+    });
     expect(codes).to.deep.equal(['subcomposition_invalid']);
   });
 
   it('a cycle a → b → a: "subcomposition_cycle", a and b still compile', async () => {
     const { codes, paths, doc } = await codeOfIssue({
       'index.html': entry('<div id="a" data-composition-src="a.html"></div>'),
-      'a.html': '<template><div data-composition-id="a"><i id="in-a">a</i><div id="b" data-composition-src="b.html"></div></div></template>',
-      'b.html': '<template><div data-composition-id="b"><i id="in-b">b</i><div id="again" data-composition-src="a.html"></div></div></template>',
+      'a.html':
+        '<template><div data-composition-id="a"><i id="in-a">a</i><div id="b" data-composition-src="b.html"></div></div></template>',
+      'b.html':
+        '<template><div data-composition-id="b"><i id="in-b">b</i><div id="again" data-composition-src="a.html"></div></div></template>',
     });
     expect(codes).to.deep.equal(['subcomposition_cycle']);
     expect(paths).to.deep.equal([[at('a.html'), at('b.html'), at('a.html')]]);
@@ -451,7 +554,8 @@ describe('compileComposition: guards', () => {
     const files: Record<string, string> = { 'index.html': entry('<div data-composition-src="l1.html"></div>') };
     for (let level = 1; level <= levels; level += 1) {
       const next = level < levels ? `<div data-composition-src="l${level + 1}.html"></div>` : '';
-      files[`l${level}.html`] = `<template><div data-composition-id="l${level}"><b id="b${level}">${level}</b>${next}</div></template>`;
+      files[`l${level}.html`] =
+        `<template><div data-composition-id="l${level}"><b id="b${level}">${level}</b>${next}</div></template>`;
     }
     return files;
   };
@@ -476,7 +580,13 @@ describe('compileComposition: guards', () => {
   });
 
   it('a sub-composition past the file size limit: "subcomposition_too_large"', async () => {
-    const { codes } = await codeOfIssue({ 'index.html': entry('<div data-composition-src="big.html"></div>'), 'big.html': card(`<p>${'x'.repeat(2000)}</p>`) }, { limits: { fileBytes: 1000 } });
+    const { codes } = await codeOfIssue(
+      {
+        'index.html': entry('<div data-composition-src="big.html"></div>'),
+        'big.html': card(`<p>${'x'.repeat(2000)}</p>`),
+      },
+      { limits: { fileBytes: 1000 } },
+    );
     expect(codes).to.deep.equal(['subcomposition_too_large']);
   });
 
@@ -491,7 +601,8 @@ describe('compileComposition: guards', () => {
     const { codes } = await codeOfIssue(
       {
         'index.html': entry('<div data-composition-src="big.html"></div>'),
-        'big.html': () => new WatchedResponse('small', { headers: { 'content-length': '999999999', 'content-type': 'text/html' } }),
+        'big.html': () =>
+          new WatchedResponse('small', { headers: { 'content-length': '999999999', 'content-type': 'text/html' } }),
       },
       { limits: { fileBytes: 1000 } },
     );
@@ -500,19 +611,35 @@ describe('compileComposition: guards', () => {
   });
 
   it('sub-compositions past the total size limit: "subcomposition_too_large" for the one that crosses it', async () => {
-    const files = { 'index.html': entry('<div id="one" data-composition-src="one.html"></div><div id="two" data-composition-src="two.html"></div>'), 'one.html': card('x'.repeat(400)), 'two.html': card('y'.repeat(400)) };
+    const files = {
+      'index.html': entry(
+        '<div id="one" data-composition-src="one.html"></div><div id="two" data-composition-src="two.html"></div>',
+      ),
+      'one.html': card('x'.repeat(400)),
+      'two.html': card('y'.repeat(400)),
+    };
     const { codes, paths } = await codeOfIssue(files, { limits: { totalBytes: 1300 } });
     expect(codes).to.deep.equal(['subcomposition_too_large']);
     expect(paths).to.deep.equal([['two.html']]);
   });
 
-  const refused = ['javascript:alert(1)', 'data:text/html,<div data-composition-id=x></div>', 'ftp://example.com/a.html', 'file:///etc/passwd', 'about:blank', 'http://[bad'];
+  const refused = [
+    'javascript:alert(1)',
+    'data:text/html,<div data-composition-id=x></div>',
+    'ftp://example.com/a.html',
+    'file:///etc/passwd',
+    'about:blank',
+    'http://[bad',
+  ];
   for (const src of refused) {
     it(`a sub-composition at ${JSON.stringify(src)}: "subcomposition_url_refused", never fetched`, async () => {
       const asked: string[] = [];
       const { issues } = await compileComposition(at('index.html'), {
         runtimeUrl: RUNTIME_URL,
-        fetch: filesFetch({ 'index.html': entry(`<div data-composition-src="${src.replace(/"/g, '&quot;')}"></div>`) }, asked),
+        fetch: filesFetch(
+          { 'index.html': entry(`<div data-composition-src="${src.replace(/"/g, '&quot;')}"></div>`) },
+          asked,
+        ),
       });
       expect(issues.map((found) => found.code)).to.deep.equal(['subcomposition_url_refused']);
       expect(asked).to.deep.equal([at('index.html')]);
@@ -520,7 +647,9 @@ describe('compileComposition: guards', () => {
   }
 
   it('an entry without a composition root: "composition_invalid"', async () => {
-    expect(await compileError({ 'index.html': '<!doctype html><p>no root here</p>' })).to.equal(CompileIssueCode.entryInvalid);
+    expect(await compileError({ 'index.html': '<!doctype html><p>no root here</p>' })).to.equal(
+      CompileIssueCode.entryInvalid,
+    );
   });
 
   it('an entry answering 404: "composition_not_found"', async () => {
@@ -541,12 +670,16 @@ describe('compileComposition: guards', () => {
   });
 
   it('an empty markup entry: "composition_empty"', async () => {
-    const failure = await compileComposition({ html: '' }, { runtimeUrl: RUNTIME_URL }).catch((error: unknown) => error);
+    const failure = await compileComposition({ html: '' }, { runtimeUrl: RUNTIME_URL }).catch(
+      (error: unknown) => error,
+    );
     expect(isFxError(failure, 'composition_empty')).to.equal(true);
   });
 
   it('an entry past the size limit: "composition_too_large"', async () => {
-    expect(await compileError({ 'index.html': entry('x'.repeat(3000)) }, { limits: { fileBytes: 1000 } })).to.equal('composition_too_large');
+    expect(await compileError({ 'index.html': entry('x'.repeat(3000)) }, { limits: { fileBytes: 1000 } })).to.equal(
+      'composition_too_large',
+    );
   });
 
   it('an entry 404 carries the HTTP status', async () => {
@@ -560,7 +693,8 @@ describe('compileComposition: guards', () => {
     const failure = await compileComposition(at('index.html'), {
       runtimeUrl: RUNTIME_URL,
       signal: abort.signal,
-      fetch: (_input, init) => (init?.signal?.aborted ? Promise.reject(init.signal.reason) : Promise.resolve(new Response(entry('')))),
+      fetch: (_input, init) =>
+        init?.signal?.aborted ? Promise.reject(init.signal.reason) : Promise.resolve(new Response(entry(''))),
     }).catch((error: unknown) => error);
     expect((failure as Error).name).to.equal('AbortError');
   });
@@ -590,7 +724,11 @@ describe('scopeCss: selectors naming the sub-composition root', () => {
     host.setAttribute('data-fx-instance', 'card-9');
     host.innerHTML = '<p class="title">t</p>';
     const style = document.createElement('style');
-    style.textContent = scopeCss('[data-composition-id="card"] .title { color: rgb(1, 2, 3); }', '[data-fx-instance="card-9"]', { compositionId: 'card' });
+    style.textContent = scopeCss(
+      '[data-composition-id="card"] .title { color: rgb(1, 2, 3); }',
+      '[data-fx-instance="card-9"]',
+      { compositionId: 'card' },
+    );
     document.body.append(style, host);
     try {
       expect(getComputedStyle(host.querySelector('.title')!).color).to.equal('rgb(1, 2, 3)');
@@ -615,7 +753,10 @@ describe('compileComposition fetches each file once', () => {
       requests.push(url);
       return files[url] ? typed(url, files[url]) : new Response('', { status: 404 });
     }) as typeof globalThis.fetch;
-    const { html, issues } = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch });
+    const { html, issues } = await compileComposition(new URL('https://fx.test/index.html'), {
+      runtimeUrl: 'https://fx.test/fx-runtime.js',
+      fetch,
+    });
     expect(issues).to.deep.equal([]);
     expect(html.match(/data-fx-instance="card-\d"/g)).to.have.length(3);
     expect(requests.filter((url) => url.endsWith('card.html'))).to.have.length(1);
@@ -630,14 +771,20 @@ describe('compileComposition keeps what it writes inert', () => {
       calls.push({ url, credentials: init?.credentials });
       return files[url] === undefined ? new Response('', { status: 404 }) : typed(url, files[url]);
     }) as typeof globalThis.fetch;
-    const compiled = await compileComposition(new URL('https://fx.test/index.html'), { runtimeUrl: 'https://fx.test/fx-runtime.js', fetch, ...options });
+    const compiled = await compileComposition(new URL('https://fx.test/index.html'), {
+      runtimeUrl: 'https://fx.test/fx-runtime.js',
+      fetch,
+      ...options,
+    });
     return { compiled, calls, reparsed: new DOMParser().parseFromString(compiled.html, 'text/html') };
   };
 
   it('a "</script>" inside an inlined external sub-composition script stays inside that script', async () => {
     const { reparsed } = await compileFiles({
-      'https://fx.test/index.html': '<div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
-      'https://fx.test/card.html': '<template><div data-composition-id="card"><script src="card.js"><\/script></div></template>',
+      'https://fx.test/index.html':
+        '<div data-composition-id="main"><div data-composition-src="card.html"></div></div>',
+      'https://fx.test/card.html':
+        '<template><div data-composition-id="card"><script src="card.js"><\/script></div></template>',
       'https://fx.test/card.js': 'const s = "</script><img id=pwned src=x>";',
     });
     // Compared as booleans: chai would try to print a foreign element.
@@ -649,7 +796,8 @@ describe('compileComposition keeps what it writes inert', () => {
   it('a hostile data-composition-id cannot break out of the scoped style or the script', async () => {
     const { reparsed, compiled } = await compileFiles({
       'https://fx.test/index.html': `<div data-composition-id="main" data-duration="1"><div data-composition-id='x"]{}</style><img id=pwned2 src=x>' data-composition-src="card.html"></div></div>`,
-      'https://fx.test/card.html': '<template><div data-composition-id="card"><style>p { color: red; }</style><p>t</p><script>1<\/script></div></template>',
+      'https://fx.test/card.html':
+        '<template><div data-composition-id="card"><style>p { color: red; }</style><p>t</p><script>1<\/script></div></template>',
     });
     expect(compiled.issues).to.deep.equal([]);
     expect(reparsed.getElementById('pwned2') === null).to.equal(true);
@@ -660,8 +808,10 @@ describe('compileComposition keeps what it writes inert', () => {
   it('resolves sub-compositions against the document’s <base href> (a folder the host allows)', async () => {
     const { compiled, calls } = await compileFiles(
       {
-        'https://fx.test/index.html': '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
-        'https://cdn.fx.test/kit/card.html': '<template><div data-composition-id="card"><p>from the base</p></div></template>',
+        'https://fx.test/index.html':
+          '<head><base href="https://cdn.fx.test/kit/"></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
+        'https://cdn.fx.test/kit/card.html':
+          '<template><div data-composition-id="card"><p>from the base</p></div></template>',
       },
       { allowCompositionReadsUnder: ['https://cdn.fx.test/kit/'] },
     );
@@ -672,8 +822,10 @@ describe('compileComposition keeps what it writes inert', () => {
 
   it('a malformed <base href> leaves relative URLs resolving against the entry (and does not fail the compile)', async () => {
     const { compiled, reparsed } = await compileFiles({
-      'https://fx.test/index.html': '<head><base href="http://["></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
-      'https://fx.test/card.html': '<template><div data-composition-id="card"><p>next to the entry</p></div></template>',
+      'https://fx.test/index.html':
+        '<head><base href="http://["></head><div data-composition-id="main" data-duration="1"><div data-composition-src="card.html"></div></div>',
+      'https://fx.test/card.html':
+        '<template><div data-composition-id="card"><p>next to the entry</p></div></template>',
     });
     expect(compiled.issues).to.deep.equal([]);
     expect(compiled.html).to.include('next to the entry');
@@ -682,7 +834,8 @@ describe('compileComposition keeps what it writes inert', () => {
 
   it('a top-level stylesheet link with a malformed href stays a link (and does not fail the compile)', async () => {
     const { compiled, reparsed } = await compileFiles({
-      'https://fx.test/index.html': '<head><link rel="stylesheet" href="http://["></head><div data-composition-id="main" data-duration="1"></div>',
+      'https://fx.test/index.html':
+        '<head><link rel="stylesheet" href="http://["></head><div data-composition-id="main" data-duration="1"></div>',
     });
     expect(compiled.issues).to.deep.equal([]);
     expect(reparsed.querySelector('link[rel="stylesheet"]')!.getAttribute('href')).to.equal('http://[');

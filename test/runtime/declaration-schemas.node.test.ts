@@ -8,8 +8,19 @@ import { fileURLToPath } from 'node:url';
 import { build, type PluginBuild } from 'esbuild';
 import fc from 'fast-check';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
-import { declarationListSchema, variableDeclarationSchema, declarationsJsonSchema } from '../../src/runtime/declaration-schemas.js';
-import { agreementCases, checkDeclarationAgreement, checkListAgreement, declarationLike, declarationListLike, declarationMapLike } from './declaration-agreement.js';
+import {
+  declarationListSchema,
+  variableDeclarationSchema,
+  declarationsJsonSchema,
+} from '../../src/runtime/declaration-schemas.js';
+import {
+  agreementCases,
+  checkDeclarationAgreement,
+  checkListAgreement,
+  declarationLike,
+  declarationListLike,
+  declarationMapLike,
+} from './declaration-agreement.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,16 +37,37 @@ test('the parser and the zod list schema accept the same object-form declaration
 });
 
 test('the object form reads as the array form: keys as ids and labels; an own id kept; bad entries refused alike', () => {
-  const map = { TXT_MAIN: { type: 'string', default: 'BILD' }, sub: { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' } };
+  const map = {
+    TXT_MAIN: { type: 'string', default: 'BILD' },
+    sub: { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' },
+  };
   assert.deepEqual(parseVariableDeclarations(JSON.stringify(map)), {
-    declarations: [{ type: 'string', default: 'BILD', id: 'TXT_MAIN', label: 'TXT_MAIN' }, { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' }],
+    declarations: [
+      { type: 'string', default: 'BILD', id: 'TXT_MAIN', label: 'TXT_MAIN' },
+      { id: 'other', type: 'string', label: 'Sub', default: 'x', role: 'content' },
+    ],
     issues: [],
   });
   assert.equal(declarationListSchema.safeParse(map).success, true);
   const bad = { a: { type: 'string' }, b: { type: 'color', default: 'red' } };
-  assert.deepEqual(parseVariableDeclarations(bad).issues.map((found) => [found.code, found.path]), [['declaration_field_missing', ['a', 'default']], ['default_type_mismatch', ['b', 'default']]]);
-  assert.deepEqual(declarationListSchema.safeParse(bad).error?.issues.map((found) => found.path), [['a', 'default'], ['b', 'default']]);
-  assert.deepEqual(parseVariableDeclarations({ a: 42 }).issues.map((found) => found.code), ['declaration_not_array']);
+  assert.deepEqual(
+    parseVariableDeclarations(bad).issues.map((found) => [found.code, found.path]),
+    [
+      ['declaration_field_missing', ['a', 'default']],
+      ['default_type_mismatch', ['b', 'default']],
+    ],
+  );
+  assert.deepEqual(
+    declarationListSchema.safeParse(bad).error?.issues.map((found) => found.path),
+    [
+      ['a', 'default'],
+      ['b', 'default'],
+    ],
+  );
+  assert.deepEqual(
+    parseVariableDeclarations({ a: 42 }).issues.map((found) => found.code),
+    ['declaration_not_array'],
+  );
   assert.equal(declarationListSchema.safeParse({ a: 42 }).success, false);
 });
 
@@ -47,21 +79,40 @@ for (const [name, declaration, accepted] of agreementCases) {
 }
 
 test('the committed JSON Schema is the one the zod schemas generate now', () => {
-  const committed = JSON.parse(readFileSync(new URL('schemas/composition-variables.schema.json', `file://${root}`), 'utf8'));
+  const committed = JSON.parse(
+    readFileSync(new URL('schemas/composition-variables.schema.json', `file://${root}`), 'utf8'),
+  );
   assert.deepEqual(committed, declarationsJsonSchema());
 });
 
 test('the schema script in --check mode agrees byte for byte', () => {
-  assert.doesNotThrow(() => execFileSync(process.execPath, ['--import', 'tsx', 'scripts/declarations-schema.mjs', '--check'], { cwd: root, stdio: 'pipe' }));
+  assert.doesNotThrow(() =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/declarations-schema.mjs', '--check'], {
+      cwd: root,
+      stdio: 'pipe',
+    }),
+  );
 });
 
 // The element and the in-frame runtime have a size budget zod alone would eat half of.
 for (const entry of ['src/elements/define.ts', 'src/runtime/frame/index.ts']) {
   test(`bundling ${entry} pulls in neither zod nor the zod schemas`, async () => {
-    const result = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', write: false, metafile: true, logLevel: 'silent' });
+    const result = await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const inputs = Object.keys(result.metafile.inputs);
     assert.ok(inputs.length > 1, 'the bundle has inputs');
-    assert.deepEqual(inputs.filter((input) => input.includes('node_modules/zod/') || input.endsWith('declaration-schemas.ts')), []);
+    assert.deepEqual(
+      inputs.filter((input) => input.includes('node_modules/zod/') || input.endsWith('declaration-schemas.ts')),
+      [],
+    );
   });
 }
 
@@ -70,17 +121,52 @@ for (const entry of ['src/elements/define.ts', 'src/runtime/frame/index.ts']) {
 // `import 'fx-sdk'` (the /v3 client behind <fx-render-button> checks answers with it); the player alone has none
 // (the test above), and the declaration schemas stay out until used.
 test('a user of the one-file SDK bundle who never touches the declaration schemas gets none of them', async () => {
-  const sdk = await build({ absWorkingDir: root, entryPoints: ['src/index.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', packages: 'external' });
-  const sdkFile = { name: 'sdk-file', setup(plugin: PluginBuild) {
-    plugin.onResolve({ filter: /^fx-sdk$/ }, () => ({ path: 'fx-sdk', namespace: 'sdk' }));
-    plugin.onLoad({ filter: /.*/, namespace: 'sdk' }, () => ({ contents: sdk.outputFiles[0]!.text, resolveDir: root }));
-  } };
+  const sdk = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/index.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    packages: 'external',
+  });
+  const sdkFile = {
+    name: 'sdk-file',
+    setup(plugin: PluginBuild) {
+      plugin.onResolve({ filter: /^fx-sdk$/ }, () => ({ path: 'fx-sdk', namespace: 'sdk' }));
+      plugin.onLoad({ filter: /.*/, namespace: 'sdk' }, () => ({
+        contents: sdk.outputFiles[0]!.text,
+        resolveDir: root,
+      }));
+    },
+  };
   const bundleOf = async (contents: string) => {
-    const user = await build({ stdin: { contents, resolveDir: root }, bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent', plugins: [sdkFile] });
+    const user = await build({
+      stdin: { contents, resolveDir: root },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+      plugins: [sdkFile],
+    });
     return user.outputFiles[0]!.text;
   };
   // A message only the declaration schemas carry.
   const SCHEMA_MARKER = 'expected a whole number';
-  assert.ok(!(await bundleOf("import { parseVariableDeclarations } from 'fx-sdk'; console.log(parseVariableDeclarations('[]'));")).includes(SCHEMA_MARKER));
-  assert.ok((await bundleOf("import { declarationListSchema } from 'fx-sdk'; console.log(declarationListSchema.safeParse([]));")).includes(SCHEMA_MARKER));
+  assert.ok(
+    !(
+      await bundleOf(
+        "import { parseVariableDeclarations } from 'fx-sdk'; console.log(parseVariableDeclarations('[]'));",
+      )
+    ).includes(SCHEMA_MARKER),
+  );
+  assert.ok(
+    (
+      await bundleOf(
+        "import { declarationListSchema } from 'fx-sdk'; console.log(declarationListSchema.safeParse([]));",
+      )
+    ).includes(SCHEMA_MARKER),
+  );
 });

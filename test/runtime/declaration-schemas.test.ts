@@ -2,22 +2,52 @@ import { expect } from '@open-wc/testing';
 import fc from 'fast-check';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
 import { VariableType } from '../../src/runtime/constants.js';
-import { declarationListSchema, declarationSchemas, variableDeclarationSchema } from '../../src/runtime/declaration-schemas.js';
+import {
+  declarationListSchema,
+  declarationSchemas,
+  variableDeclarationSchema,
+} from '../../src/runtime/declaration-schemas.js';
 import * as sdk from '../../src/index.js';
-import { agreementCases, checkDeclarationAgreement, checkListAgreement, declarationLike, declarationListLike } from './declaration-agreement.js';
+import {
+  agreementCases,
+  checkDeclarationAgreement,
+  checkListAgreement,
+  declarationLike,
+  declarationListLike,
+} from './declaration-agreement.js';
 
 const valid = [
-  { id: 'title', type: 'string', label: 'Title', default: 'Hi', placeholder: 'Say hi', maxLength: 20, description: 'shown big' },
+  {
+    id: 'title',
+    type: 'string',
+    label: 'Title',
+    default: 'Hi',
+    placeholder: 'Say hi',
+    maxLength: 20,
+    description: 'shown big',
+  },
   { id: 'size', type: 'number', label: 'Size', default: 3, min: 0, max: 10, step: 0.5, unit: 'px' },
   { id: 'bg', type: 'color', label: 'Background', default: '#A0b1c2' },
   { id: 'on', type: 'boolean', label: 'On', default: false, role: 'toggle' },
-  { id: 'mood', type: 'enum', label: 'Mood', default: 'calm', options: [{ value: 'calm', label: 'Calm' }, { value: 'loud', label: 'Loud' }] },
+  {
+    id: 'mood',
+    type: 'enum',
+    label: 'Mood',
+    default: 'calm',
+    options: [
+      { value: 'calm', label: 'Calm' },
+      { value: 'loud', label: 'Loud' },
+    ],
+  },
   { id: 'face', type: 'font', label: 'Font', default: 'Inter' },
   { id: 'logo', type: 'image', label: 'Logo', default: 'logo.png' },
 ];
 
 /** The zod issues' own codes (ours where the schema adds a rule zod has no name for). */
-function zodCodes(schema: { safeParse(input: unknown): { error?: { issues: { code: string; params?: { code?: string } }[] } } }, input: unknown) {
+function zodCodes(
+  schema: { safeParse(input: unknown): { error?: { issues: { code: string; params?: { code?: string } }[] } } },
+  input: unknown,
+) {
   return schema.safeParse(input).error?.issues.map((found) => found.params?.code ?? found.code) ?? [];
 }
 
@@ -35,8 +65,18 @@ describe('declaration zod schemas', () => {
   });
 
   it('names the rules zod has no code for with our issue codes', () => {
-    expect(zodCodes(variableDeclarationSchema, { id: 'a', type: 'enum', label: 'A', default: 'z', options: [{ value: 'x', label: 'X' }] })).to.deep.equal(['enum_default_not_in_options']);
-    expect(zodCodes(variableDeclarationSchema, { id: 'a', type: 'number', label: 'A', default: 1, min: 5, max: 2 })).to.deep.equal(['declaration_field_invalid']);
+    expect(
+      zodCodes(variableDeclarationSchema, {
+        id: 'a',
+        type: 'enum',
+        label: 'A',
+        default: 'z',
+        options: [{ value: 'x', label: 'X' }],
+      }),
+    ).to.deep.equal(['enum_default_not_in_options']);
+    expect(
+      zodCodes(variableDeclarationSchema, { id: 'a', type: 'number', label: 'A', default: 1, min: 5, max: 2 }),
+    ).to.deep.equal(['declaration_field_invalid']);
     expect(zodCodes(declarationListSchema, [valid[0], { ...valid[1], id: 'title' }])).to.deep.equal(['duplicate_id']);
   });
 
@@ -101,6 +141,8 @@ describe('declaration zod schemas agree with parseVariableDeclarations', () => {
 
   it('reports enum options with a hole as invalid', () => {
     const { issues } = parseVariableDeclarations([{ ...valid[4], options: [, { value: 'calm', label: 'Calm' }] }]);
-    expect(issues.map((found) => [found.code, found.path])).to.deep.equal([['declaration_field_invalid', [0, 'options']]]);
+    expect(issues.map((found) => [found.code, found.path])).to.deep.equal([
+      ['declaration_field_invalid', [0, 'options']],
+    ]);
   });
 });

@@ -5,17 +5,44 @@ const codes = (input: unknown) => parseVariableDeclarations(input).issues.map((f
 
 describe('parseVariableDeclarations', () => {
   it('accepts every type with its optional fields and keeps unknown extra fields', () => {
-    const { declarations, issues } = parseVariableDeclarations(JSON.stringify([
-      { id: 'title', type: 'string', label: 'Title', default: 'Hi', placeholder: 'Say hi', maxLength: 20, description: 'shown big' },
-      { id: 'size', type: 'number', label: 'Size', default: 3, min: 0, max: 10, step: 0.5, unit: 'px' },
-      { id: 'bg', type: 'color', label: 'Background', default: '#A0b1c2' },
-      { id: 'on', type: 'boolean', label: 'On', default: false, role: 'toggle' },
-      { id: 'mood', type: 'enum', label: 'Mood', default: 'calm', options: [{ value: 'calm', label: 'Calm' }, { value: 'loud', label: 'Loud' }] },
-      { id: 'face', type: 'font', label: 'Font', default: 'Inter' },
-      { id: 'logo', type: 'image', label: 'Logo', default: 'logo.png' },
-    ]));
+    const { declarations, issues } = parseVariableDeclarations(
+      JSON.stringify([
+        {
+          id: 'title',
+          type: 'string',
+          label: 'Title',
+          default: 'Hi',
+          placeholder: 'Say hi',
+          maxLength: 20,
+          description: 'shown big',
+        },
+        { id: 'size', type: 'number', label: 'Size', default: 3, min: 0, max: 10, step: 0.5, unit: 'px' },
+        { id: 'bg', type: 'color', label: 'Background', default: '#A0b1c2' },
+        { id: 'on', type: 'boolean', label: 'On', default: false, role: 'toggle' },
+        {
+          id: 'mood',
+          type: 'enum',
+          label: 'Mood',
+          default: 'calm',
+          options: [
+            { value: 'calm', label: 'Calm' },
+            { value: 'loud', label: 'Loud' },
+          ],
+        },
+        { id: 'face', type: 'font', label: 'Font', default: 'Inter' },
+        { id: 'logo', type: 'image', label: 'Logo', default: 'logo.png' },
+      ]),
+    );
     expect(issues).to.deep.equal([]);
-    expect(declarations.map((declaration) => declaration.id)).to.deep.equal(['title', 'size', 'bg', 'on', 'mood', 'face', 'logo']);
+    expect(declarations.map((declaration) => declaration.id)).to.deep.equal([
+      'title',
+      'size',
+      'bg',
+      'on',
+      'mood',
+      'face',
+      'logo',
+    ]);
     expect(declarations[0]).to.include({ description: 'shown big', maxLength: 20 });
     expect(declarations[3]).to.include({ role: 'toggle' });
   });
@@ -28,8 +55,16 @@ describe('parseVariableDeclarations', () => {
   const failing: [string, unknown, string][] = [
     ['malformed JSON', '[{"id": "a",', 'declaration_json_invalid'],
     ['neither an array nor an object', '"a"', 'declaration_not_array'],
-    ['one declaration without its brackets', '{"id":"a","type":"string","label":"A","default":""}', 'declaration_not_array'],
-    ['an object form with an entry that is not an object', '{"a":{"type":"string","default":""},"b":42}', 'declaration_not_array'],
+    [
+      'one declaration without its brackets',
+      '{"id":"a","type":"string","label":"A","default":""}',
+      'declaration_not_array',
+    ],
+    [
+      'an object form with an entry that is not an object',
+      '{"a":{"type":"string","default":""},"b":42}',
+      'declaration_not_array',
+    ],
     ['an entry that is not an object', '[42]', 'declaration_not_object'],
     ['a missing id', [{ type: 'string', label: 'A', default: '' }], 'declaration_field_missing'],
     ['a missing label', [{ id: 'a', type: 'string', default: '' }], 'declaration_field_missing'],
@@ -43,12 +78,35 @@ describe('parseVariableDeclarations', () => {
     ['a string boolean', [{ id: 'a', type: 'boolean', label: 'A', default: 'true' }], 'default_type_mismatch'],
     ['a non-string label', [{ id: 'a', type: 'string', label: 3, default: '' }], 'declaration_field_invalid'],
     ['an empty id', [{ id: '', type: 'string', label: 'A', default: '' }], 'declaration_field_invalid'],
-    ['a negative maxLength', [{ id: 'a', type: 'string', label: 'A', default: '', maxLength: -1 }], 'declaration_field_invalid'],
-    ['min above max', [{ id: 'a', type: 'number', label: 'A', default: 1, min: 5, max: 2 }], 'declaration_field_invalid'],
+    [
+      'a negative maxLength',
+      [{ id: 'a', type: 'string', label: 'A', default: '', maxLength: -1 }],
+      'declaration_field_invalid',
+    ],
+    [
+      'min above max',
+      [{ id: 'a', type: 'number', label: 'A', default: 1, min: 5, max: 2 }],
+      'declaration_field_invalid',
+    ],
     ['an enum without options', [{ id: 'a', type: 'enum', label: 'A', default: 'x' }], 'enum_options_missing'],
-    ['malformed enum options', [{ id: 'a', type: 'enum', label: 'A', default: 'x', options: ['x'] }], 'declaration_field_invalid'],
-    ['an enum default outside its options', [{ id: 'a', type: 'enum', label: 'A', default: 'z', options: [{ value: 'x', label: 'X' }] }], 'enum_default_not_in_options'],
-    ['a duplicate id', [{ id: 'a', type: 'string', label: 'A', default: '' }, { id: 'a', type: 'number', label: 'B', default: 1 }], 'duplicate_id'],
+    [
+      'malformed enum options',
+      [{ id: 'a', type: 'enum', label: 'A', default: 'x', options: ['x'] }],
+      'declaration_field_invalid',
+    ],
+    [
+      'an enum default outside its options',
+      [{ id: 'a', type: 'enum', label: 'A', default: 'z', options: [{ value: 'x', label: 'X' }] }],
+      'enum_default_not_in_options',
+    ],
+    [
+      'a duplicate id',
+      [
+        { id: 'a', type: 'string', label: 'A', default: '' },
+        { id: 'a', type: 'number', label: 'B', default: 1 },
+      ],
+      'duplicate_id',
+    ],
   ];
   for (const [name, input, code] of failing) {
     it(`reports ${code} for ${name}`, () => {

@@ -11,13 +11,14 @@ test('isFxError(error, code) is true for that code only, and narrows the code', 
   const caught: unknown = new FxError(CompileIssueCode.entryNotFound, '"x" answered HTTP 404', { status: 404 });
   assert.equal(isFxError(caught, CompileIssueCode.entryEmpty), false);
   assert.equal(isFxError(new Error('plain'), CompileIssueCode.entryNotFound), false);
-  if (!isFxError(caught, CompileIssueCode.entryNotFound)) return assert.fail('expected an FxError with composition_not_found');
+  if (!isFxError(caught, CompileIssueCode.entryNotFound))
+    return assert.fail('expected an FxError with composition_not_found');
   const code: 'composition_not_found' = caught.code;
   assert.equal(code, 'composition_not_found');
   assert.equal(caught.status, 404);
 });
 
-test('an error built from a code table carries that table\'s type', () => {
+test("an error built from a code table carries that table's type", () => {
   const error = renderError(RenderErrorCode.durationMissing, 'no duration');
   const code: RenderErrorCode = error.code;
   // @ts-expect-error a render error's code is never a compile code
@@ -32,6 +33,9 @@ test('strict validation throws variables_invalid with the issues', () => {
     assert.fail('expected a throw');
   } catch (error) {
     assert.ok(isFxError(error, RuntimeErrorCode.variablesInvalid));
-    assert.deepEqual(error.issues.map((found) => found.code), ['undeclared']);
+    assert.deepEqual(
+      error.issues.map((found) => found.code),
+      ['undeclared'],
+    );
   }
 });

@@ -42,7 +42,11 @@ describe('playbackStep', () => {
   });
 
   test('a zero-length composition ends even with loop (no division by zero)', () => {
-    assert.deepEqual(playbackStep({ wall: 0, time: 0 }, 16, 0, true, 1), { time: 0, anchor: { wall: 0, time: 0 }, ended: true });
+    assert.deepEqual(playbackStep({ wall: 0, time: 0 }, 16, 0, true, 1), {
+      time: 0,
+      anchor: { wall: 0, time: 0 },
+      ended: true,
+    });
   });
 });
 

@@ -31,8 +31,18 @@ const scriptHtml = `<script>${post}</script>`;
 const svgWithScript = `<svg xmlns="http://www.w3.org/2000/svg" onload="${post}"/>`;
 const PNG_B64 = 'iVBORw0KGgo=';
 
-const safe = (name: string, input: unknown, via?: Decoder): UrlVector => ({ name, input, verdict: 'safe', ...(via && { via }) });
-const refused = (name: string, input: unknown, via?: Decoder): UrlVector => ({ name, input, verdict: 'refused', ...(via && { via }) });
+const safe = (name: string, input: unknown, via?: Decoder): UrlVector => ({
+  name,
+  input,
+  verdict: 'safe',
+  ...(via && { via }),
+});
+const refused = (name: string, input: unknown, via?: Decoder): UrlVector => ({
+  name,
+  input,
+  verdict: 'refused',
+  ...(via && { via }),
+});
 
 const javascriptScheme: UrlVector[] = [
   refused('javascript: alert', 'javascript:alert(1)'),
@@ -58,7 +68,10 @@ const javascriptScheme: UrlVector[] = [
   refused('a leading vertical tab', '\vjavascript:alert(1)'),
   refused('a leading form feed', '\fjavascript:alert(1)'),
   refused('a leading \\x1f', '\x1fjavascript:alert(1)'),
-  refused('every C0 control and space leading', `${Array.from({ length: 33 }, (_, code) => String.fromCharCode(code)).join('')}javascript:alert(1)`),
+  refused(
+    'every C0 control and space leading',
+    `${Array.from({ length: 33 }, (_, code) => String.fromCharCode(code)).join('')}javascript:alert(1)`,
+  ),
   refused('a tab inside the scheme', 'java\tscript:alert(1)'),
   refused('a newline inside the scheme', 'java\nscript:alert(1)'),
   refused('a carriage return inside the scheme', 'java\rscript:alert(1)'),
@@ -125,7 +138,10 @@ const dataUrls: UrlVector[] = [
   refused('data:text/html with an img onerror', `data:text/html,<img src=x onerror="${post}">`),
   refused('data:application/javascript', `data:application/javascript,${post}`),
   refused('data:text/javascript', `data:text/javascript,${post}`),
-  refused('data:application/xhtml+xml', `data:application/xhtml+xml,<html xmlns="http://www.w3.org/1999/xhtml">${scriptHtml}</html>`),
+  refused(
+    'data:application/xhtml+xml',
+    `data:application/xhtml+xml,<html xmlns="http://www.w3.org/1999/xhtml">${scriptHtml}</html>`,
+  ),
   refused('data:text/xml', 'data:text/xml,<x/>'),
   refused('data:application/pdf', 'data:application/pdf,x'),
   refused('data:, (text/plain)', 'data:,alert(1)'),
@@ -288,14 +304,22 @@ const htmlDecoded: UrlVector[] = [
   refused('java&NewLine;script:', 'java&NewLine;script:alert(1)', 'html-attribute'),
   refused('jav&#x0D;ascript: (a decoded CR)', 'jav&#x0D;ascript:alert(1)', 'html-attribute'),
   refused('&#x6A;avascript:', '&#x6A;avascript:alert(1)', 'html-attribute'),
-  refused('every letter a decimal reference', '&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)', 'html-attribute'),
+  refused(
+    'every letter a decimal reference',
+    '&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)',
+    'html-attribute',
+  ),
   refused('references without semicolons', '&#x6A&#x61vascript:alert(1)', 'html-attribute'),
   refused('javascript&colon;', 'javascript&colon;alert(1)', 'html-attribute'),
   refused('javascript&#x3A;', 'javascript&#x3A;alert(1)', 'html-attribute'),
   refused('JaVa&#x53;cRiPt:', 'JaVa&#x53;cRiPt:alert(1)', 'html-attribute'),
   refused('a leading &#x01;', '&#x01;javascript:alert(1)', 'html-attribute'),
   refused('leading &#x20; spaces', '&#x20;&#x20;javascript:alert(1)', 'html-attribute'),
-  refused('data&colon;text/html with escaped markup', `data&colon;text/html,&lt;script&gt;${post}&lt;/script&gt;`, 'html-attribute'),
+  refused(
+    'data&colon;text/html with escaped markup',
+    `data&colon;text/html,&lt;script&gt;${post}&lt;/script&gt;`,
+    'html-attribute',
+  ),
   safe('a leading &nbsp; (a no-break space: a relative path)', '&nbsp;javascript:alert(1)', 'html-attribute'),
   safe('a leading &#0; (decoded as U+FFFD: a relative path)', '&#0;javascript:alert(1)', 'html-attribute'),
   safe('data:image/png&#59;base64,', `data:image/png&#59;base64,${PNG_B64}`, 'html-attribute'),

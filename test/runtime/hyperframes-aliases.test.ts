@@ -8,14 +8,23 @@ import { openCompiled } from './compiled-frame.js';
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = new URL('/virtual/', location.href).href;
 const DECLARATIONS = JSON.stringify([
-  { id: 'title', type: 'string', role: 'content', label: 'Title', description: 'The headline.', default: 'Top default' },
+  {
+    id: 'title',
+    type: 'string',
+    role: 'content',
+    label: 'Title',
+    description: 'The headline.',
+    default: 'Top default',
+  },
 ]).replaceAll("'", '&#39;');
 const SUB_DECLARATIONS = JSON.stringify([{ id: 'title', type: 'string', label: 'Title', default: 'Sub default' }]);
 
 function compile(files: Record<string, string>, overrides: Record<string, unknown> = {}): Promise<CompiledComposition> {
   const fetch = (async (input: RequestInfo | URL) => {
     const body = files[String(input).slice(BASE.length)];
-    return body === undefined ? new Response('', { status: 404 }) : new Response(body, { headers: { 'content-type': 'text/html' } });
+    return body === undefined
+      ? new Response('', { status: 404 })
+      : new Response(body, { headers: { 'content-type': 'text/html' } });
   }) as typeof globalThis.fetch;
   return compileComposition(`${BASE}index.html`, { runtimeUrl: RUNTIME_URL, fetch, overrides });
 }
@@ -36,7 +45,8 @@ const SUB = `<template><div data-composition-id="s" data-composition-variables='
   ]));
 </script></div></template>`;
 
-const read = (view: Window, selector: string) => JSON.parse(view.document.querySelector(selector)!.getAttribute('data-read')!);
+const read = (view: Window, selector: string) =>
+  JSON.parse(view.document.querySelector(selector)!.getAttribute('data-read')!);
 
 /** The compiled document with `script` run before anything else, as a harness injecting overrides would. */
 const withInjection = (compiled: CompiledComposition, script: string): CompiledComposition => ({
@@ -54,7 +64,12 @@ describe('HyperFrames-named globals', () => {
   });
 
   it('an instance gets its own values under the HyperFrames name, and no top-level overrides', async () => {
-    const files = { 'index.html': entry(`<div id="s" data-composition-src="s.html" data-variable-values='{"title":"From host"}'></div>`), 's.html': SUB };
+    const files = {
+      'index.html': entry(
+        `<div id="s" data-composition-src="s.html" data-variable-values='{"title":"From host"}'></div>`,
+      ),
+      's.html': SUB,
+    };
     const view = await openCompiled(await compile(files, { title: 'Override' }));
     expect(read(view, '#s')).to.deep.equal(['From host', 'From host', 'From host', 'undefined', 'undefined', false]);
     expect(read(view, 'body')).to.deep.equal({ title: 'Override' });
@@ -69,7 +84,9 @@ describe('HyperFrames-named globals', () => {
 
   it('__fxVariables wins over __hfVariables when both are injected; a non-object injection is none', async () => {
     const compiled = await compile({ 'index.html': entry('') }, { title: 'Compiled' });
-    const both = await openCompiled(withInjection(compiled, 'window.__fxVariables = { title: "fx" }; window.__hfVariables = { title: "hf" };'));
+    const both = await openCompiled(
+      withInjection(compiled, 'window.__fxVariables = { title: "fx" }; window.__hfVariables = { title: "hf" };'),
+    );
     expect(read(both, 'body')).to.deep.equal({ title: 'fx' });
     const junk = await openCompiled(withInjection(compiled, 'window.__hfVariables = "title";'));
     expect(read(junk, 'body')).to.deep.equal({ title: 'Compiled' });
@@ -78,7 +95,10 @@ describe('HyperFrames-named globals', () => {
   for (const where of ['root', 'html'] as const) {
     it(`data-fx-compat="none" on the ${where} turns the aliases off: the page's own globals are left alone`, async () => {
       const own = `<script>window.__hyperframes = { mine: true };</script>`;
-      let html = entry(`<div id="s" data-composition-src="s.html"></div>`, where === 'root' ? 'data-fx-compat="none"' : '').replace('<head></head>', `<head>${own}</head>`);
+      let html = entry(
+        `<div id="s" data-composition-src="s.html"></div>`,
+        where === 'root' ? 'data-fx-compat="none"' : '',
+      ).replace('<head></head>', `<head>${own}</head>`);
       if (where === 'html') html = html.replace('<html ', '<html data-fx-compat="None" ');
       const sub = `<template><div data-composition-id="s"><script>document.currentScript.parentElement.setAttribute('data-read', JSON.stringify([typeof __hyperframes, window.__hyperframes && window.__hyperframes.mine]));</script></div></template>`;
       const compiled = await compile({ 'index.html': html, 's.html': sub }, { title: 'Override' });

@@ -15,7 +15,8 @@ const modules = readdirSync(fileURLToPath(RUNTIME), { withFileTypes: true })
   .sort((a, b) => Number(a === PARSER_ADAPTER) - Number(b === PARSER_ADAPTER) || a.localeCompare(b));
 
 test('there is no DOM in this process', () => {
-  for (const name of ['document', 'window', 'location', 'DOMParser', 'HTMLElement']) assert.equal(name in globalThis, false, `${name} is defined`);
+  for (const name of ['document', 'window', 'location', 'DOMParser', 'HTMLElement'])
+    assert.equal(name in globalThis, false, `${name} is defined`);
 });
 
 test('src/runtime has modules to check (the listing found them)', () => {

@@ -12,7 +12,10 @@ for (const testCase of metadataCases) {
   });
 }
 
-const declarations = JSON.stringify([{ id: 'title', type: 'string', label: 'Title', default: 'Hi & bye' }]).replaceAll("'", '&#39;');
+const declarations = JSON.stringify([{ id: 'title', type: 'string', label: 'Title', default: 'Hi & bye' }]).replaceAll(
+  "'",
+  '&#39;',
+);
 
 test('reads a full document in Node', () => {
   const html = `<!doctype html><html data-composition-variables='${declarations}'><body>
@@ -20,7 +23,13 @@ test('reads a full document in Node', () => {
   </body></html>`;
   const metadata = extractCompositionMetadata(html);
   assert.deepEqual(
-    { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration, issues: metadata.issues },
+    {
+      id: metadata.id,
+      width: metadata.width,
+      height: metadata.height,
+      duration: metadata.duration,
+      issues: metadata.issues,
+    },
     { id: 'main', width: 1920, height: 1080, duration: 5, issues: [] },
   );
   assert.equal(metadata.variables[0]?.default, 'Hi & bye');
@@ -31,5 +40,8 @@ test('reads a template fragment in Node, decoding entities like a browser', () =
   const metadata = extractCompositionMetadata(html);
   assert.equal(metadata.id, 'card');
   assert.equal(metadata.width, 640);
-  assert.deepEqual(metadata.variables.map((variable) => variable.id), ['name']);
+  assert.deepEqual(
+    metadata.variables.map((variable) => variable.id),
+    ['name'],
+  );
 });

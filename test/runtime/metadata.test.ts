@@ -20,14 +20,16 @@ describe('extractCompositionMetadata (browser DOMParser)', () => {
   });
 
   it('gives root_attribute_invalid issues a readable message naming the attribute and the value', () => {
-    const { issues } = extractCompositionMetadata('<div data-composition-id="m" data-width="abc" data-duration="2"></div>');
+    const { issues } = extractCompositionMetadata(
+      '<div data-composition-id="m" data-width="abc" data-duration="2"></div>',
+    );
     expect(issues).to.have.length(1);
     expect(issues[0]).to.include({ code: 'root_attribute_invalid', severity: 'error' });
     expect(issues[0]!.message).to.contain('"data-width"').and.to.contain('"abc"');
     expect(issues.flatMap(findingShapeProblems)).to.deep.equal([]);
   });
 
-  it('says what a composition without a duration needs, with the renderer\'s code', () => {
+  it("says what a composition without a duration needs, with the renderer's code", () => {
     const { issues } = extractCompositionMetadata('<div data-composition-id="m" data-width="640"></div>');
     expect(issues).to.have.length(1);
     expect(issues[0]).to.include({ code: 'composition_duration_missing', severity: 'error' });
@@ -36,7 +38,9 @@ describe('extractCompositionMetadata (browser DOMParser)', () => {
 
   it('does not touch the page it runs in', () => {
     const before = document.documentElement.outerHTML;
-    extractCompositionMetadata('<html data-width="5"><body><div data-composition-id="x" data-duration="1"></div><script>document.title = "hijacked"</script></body></html>');
+    extractCompositionMetadata(
+      '<html data-width="5"><body><div data-composition-id="x" data-duration="1"></div><script>document.title = "hijacked"</script></body></html>',
+    );
     expect(document.documentElement.outerHTML).to.equal(before);
   });
 });
@@ -55,7 +59,11 @@ describe('rootMetadata (the element’s light reader) agrees with metadataOf', (
       const doc = new DOMParser().parseFromString(html, 'text/html');
       const full = metadataOf(doc);
       const light = rootMetadata(doc);
-      expect({ ...light, variables: [] }).to.deep.equal({ ...full, variables: [], issues: full.issues.filter((found) => ROOT_CODES.includes(found.code)) });
+      expect({ ...light, variables: [] }).to.deep.equal({
+        ...full,
+        variables: [],
+        issues: full.issues.filter((found) => ROOT_CODES.includes(found.code)),
+      });
     });
   }
 });

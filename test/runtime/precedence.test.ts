@@ -12,13 +12,26 @@ const declarations = declare([
   { id: 'title', type: 'string', label: 'Title', default: 'Default title', maxLength: 20 },
   { id: 'size', type: 'number', label: 'Size', default: 3, min: 0, max: 10 },
   { id: 'accent', type: 'color', label: 'Accent', default: '#000000' },
-  { id: 'mood', type: 'enum', label: 'Mood', default: 'calm', options: [{ value: 'calm', label: 'Calm' }, { value: 'loud', label: 'Loud' }] },
+  {
+    id: 'mood',
+    type: 'enum',
+    label: 'Mood',
+    default: 'calm',
+    options: [
+      { value: 'calm', label: 'Calm' },
+      { value: 'loud', label: 'Loud' },
+    ],
+  },
 ]);
 
 const DEFAULTS = { title: 'Default title', size: 3, accent: '#000000', mood: 'calm' };
 
 const codes = (layers: ResolveLayers) =>
-  resolveVariables(declarations, layers).issues.map((found) => ({ code: found.code, severity: found.severity, path: found.path }));
+  resolveVariables(declarations, layers).issues.map((found) => ({
+    code: found.code,
+    severity: found.severity,
+    path: found.path,
+  }));
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -68,7 +81,10 @@ describe('resolveVariables: precedence', () => {
 
   it('treats an omitted, undefined or null layer as absent', () => {
     for (const absent of [undefined, null]) {
-      expect(resolveVariables(declarations, { host: absent, overrides: absent })).to.deep.equal({ values: DEFAULTS, issues: [] });
+      expect(resolveVariables(declarations, { host: absent, overrides: absent })).to.deep.equal({
+        values: DEFAULTS,
+        issues: [],
+      });
     }
   });
 });
@@ -104,11 +120,16 @@ describe('resolveVariables: invalid values fall back', () => {
   it('falls back to the default when the host value mismatches its type', () => {
     const { values, issues } = resolveVariables(declarations, { host: { size: '5' } });
     expect(values.size).to.equal(3);
-    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([['type-mismatch', 'error', ['host', 'size']]]);
+    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
+      ['type-mismatch', 'error', ['host', 'size']],
+    ]);
   });
 
   it('falls back to the host value when the override mismatches its type', () => {
-    const { values, issues } = resolveVariables(declarations, { host: { accent: '#123456' }, overrides: { accent: 'red' } });
+    const { values, issues } = resolveVariables(declarations, {
+      host: { accent: '#123456' },
+      overrides: { accent: 'red' },
+    });
     expect(values.accent).to.equal('#123456');
     expect(issues.map((found) => [found.code, found.path])).to.deep.equal([['type-mismatch', ['overrides', 'accent']]]);
   });
@@ -116,7 +137,9 @@ describe('resolveVariables: invalid values fall back', () => {
   it('falls back to the host value when the override is outside the enum', () => {
     const { values, issues } = resolveVariables(declarations, { host: { mood: 'loud' }, overrides: { mood: 'angry' } });
     expect(values.mood).to.equal('loud');
-    expect(issues.map((found) => [found.code, found.path])).to.deep.equal([['enum-out-of-range', ['overrides', 'mood']]]);
+    expect(issues.map((found) => [found.code, found.path])).to.deep.equal([
+      ['enum-out-of-range', ['overrides', 'mood']],
+    ]);
   });
 
   it('falls through two invalid layers to the default', () => {
@@ -138,7 +161,9 @@ describe('resolveVariables: warnings keep the value', () => {
   it('clamps an out-of-range number into [min, max] and warns with the layer path', () => {
     const { values, issues } = resolveVariables(declarations, { overrides: { size: 42 } });
     expect(values.size).to.equal(10);
-    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([['out-of-range', 'warning', ['overrides', 'size']]]);
+    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
+      ['out-of-range', 'warning', ['overrides', 'size']],
+    ]);
     expect(issues[0]!.message).to.contain('clamped to 10');
     expect(resolveVariables(declarations, { host: { size: -1 } }).values.size).to.equal(0);
   });
@@ -152,13 +177,18 @@ describe('resolveVariables: warnings keep the value', () => {
     const long = 'x'.repeat(21);
     const { values, issues } = resolveVariables(declarations, { host: { title: long } });
     expect(values.title).to.equal(long);
-    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([['too-long', 'warning', ['host', 'title']]]);
+    expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
+      ['too-long', 'warning', ['host', 'title']],
+    ]);
   });
 });
 
 describe('resolveVariables: undeclared keys', () => {
   it('passes undeclared keys through and reports them per layer', () => {
-    const { values, issues } = resolveVariables(declarations, { host: { extra: 'h' }, overrides: { extra: 'o', other: 2 } });
+    const { values, issues } = resolveVariables(declarations, {
+      host: { extra: 'h' },
+      overrides: { extra: 'o', other: 2 },
+    });
     expect(values).to.deep.equal({ ...DEFAULTS, extra: 'o', other: 2 });
     expect(issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
       ['undeclared', 'warning', ['host', 'extra']],
@@ -180,14 +210,19 @@ describe('resolveVariables: non-object layers', () => {
       expect(codes({ host: layer })).to.deep.equal([{ code: 'values-invalid', severity: 'error', path: ['host'] }]);
     });
     it(`reports values-invalid for ${name} as overrides`, () => {
-      expect(codes({ overrides: layer })).to.deep.equal([{ code: 'values-invalid', severity: 'error', path: ['overrides'] }]);
+      expect(codes({ overrides: layer })).to.deep.equal([
+        { code: 'values-invalid', severity: 'error', path: ['overrides'] },
+      ]);
     });
   }
 
   it('still applies the other, valid layer', () => {
     const { values } = resolveVariables(declarations, { host: [], overrides: { size: 8 } });
     expect(values).to.deep.equal({ ...DEFAULTS, size: 8 });
-    expect(resolveVariables(declarations, { host: { size: 6 }, overrides: 'x' }).values).to.deep.equal({ ...DEFAULTS, size: 6 });
+    expect(resolveVariables(declarations, { host: { size: 6 }, overrides: 'x' }).values).to.deep.equal({
+      ...DEFAULTS,
+      size: 6,
+    });
   });
 });
 
@@ -214,7 +249,7 @@ describe('resolveVariables: inputs and output', () => {
 describe('resolveVariables: hostile keys', () => {
   afterEach(() => {
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
-    expect(typeof ({}).toString).to.equal('function');
+    expect(typeof {}.toString).to.equal('function');
   });
 
   it('keeps __proto__, constructor and toString from a layer as own data keys', () => {

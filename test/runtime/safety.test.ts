@@ -52,7 +52,9 @@ describe('safeMediaUrl', () => {
   });
 
   it('keeps an absolute safe URL safe whatever the base', () => {
-    expect(safeMediaUrl('https://cdn.example.invalid/x.png', 'file:///srv/')).to.equal('https://cdn.example.invalid/x.png');
+    expect(safeMediaUrl('https://cdn.example.invalid/x.png', 'file:///srv/')).to.equal(
+      'https://cdn.example.invalid/x.png',
+    );
   });
 
   it('keeps an absolute unsafe URL refused whatever the base', () => {
@@ -69,9 +71,42 @@ describe('isBindableSrcTag', () => {
   }
 
   const refusedTags = [
-    'iframe', 'IFRAME', 'script', 'SCRIPT', 'object', 'embed', 'frame', 'frameset', 'link', 'a', 'form', 'svg', 'use',
-    'image', 'input', 'base', 'meta', 'style', 'portal', 'fencedframe', 'math', 'template', 'picture', 'track',
-    'button', 'area', 'applet', 'x-img', 'img-x', 'imgs', 'svg:image', ' img', 'img ', '', '\u017Fource', '\u0130mg',
+    'iframe',
+    'IFRAME',
+    'script',
+    'SCRIPT',
+    'object',
+    'embed',
+    'frame',
+    'frameset',
+    'link',
+    'a',
+    'form',
+    'svg',
+    'use',
+    'image',
+    'input',
+    'base',
+    'meta',
+    'style',
+    'portal',
+    'fencedframe',
+    'math',
+    'template',
+    'picture',
+    'track',
+    'button',
+    'area',
+    'applet',
+    'x-img',
+    'img-x',
+    'imgs',
+    'svg:image',
+    ' img',
+    'img ',
+    '',
+    '\u017Fource',
+    '\u0130mg',
   ];
   for (const tag of refusedTags) {
     it(`refuses ${JSON.stringify(tag)}`, () => {

@@ -7,7 +7,10 @@ const node = (key: string, rest: Partial<TimedNode> = {}): TimedNode => ({ key, 
 
 function windows(nodes: TimedNode[], duration = 10) {
   const { windows: found, issues } = resolveTiming([ROOT, ...nodes], duration);
-  return { at: (key: string) => found.get(key), issues: issues.map((found) => ({ code: found.code, path: found.path })) };
+  return {
+    at: (key: string) => found.get(key),
+    issues: issues.map((found) => ({ code: found.code, path: found.path })),
+  };
 }
 
 describe('parseStart', () => {
@@ -29,7 +32,21 @@ describe('parseStart', () => {
     it(`reads ${JSON.stringify(text)}`, () => expect(parseStart(text)).to.deep.equal(expected));
   }
 
-  const malformed = ['', '1s', '2 +', 'intro + ', 'intro * 2', 'intro + x', '+ 2', '1 + 2', 'intro - -1', '1e999', '9intro', 'a b', 'intro + 1e3'];
+  const malformed = [
+    '',
+    '1s',
+    '2 +',
+    'intro + ',
+    'intro * 2',
+    'intro + x',
+    '+ 2',
+    '1 + 2',
+    'intro - -1',
+    '1e999',
+    '9intro',
+    'a b',
+    'intro + 1e3',
+  ];
   for (const text of malformed) {
     it(`refuses ${JSON.stringify(text)}`, () => expect(parseStart(text)).to.equal(undefined));
   }
@@ -52,12 +69,18 @@ describe('resolveTiming', () => {
   });
 
   it('offsets a numeric start from the parent start', () => {
-    const { at } = windows([node('p', { start: '3', duration: 5 }), node('c', { parent: 'p', start: '1.5', duration: 1 })]);
+    const { at } = windows([
+      node('p', { start: '3', duration: 5 }),
+      node('c', { parent: 'p', start: '1.5', duration: 1 }),
+    ]);
     expect(at('c')).to.deep.equal({ start: 4.5, end: 5.5 });
   });
 
   it('follows a clip named by id', () => {
-    const { at, issues } = windows([node('intro', { start: '1', duration: 2 }), node('next', { start: 'intro', duration: 1 })]);
+    const { at, issues } = windows([
+      node('intro', { start: '1', duration: 2 }),
+      node('next', { start: 'intro', duration: 1 }),
+    ]);
     expect(at('next')).to.deep.equal({ start: 3, end: 4 });
     expect(issues).to.deep.equal([]);
   });
@@ -73,14 +96,22 @@ describe('resolveTiming', () => {
   });
 
   it('resolves a reference declared later in document order and chains of references', () => {
-    const { at } = windows([node('c', { start: 'b', duration: 1 }), node('b', { start: 'a + 1', duration: 1 }), node('a', { start: '0.5', duration: 1 })]);
+    const { at } = windows([
+      node('c', { start: 'b', duration: 1 }),
+      node('b', { start: 'a + 1', duration: 1 }),
+      node('a', { start: '0.5', duration: 1 }),
+    ]);
     expect(at('a')).to.deep.equal({ start: 0.5, end: 1.5 });
     expect(at('b')).to.deep.equal({ start: 2.5, end: 3.5 });
     expect(at('c')).to.deep.equal({ start: 3.5, end: 4.5 });
   });
 
   it('follows a clip in another parent, by its absolute end', () => {
-    const { at } = windows([node('p', { start: '2', duration: 6 }), node('inner', { parent: 'p', start: '1', duration: 1 }), node('after', { start: 'inner', duration: 1 })]);
+    const { at } = windows([
+      node('p', { start: '2', duration: 6 }),
+      node('inner', { parent: 'p', start: '1', duration: 1 }),
+      node('after', { start: 'inner', duration: 1 }),
+    ]);
     expect(at('inner')).to.deep.equal({ start: 3, end: 4 });
     expect(at('after')).to.deep.equal({ start: 4, end: 5 });
   });
@@ -102,7 +133,10 @@ describe('resolveTiming', () => {
   });
 
   it('an unknown reference: "start_reference_unknown", falls back to the parent start', () => {
-    const { at, issues } = windows([node('p', { start: '2', duration: 3 }), node('c', { parent: 'p', start: 'nobody + 1', duration: 1 })]);
+    const { at, issues } = windows([
+      node('p', { start: '2', duration: 3 }),
+      node('c', { parent: 'p', start: 'nobody + 1', duration: 1 }),
+    ]);
     expect(issues).to.deep.equal([{ code: TimingIssueCode.startReferenceUnknown, path: ['c', 'data-start'] }]);
     expect(at('c')).to.deep.equal({ start: 2, end: 3 });
   });
@@ -120,7 +154,11 @@ describe('resolveTiming', () => {
   });
 
   it('a three-clip cycle: "start_cycle" once', () => {
-    const { issues } = windows([node('a', { start: 'c', duration: 1 }), node('b', { start: 'a', duration: 1 }), node('c', { start: 'b', duration: 1 })]);
+    const { issues } = windows([
+      node('a', { start: 'c', duration: 1 }),
+      node('b', { start: 'a', duration: 1 }),
+      node('c', { start: 'b', duration: 1 }),
+    ]);
     expect(issues.map((found) => found.code)).to.deep.equal(['start_cycle']);
   });
 
@@ -170,7 +208,9 @@ describe('timing in a playing composition', () => {
 
   it('reports timing issues of the live document as variable issues at ready', async () => {
     const el = mount({}, { srcdoc: compositionHtml({ body: '<div id="x" data-start="nobody">x</div>' }) });
-    const change = await new Promise<CustomEvent>((resolve) => el.addEventListener('variableschange', resolve, { once: true }));
+    const change = await new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('variableschange', resolve, { once: true }),
+    );
     expect(change.detail.issues.map((found: { code: string }) => found.code)).to.include('start_reference_unknown');
   });
 });
@@ -178,13 +218,16 @@ describe('timing in a playing composition', () => {
 describe('resolveTiming on a hostile forward chain', () => {
   it('stops a 20,000-clip forward reference chain with start_chain_too_long instead of overflowing', () => {
     const count = 20_000;
-    const nodes = [{ key: 'root' }, ...Array.from({ length: count }, (_, index) => ({
-      key: `k${index}`,
-      id: `c${index}`,
-      parent: 'root',
-      start: index + 1 < count ? `c${index + 1}` : '0',
-      duration: 0.001,
-    }))];
+    const nodes = [
+      { key: 'root' },
+      ...Array.from({ length: count }, (_, index) => ({
+        key: `k${index}`,
+        id: `c${index}`,
+        parent: 'root',
+        start: index + 1 < count ? `c${index + 1}` : '0',
+        duration: 0.001,
+      })),
+    ];
     const { windows, issues } = resolveTiming(nodes, 10);
     expect(windows.size).to.equal(count + 1);
     expect(issues.map((found) => found.code)).to.include('start_chain_too_long');

@@ -15,13 +15,26 @@ const declarations = declare([
   { id: 'size', type: 'number', label: 'Size', default: 3, min: 0, max: 10 },
   { id: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
   { id: 'on', type: 'boolean', label: 'On', default: false },
-  { id: 'mood', type: 'enum', label: 'Mood', default: 'calm', options: [{ value: 'calm', label: 'Calm' }, { value: 'loud', label: 'Loud' }] },
+  {
+    id: 'mood',
+    type: 'enum',
+    label: 'Mood',
+    default: 'calm',
+    options: [
+      { value: 'calm', label: 'Calm' },
+      { value: 'loud', label: 'Loud' },
+    ],
+  },
   { id: 'face', type: 'font', label: 'Font', default: 'Inter' },
   { id: 'logo', type: 'image', label: 'Logo', default: 'logo.png' },
 ]);
 
 const summary = (values: unknown) =>
-  validateVariables(values, declarations).map((found) => ({ code: found.code, severity: found.severity, path: found.path }));
+  validateVariables(values, declarations).map((found) => ({
+    code: found.code,
+    severity: found.severity,
+    path: found.path,
+  }));
 
 describe('validateVariables: accepted values', () => {
   const accepted: [string, unknown][] = [
@@ -101,7 +114,9 @@ describe('validateVariables: type-mismatch', () => {
 
 describe('validateVariables: enum-out-of-range', () => {
   it('refuses a string that is not an option', () => {
-    expect(summary({ mood: 'angry' })).to.deep.equal([{ code: 'enum-out-of-range', severity: 'error', path: ['mood'] }]);
+    expect(summary({ mood: 'angry' })).to.deep.equal([
+      { code: 'enum-out-of-range', severity: 'error', path: ['mood'] },
+    ]);
   });
 
   it('compares options case-sensitively', () => {
@@ -112,7 +127,9 @@ describe('validateVariables: enum-out-of-range', () => {
     const { declarations: labelled } = parseVariableDeclarations([
       { id: 'pick', type: 'enum', label: 'Pick', default: 'a', options: [{ value: 'a', label: 'Alpha' }] },
     ]);
-    expect(validateVariables({ pick: 'Alpha' }, labelled).map((found) => found.code)).to.deep.equal(['enum-out-of-range']);
+    expect(validateVariables({ pick: 'Alpha' }, labelled).map((found) => found.code)).to.deep.equal([
+      'enum-out-of-range',
+    ]);
   });
 });
 
@@ -229,7 +246,9 @@ describe('validateVariables: hostile keys', () => {
   });
 
   it('reports __proto__, constructor and toString as undeclared own keys without touching prototypes', () => {
-    const values = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "toString": 3}');
+    const values = JSON.parse(
+      '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "toString": 3}',
+    );
     expect(Object.hasOwn(values, '__proto__')).to.equal(true);
     const issues = validateVariables(values, declarations);
     expect(issues.map((found) => [found.code, found.path])).to.deep.equal([
@@ -242,7 +261,9 @@ describe('validateVariables: hostile keys', () => {
   it('does not mistake an inherited property for a declared id', () => {
     // Without own keys nothing is checked, even though `{}` inherits `constructor` and `toString`.
     expect(validateVariables({}, [])).to.deep.equal([]);
-    expect(validateVariables(JSON.parse('{"__proto__": 1}'), []).map((found) => found.code)).to.deep.equal(['undeclared']);
+    expect(validateVariables(JSON.parse('{"__proto__": 1}'), []).map((found) => found.code)).to.deep.equal([
+      'undeclared',
+    ]);
   });
 
   it('checks values against declarations whose ids are prototype names', () => {

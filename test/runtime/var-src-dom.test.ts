@@ -37,7 +37,12 @@ after(() => {
   delete (window as { __pwned?: unknown }).__pwned;
 });
 
-const FALLBACK = { img: 'fallback.png', video: 'fallback.mp4', audio: 'fallback.mp3', source: 'fallback.webm' } as const;
+const FALLBACK = {
+  img: 'fallback.png',
+  video: 'fallback.mp4',
+  audio: 'fallback.mp3',
+  source: 'fallback.webm',
+} as const;
 type MediaTag = keyof typeof FALLBACK;
 const MEDIA_TAGS = Object.keys(FALLBACK) as MediaTag[];
 const REFUSED_TAGS = ['iframe', 'object', 'embed', 'image', 'script', 'frame'] as const;
@@ -190,12 +195,16 @@ describe('data-var-src image values', () => {
   afterEach(() => composition.root.remove());
 
   it('sets src from { url }', () => {
-    expect(srcIssueCodes(composition, { url: 'https://cdn.example.invalid/x.png' })).to.deep.equal(expectedSrcIssueCodes(false));
+    expect(srcIssueCodes(composition, { url: 'https://cdn.example.invalid/x.png' })).to.deep.equal(
+      expectedSrcIssueCodes(false),
+    );
     expect(composition.media.img.getAttribute('src')).to.equal('https://cdn.example.invalid/x.png');
   });
 
   it('refuses { url } holding javascript:', () => {
-    expect(srcIssueCodes(composition, { url: 'javascript:parent.__pwned=1' })).to.deep.equal(expectedSrcIssueCodes(true));
+    expect(srcIssueCodes(composition, { url: 'javascript:parent.__pwned=1' })).to.deep.equal(
+      expectedSrcIssueCodes(true),
+    );
     expect(composition.media.img.getAttribute('src')).to.equal(FALLBACK.img);
   });
 

@@ -16,7 +16,12 @@ const NS = {
   math: 'http://www.w3.org/1998/Math/MathML',
   unknown: 'urn:fx-test:unknown',
 } as const;
-const PARENT_IN: Record<keyof typeof NS, string | undefined> = { html: undefined, svg: 'svg', math: 'math', unknown: undefined };
+const PARENT_IN: Record<keyof typeof NS, string | undefined> = {
+  html: undefined,
+  svg: 'svg',
+  math: 'math',
+  unknown: undefined,
+};
 
 const FLAG = '__fxRawTextRan';
 const MARKER = 'fx-raw-text-ran';
@@ -26,13 +31,18 @@ const SETTLE_MS = 600;
 // A fresh trap folder per run, so the log only holds this file's requests.
 const RUN = crypto.randomUUID();
 const trapUrl = (name: string) => new URL(`/test/fixtures/trap/${RUN}/${name}`, location.href).href;
-const requested = async () => (await executeServerCommand<string[], { under: string }>('fx-requests', { under: RUN })) ?? [];
+const requested = async () =>
+  (await executeServerCommand<string[], { under: string }>('fx-requests', { under: RUN })) ?? [];
 const cssFileOf = (caseName: string) => `${caseName.replaceAll(' ', '-')}.css`;
 const importOf = (name: string) => `@import url("${trapUrl(name)}"); html { outline: 3px solid rgb(1, 2, 3); }`;
 
 const ran: string[] = [];
 before(() => {
-  Object.defineProperty(window, FLAG, { configurable: true, get: () => undefined, set: (value: unknown) => ran.push(String(value)) });
+  Object.defineProperty(window, FLAG, {
+    configurable: true,
+    get: () => undefined,
+    set: (value: unknown) => ran.push(String(value)),
+  });
 });
 after(() => {
   delete (window as unknown as Record<string, unknown>)[FLAG];
@@ -71,7 +81,9 @@ const codes = (issues: readonly Issue[]) => issues.map((found) => found.code);
  * nodes: a failed assertion holding a DOM node makes the test runner hang serializing it.
  */
 const reparsedTags = (markup: string) =>
-  [...new DOMParser().parseFromString(`<!doctype html><body>${markup}`, 'text/html').body.querySelectorAll('*')].map((element) => element.localName);
+  [...new DOMParser().parseFromString(`<!doctype html><body>${markup}`, 'text/html').body.querySelectorAll('*')].map(
+    (element) => element.localName,
+  );
 const breakout = (tag: string) => `</${tag}><img src="x:" onerror="window.${FLAG}='${tag}'">`;
 
 interface RefusedCase {
@@ -84,12 +96,29 @@ interface RefusedCase {
   readonly is?: string;
 }
 
-const script = (name: string, ns: keyof typeof NS, attributes?: Record<string, string>): RefusedCase =>
-  ({ name, ns, tag: 'script', authored: '', value: `window.${FLAG} = ${JSON.stringify(name)}`, ...(attributes ? { attributes } : {}) });
-const style = (name: string, ns: keyof typeof NS): RefusedCase =>
-  ({ name, ns, tag: 'style', authored: '/* authored */', value: importOf(cssFileOf(name)) });
+const script = (name: string, ns: keyof typeof NS, attributes?: Record<string, string>): RefusedCase => ({
+  name,
+  ns,
+  tag: 'script',
+  authored: '',
+  value: `window.${FLAG} = ${JSON.stringify(name)}`,
+  ...(attributes ? { attributes } : {}),
+});
+const style = (name: string, ns: keyof typeof NS): RefusedCase => ({
+  name,
+  ns,
+  tag: 'style',
+  authored: '/* authored */',
+  value: importOf(cssFileOf(name)),
+});
 // Their text is serialized unescaped: saved with outerHTML/innerHTML and parsed again, a value becomes markup.
-const rawText = (tag: string): RefusedCase => ({ name: `<${tag}>`, ns: 'html', tag, authored: 'authored', value: breakout(tag) });
+const rawText = (tag: string): RefusedCase => ({
+  name: `<${tag}>`,
+  ns: 'html',
+  tag,
+  authored: 'authored',
+  value: breakout(tag),
+});
 
 const CUSTOMIZED_SCRIPT = 'fx-raw-text-script';
 customElements.define(CUSTOMIZED_SCRIPT, class extends HTMLScriptElement {}, { extends: 'script' });
@@ -127,7 +156,11 @@ describe('the traps of this file', () => {
     const element = create('html', 'style', '');
     place(element, 'html');
     element.textContent = importOf('control.css');
-    await waitFor(async () => (await requested()).some((path) => path.endsWith('/control.css')), 'the control @import', SETTLE_MS * 5);
+    await waitFor(
+      async () => (await requested()).some((path) => path.endsWith('/control.css')),
+      'the control @import',
+      SETTLE_MS * 5,
+    );
   });
 
   it('see raw text that turns into markup when parsed again', () => {
@@ -160,9 +193,13 @@ describe('applyBindings(document, …) on a host page: data-var-text on code and
   it('refuses a script again after it was moved, and again on every apply', async () => {
     const element = create('html', 'script', '');
     place(element, 'html');
-    expect(codes(applyBindings(document, { t: `window.${FLAG} = 'first'` }))).to.deep.equal([BindingIssueCode.tagNotAllowed]);
+    expect(codes(applyBindings(document, { t: `window.${FLAG} = 'first'` }))).to.deep.equal([
+      BindingIssueCode.tagNotAllowed,
+    ]);
     place(element, 'svg'); // moved into an <svg> of another host
-    expect(codes(applyBindings(document, { t: `window.${FLAG} = 'moved'` }))).to.deep.equal([BindingIssueCode.tagNotAllowed]);
+    expect(codes(applyBindings(document, { t: `window.${FLAG} = 'moved'` }))).to.deep.equal([
+      BindingIssueCode.tagNotAllowed,
+    ]);
     await sleep(SETTLE_MS);
     expect(element.textContent).to.equal('');
     expect(ran).to.deep.equal([]);
@@ -209,12 +246,14 @@ describe('<fx-composition>: data-var-text on script and style in the preview', (
     { id: 't', type: 'string', label: 'Script', default: '' },
     { id: 'css', type: 'string', label: 'Style', default: '' },
   ];
-  const body = '<p id="shown" data-var-text="t">authored</p>' +
+  const body =
+    '<p id="shown" data-var-text="t">authored</p>' +
     '<script data-var-text="t"></script><script type="module" data-var-text="t"></script>' +
     '<svg width="1" height="1"><script data-var-text="t"></script><style data-var-text="css"></style></svg>' +
     '<style data-var-text="css">/* authored */</style>';
   const REFUSED_IN_BODY = 5;
-  const payload = (label: string) => `parent.postMessage(${JSON.stringify(`${MARKER} ${label}`)}, '*'); throw new Error(${JSON.stringify(`${MARKER} ${label}`)});`;
+  const payload = (label: string) =>
+    `parent.postMessage(${JSON.stringify(`${MARKER} ${label}`)}, '*'); throw new Error(${JSON.stringify(`${MARKER} ${label}`)});`;
   const css = (label: string) => `@import url("${trapUrl(`preview-${label}.css`)}"); #shown { color: rgb(1, 2, 3); }`;
 
   const markers: string[] = [];
@@ -252,7 +291,13 @@ describe('<fx-composition>: data-var-text on script and style in the preview', (
     expect(errors).to.deep.equal([]);
     expect(markers).to.deep.equal([]);
     expect((await requested()).filter((path) => path.includes('/preview-'))).to.deep.equal([]);
-    expect(await probe(el, { ask: 'texts', selector: 'script[data-var-text], style[data-var-text]' })).to.deep.equal(['', '', '', '', '/* authored */']);
+    expect(await probe(el, { ask: 'texts', selector: 'script[data-var-text], style[data-var-text]' })).to.deep.equal([
+      '',
+      '',
+      '',
+      '',
+      '/* authored */',
+    ]);
     expect(await probe(el, { ask: 'style', selector: '#shown', property: 'color' })).to.not.equal('rgb(1, 2, 3)');
   });
 });

@@ -3,7 +3,12 @@
 // bound far above a linear scan on a loaded machine and far below what the quadratic scans took (80 KB of `url(`
 // blocked the page 5–10 s; 4 MB would take hours).
 import { expect } from '@open-wc/testing';
-import { compileComposition, CompileIssueCode, type CompileOptions, type CompiledComposition } from '../../src/runtime/compile.js';
+import {
+  compileComposition,
+  CompileIssueCode,
+  type CompileOptions,
+  type CompiledComposition,
+} from '../../src/runtime/compile.js';
 import { applyBindings } from '../../src/runtime/bindings.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
 import { isSafeMediaUrl } from '../../src/runtime/safety.js';
@@ -58,7 +63,10 @@ describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
   for (const [name, css, bound = STALL_BOUND_MS] of hostile) {
     it(`4 MB of ${name} in a sub-composition stylesheet and a top-level style: no long stall`, async () => {
       const files = {
-        'index.html': entry('<div data-composition-src="s.html"></div>', '<style>@font-face{}</style><link rel="stylesheet" href="top.css">'),
+        'index.html': entry(
+          '<div data-composition-src="s.html"></div>',
+          '<style>@font-face{}</style><link rel="stylesheet" href="top.css">',
+        ),
         's.html': '<template><div data-composition-id="s"></div><link rel="stylesheet" href="s.css"></template>',
         's.css': css,
         'top.css': css,
@@ -87,7 +95,9 @@ describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
         .d { background: url(data:image/png;base64,AAAA); } .e { background: myurl(e.png); } .f { filter: url(#f); }
       </style></template>`,
     };
-    const css = new DOMParser().parseFromString((await compile(files)).html, 'text/html').querySelector(`style[${FrameAttr.instanceStyle}]`)!.textContent!;
+    const css = new DOMParser()
+      .parseFromString((await compile(files)).html, 'text/html')
+      .querySelector(`style[${FrameAttr.instanceStyle}]`)!.textContent!;
     for (const file of ['a.png', 'b%20c.png', 'c).png']) expect(css).to.include(`${BASE}parts/${file}`);
     expect(css).to.include('data:image/png;base64,AAAA');
     expect(css).not.to.include(`${BASE}parts/e.png`);
@@ -101,8 +111,14 @@ describe('runtime regexes on hostile input are linear (item 6a)', () => {
   const cases: [name: string, run: () => unknown][] = [
     ['a data-start of a million digits and a stray letter', () => parseStart(`${digits}x`)],
     ['a data-start reference with a million-digit offset', () => parseStart(`intro + ${digits}x`)],
-    ['a data: URL with a million blanks inside its media type', () => isSafeMediaUrl(`data:image/png${blanks}x;base64,AAAA`)],
-    ['a CSS variable value with a million blanks inside', () => applyBindings(document.createElement('div'), { title: `a${blanks}b` })],
+    [
+      'a data: URL with a million blanks inside its media type',
+      () => isSafeMediaUrl(`data:image/png${blanks}x;base64,AAAA`),
+    ],
+    [
+      'a CSS variable value with a million blanks inside',
+      () => applyBindings(document.createElement('div'), { title: `a${blanks}b` }),
+    ],
   ];
   for (const [name, run] of cases) {
     it(`${name}: no long stall`, async () => {
@@ -148,14 +164,22 @@ describe('compiler DoS: fan-out and size limits (item 6c)', () => {
   });
 
   it('a stylesheet naming thousands of fonts stops at the file limit (a warning, once), with no more requests', async () => {
-    const faces = Array.from({ length: 3000 }, (_, index) => `@font-face { font-family: F${index}; src: url(f${index}.ttf); }`).join('\n');
+    const faces = Array.from(
+      { length: 3000 },
+      (_, index) => `@font-face { font-family: F${index}; src: url(f${index}.ttf); }`,
+    ).join('\n');
     let requests = 0;
     const fetch = (async () => {
       requests += 1;
       return new Response('', { status: 404 });
     }) as typeof globalThis.fetch;
-    const { issues } = await compileComposition({ html: entry('', `<style>${faces}</style>`), url: `${BASE}index.html` }, { runtimeUrl: RUNTIME_URL, fetch });
-    expect(issues.map((found) => [found.code, found.severity])).to.deep.equal([[CompileIssueCode.filesTooMany, 'warning']]);
+    const { issues } = await compileComposition(
+      { html: entry('', `<style>${faces}</style>`), url: `${BASE}index.html` },
+      { runtimeUrl: RUNTIME_URL, fetch },
+    );
+    expect(issues.map((found) => [found.code, found.severity])).to.deep.equal([
+      [CompileIssueCode.filesTooMany, 'warning'],
+    ]);
     expect(requests).to.equal(1000);
   });
 });

@@ -10,7 +10,11 @@ const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = new URL('/virtual/', location.href).href;
 const TYPES: Record<string, string> = { css: 'text/css', js: 'text/javascript' };
 
-function compile(files: Record<string, string>, entry: string | { html: string; url: string }, overrides: Record<string, unknown> = {}): Promise<CompiledComposition> {
+function compile(
+  files: Record<string, string>,
+  entry: string | { html: string; url: string },
+  overrides: Record<string, unknown> = {},
+): Promise<CompiledComposition> {
   const fetch = (async (input: RequestInfo | URL) => {
     const url = String(input).split('?')[0]!;
     const body = files[url.slice(BASE.length)];
@@ -22,8 +26,6 @@ function compile(files: Record<string, string>, entry: string | { html: string; 
 
 const markup = (body: string, head = '') =>
   `<!doctype html><html><head>${head}</head><body><div id="root" data-composition-id="main" data-width="320" data-height="180" data-duration="1">${body}</div></body></html>`;
-
-
 
 describe('compiled <base> (item 7)', () => {
   it('a markup entry standing at a host URL with a query and fragment: the <base> has neither', async () => {
@@ -38,7 +40,9 @@ describe('compiled <base> (item 7)', () => {
     const files = { 'index.html': markup('', '<base href="kit/?token=s3cret">') };
     const compiled = await compile(files, `${BASE}index.html?token=s3cret`);
     expect(compiled.html).not.to.include('s3cret');
-    expect(new DOMParser().parseFromString(compiled.html, 'text/html').querySelector('base')!.getAttribute('href')).to.equal(`${BASE}kit/`);
+    expect(
+      new DOMParser().parseFromString(compiled.html, 'text/html').querySelector('base')!.getAttribute('href'),
+    ).to.equal(`${BASE}kit/`);
   });
 });
 
@@ -52,11 +56,24 @@ describe('top-level overrides stay out of sub-composition scripts (item 9)', () 
   </script>`;
 
   it('window.__fxVariables, a bare __fxVariables, its aliases and the config element are gone inside an instance', async () => {
-    const files = { 'index.html': markup(`<div id="s" data-composition-src="s.html"></div><p id="top"></p><script>document.getElementById('top').textContent = window.__fxVariables.secret;</script>`), 's.html': `<template><div data-composition-id="s">${probe}</div></template>` };
+    const files = {
+      'index.html': markup(
+        `<div id="s" data-composition-src="s.html"></div><p id="top"></p><script>document.getElementById('top').textContent = window.__fxVariables.secret;</script>`,
+      ),
+      's.html': `<template><div data-composition-id="s">${probe}</div></template>`,
+    };
     const compiled = await compile(files, `${BASE}index.html`, { secret: 'OVERRIDE' });
     const view = await openCompiled(compiled);
     expect(JSON.parse(view.document.getElementById('s')!.getAttribute('data-seen')!)).to.deep.equal([
-      'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', 'undefined', false, true,
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      'undefined',
+      false,
+      true,
     ]);
     // The top level still reads them.
     expect(view.document.getElementById('top')!.textContent).to.equal('OVERRIDE');
@@ -72,8 +89,7 @@ describe('a sub-composition’s @keyframes, @property and @font-face do not repl
     #top { animation: fill 1s paused; --accent: rgb(0, 0, 255); color: var(--accent); --size: 3; width: calc(var(--size) * 1px); font-family: Brand, serif; }
   </style>`;
   const SIZE = [{ id: 'size', type: 'number', label: 'Size', default: 7 }];
-  const sub =
-    `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(SIZE)}'><p class="s">s</p><p class="inline" style="animation: fill 1s paused; font-family: Brand">i</p></div><style>
+  const sub = `<template><div data-composition-id="s" data-composition-variables='${JSON.stringify(SIZE)}'><p class="s">s</p><p class="inline" style="animation: fill 1s paused; font-family: Brand">i</p></div><style>
       @keyframes fill { from, to { background-color: rgb(255, 0, 0); } }
       @property --accent { syntax: '<length>'; inherits: true; initial-value: 0px; }
       @property --size { syntax: '<number>'; inherits: true; initial-value: 0; }
@@ -81,7 +97,13 @@ describe('a sub-composition’s @keyframes, @property and @font-face do not repl
       @keyframes own { to { opacity: 0; } }
       .s { animation: fill 1s paused; --accent: 5px; height: var(--accent); width: calc(var(--size) * 1px); font: 12px Brand, serif; }
     </style></template>`;
-  const files = { 'index.html': markup('<p id="top">top</p><div id="a" data-composition-src="s.html"></div><div id="b" data-composition-src="s.html"></div>', parentCss), 's.html': sub };
+  const files = {
+    'index.html': markup(
+      '<p id="top">top</p><div id="a" data-composition-src="s.html"></div><div id="b" data-composition-src="s.html"></div>',
+      parentCss,
+    ),
+    's.html': sub,
+  };
 
   it('the parent keeps its keyframes, typed custom properties and font family', async () => {
     const view = await openCompiled(await compile(files, `${BASE}index.html`));
@@ -100,7 +122,9 @@ describe('a sub-composition’s @keyframes, @property and @font-face do not repl
       expect(s.height).to.equal('5px');
       expect(s.width, 'the declared "size" (7) reaches the renamed --size').to.equal('7px');
       expect(fontFamilyNames(s.fontFamily)).to.deep.equal([`fx-s-${id === 'a' ? 1 : 2}-Brand`, 'serif']);
-      expect(view.getComputedStyle(view.document.querySelector(`#${id} .inline`)!).backgroundColor).to.equal('rgb(255, 0, 0)');
+      expect(view.getComputedStyle(view.document.querySelector(`#${id} .inline`)!).backgroundColor).to.equal(
+        'rgb(255, 0, 0)',
+      );
     }
     // A name only the sub-composition defines keeps it: the same source mounted twice is one definition.
     expect(compiled.html.match(/@keyframes own/g)).to.have.length(2);

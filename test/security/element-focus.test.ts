@@ -31,7 +31,10 @@ describe('security: <fx-composition> keyboard focus', () => {
     const play = el.shadowRoot!.querySelector<HTMLButtonElement>('[part="play-button"]')!;
     play.focus();
     // Keys pressed while a steal is under way can reach the frame (SECURITY.md); press once the frame gave up.
-    await waitFor(async () => (await probe(el, { ask: 'global', name: 'hostileSteals' })) === 4, 'the frame to make its four attempts');
+    await waitFor(
+      async () => (await probe(el, { ask: 'global', name: 'hostileSteals' })) === 4,
+      'the frame to make its four attempts',
+    );
     await sleep(200);
     expect(el.shadowRoot!.activeElement?.getAttribute('part')).to.equal('play-button');
     await sendKeys({ press: 'Enter' });

@@ -15,7 +15,8 @@ describe('security: <fx-composition> font sources', () => {
     body: `<span id="wide" style="font-size: ${FONT_SIZE}px; font-family: var(--face), monospace; white-space: pre">WWW</span>`,
   });
   /** Everything the frame can read of its values, as text. */
-  const frameValues = async (el: Element) => JSON.stringify([await probe(el, { ask: 'global', name: '__fxVariables' }), await probe(el, { ask: 'runtime' })]);
+  const frameValues = async (el: Element) =>
+    JSON.stringify([await probe(el, { ask: 'global', name: '__fxVariables' }), await probe(el, { ask: 'runtime' })]);
 
   before(() => {
     document.cookie = 'fx_session=secret; path=/';
@@ -26,7 +27,12 @@ describe('security: <fx-composition> font sources', () => {
 
   it('a value of an undeclared key shaped { name, source } is not fetched at all', async () => {
     const log = requestLog();
-    const el = await whenReady(mount({ variables: JSON.stringify({ stolen: { name: 'X', source: log.url('secret.json') } }) }, { srcdoc: composition }));
+    const el = await whenReady(
+      mount(
+        { variables: JSON.stringify({ stolen: { name: 'X', source: log.url('secret.json') } }) },
+        { srcdoc: composition },
+      ),
+    );
     await sleep(100);
     expect(await log.requests()).to.deep.equal([]);
     expect(await frameValues(el)).not.to.include('data:');
@@ -34,7 +40,12 @@ describe('security: <fx-composition> font sources', () => {
 
   it('a declared font source is fetched without cookies, at load and live, and still applies', async () => {
     const log = requestLog();
-    const el = await whenReady(mount({ variables: JSON.stringify({ face: { name: 'FxWideA', source: log.url('font.ttf') } }) }, { srcdoc: composition }));
+    const el = await whenReady(
+      mount(
+        { variables: JSON.stringify({ face: { name: 'FxWideA', source: log.url('font.ttf') } }) },
+        { srcdoc: composition },
+      ),
+    );
     expect(await probe(el, { ask: 'width', selector: '#wide' })).to.equal(WIDE_WIDTH);
     el.variables = { face: { name: 'FxWideB', source: log.url('font.bin') } };
     await nextEvent(el, 'variableschange');
@@ -48,7 +59,10 @@ describe('security: <fx-composition> font sources', () => {
   for (const kind of ['secret.json', 'page.html', 'fake.woff2'] as const) {
     it(`a declared font source answering ${kind} is refused with "font_source_not_font" and its bytes never reach the frame`, async () => {
       const log = requestLog();
-      const el = mount({ variables: JSON.stringify({ face: { name: 'Evil', source: log.url(kind) } }) }, { srcdoc: composition });
+      const el = mount(
+        { variables: JSON.stringify({ face: { name: 'Evil', source: log.url(kind) } }) },
+        { srcdoc: composition },
+      );
       const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
       expect(detail.code).to.equal('font_source_not_font');
       expect(detail.issues?.map((found) => found.path)).to.deep.equal([['face', 'source']]);

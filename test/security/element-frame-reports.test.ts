@@ -12,7 +12,13 @@ describe('security: <fx-composition> reports from the frame', () => {
   const declarations = [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }];
 
   it('forged duration, size, declarations, times and seek results are not believed', async () => {
-    const el = mount({}, { srcdoc: hostileComposition(['forge'], { width: 320, height: 180, duration: 2, variables: declarations }), style: 'display:block;width:640px' });
+    const el = mount(
+      {},
+      {
+        srcdoc: hostileComposition(['forge'], { width: 320, height: 180, duration: 2, variables: declarations }),
+        style: 'display:block;width:640px',
+      },
+    );
     const changed = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
     await whenReady(el);
     expect(el.duration).to.equal(2);
@@ -30,7 +36,9 @@ describe('security: <fx-composition> reports from the frame', () => {
   });
 
   it('a 2^28-long sparse array in a ready message does not stall the host', async () => {
-    const longest = await longestTask(async () => void (await whenReady(mount({}, { srcdoc: hostileComposition(['sparse-ready']) }))));
+    const longest = await longestTask(
+      async () => void (await whenReady(mount({}, { srcdoc: hostileComposition(['sparse-ready']) }))),
+    );
     // Walking it takes seconds; a page load on a busy machine takes well under one.
     expect(longest).to.be.below(1000);
   });

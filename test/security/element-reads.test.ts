@@ -9,7 +9,10 @@ import { nextEvent, probe, track, whenReady } from '../elements/helpers.js';
 
 const ENTRY = '/test/fixtures/security/comp/uses-shared.html';
 
-function mountWith(allowed?: readonly string[], src = ENTRY): { element: FxComposition; errors: CustomEvent<FxErrorDetail>[] } {
+function mountWith(
+  allowed?: readonly string[],
+  src = ENTRY,
+): { element: FxComposition; errors: CustomEvent<FxErrorDetail>[] } {
   const element = document.createElement('fx-composition');
   element.setAttribute('style', 'display:block;width:320px;height:180px');
   if (allowed) element.allowCompositionReadsUnder = allowed;
@@ -19,7 +22,8 @@ function mountWith(allowed?: readonly string[], src = ENTRY): { element: FxCompo
   return { element: track(document.body, element), errors };
 }
 
-const codes = (element: FxComposition) => element.metadata?.issues.map((found) => `${found.severity} ${found.code}`) ?? [];
+const codes = (element: FxComposition) =>
+  element.metadata?.issues.map((found) => `${found.severity} ${found.code}`) ?? [];
 
 describe('element reads: the entry’s folder only, unless the host allows more', () => {
   it('refuses a sub-composition outside the folder, with an error event, and still plays', async () => {
@@ -43,7 +47,9 @@ describe('element reads: the entry’s folder only, unless the host allows more'
     expect(errors).to.deep.equal([]);
     expect(codes(element)).to.deep.equal([]);
     expect(await probe(element, { ask: 'text', selector: '.shared-card' })).to.equal('shared card');
-    expect(await probe(element, { ask: 'style', selector: '.shared-card', property: 'color' })).to.equal('rgb(4, 5, 6)');
+    expect(await probe(element, { ask: 'style', selector: '.shared-card', property: 'color' })).to.equal(
+      'rgb(4, 5, 6)',
+    );
   });
 
   it('reloads when the list changes', async () => {

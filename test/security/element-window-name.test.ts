@@ -32,14 +32,20 @@ describe('security: <fx-composition> and window names', () => {
     const opened = window.open('', 'fx-capture');
     expect(opened === frame.contentWindow, 'window.open returned the composition frame').to.equal(true);
     opened!.postMessage({ forPopup: 'token' }, '*');
-    await waitFor(async () => ((await probe<string[]>(el, { ask: 'global', name: 'hostileInbox' })) ?? []).length > 0, 'the frame to get the message');
+    await waitFor(
+      async () => ((await probe<string[]>(el, { ask: 'global', name: 'hostileInbox' })) ?? []).length > 0,
+      'the frame to get the message',
+    );
     expect(await probe(el, { ask: 'global', name: 'hostileInbox' })).to.deep.equal(['token']);
   });
 
   // Browsers differ here: Chromium still looks the name up (and navigates the frame), Firefox opens a new window.
   it(`"noopener" ${isFirefox ? 'stops the lookup (Firefox)' : 'does not help: the name is still looked up, and the frame navigated (Chromium)'}`, async () => {
     const el = await whenReady(mount({}, { srcdoc: hostileComposition(['take-name']) }));
-    const navigated = nextEvent(frameOf(el), 'load', isFirefox ? 1500 : 4000).then(() => true, () => false);
+    const navigated = nextEvent(frameOf(el), 'load', isFirefox ? 1500 : 4000).then(
+      () => true,
+      () => false,
+    );
     expect(window.open(URL_TO_OPEN, 'fx-capture', 'noopener')).to.equal(null);
     expect(await navigated).to.equal(!isFirefox);
   });

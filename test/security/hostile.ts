@@ -4,7 +4,8 @@
  */
 import { compositionHtml, type CompositionOptions } from '../elements/helpers.js';
 
-export type Behaviour = 'forge' | 'sparse-ready' | 'sparse-variables' | 'reload-loop' | 'flood-time' | 'steal-focus' | 'take-name';
+export type Behaviour =
+  'forge' | 'sparse-ready' | 'sparse-variables' | 'reload-loop' | 'flood-time' | 'steal-focus' | 'take-name';
 
 /** A composition (see `compositionHtml`) that does `behaviours` from its frame. */
 export function hostileComposition(behaviours: readonly Behaviour[], options: CompositionOptions = {}): string {
@@ -18,8 +19,9 @@ let logs = 0;
 export function requestLog() {
   const id = `log-${Date.now()}-${++logs}`;
   return {
-    url: (kind: 'font.ttf' | 'font.bin' | 'secret.json' | 'page.html' | 'fake.woff2') => new URL(`/security/log/${id}/${kind}`, location.href).href,
-    requests: async (): Promise<{ kind: string; cookie: boolean }[]> => (await fetch(`/security/requests/${id}`)).json(),
+    url: (kind: 'font.ttf' | 'font.bin' | 'secret.json' | 'page.html' | 'fake.woff2') =>
+      new URL(`/security/log/${id}/${kind}`, location.href).href,
+    requests: async (): Promise<{ kind: string; cookie: boolean }[]> =>
+      (await fetch(`/security/requests/${id}`)).json(),
   };
 }
-

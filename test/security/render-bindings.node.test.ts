@@ -42,9 +42,13 @@ function project(inner: string, head = ''): string {
 
 before(async () => {
   dir = await tempDir('fx-render-bindings-');
-  target = await recordingServer((_request, response) => void response.writeHead(200, { 'content-type': 'text/css', 'access-control-allow-origin': '*' }).end(''));
+  target = await recordingServer(
+    (_request, response) =>
+      void response.writeHead(200, { 'content-type': 'text/css', 'access-control-allow-origin': '*' }).end(''),
+  );
   payloads = {
-    script: (name) => `document.getElementById('a').style.background = '#ff0000'; fetch('${target.origin}/${name}').catch(() => undefined);`,
+    script: (name) =>
+      `document.getElementById('a').style.background = '#ff0000'; fetch('${target.origin}/${name}').catch(() => undefined);`,
     css: (name) => `@import url("${target.origin}/${name}.css"); #b { background: #ff0000 !important; }`,
   };
   const bound = project(
@@ -52,8 +56,14 @@ before(async () => {
       '<svg width="1" height="1"><script data-var-text="t"></script><style data-var-text="css"></style></svg>',
     '<style data-var-text="css">/* authored */</style>',
   );
-  const control = project(`<script>${payloads.script('control-script')}</script>`, `<style>${payloads.css('control-style')}</style>`);
-  for (const [name, html] of [['bound', bound], ['control', control]] as const) {
+  const control = project(
+    `<script>${payloads.script('control-script')}</script>`,
+    `<style>${payloads.css('control-style')}</style>`,
+  );
+  for (const [name, html] of [
+    ['bound', bound],
+    ['control', control],
+  ] as const) {
     await mkdir(join(dir.path, name));
     await writeFile(join(dir.path, name, 'index.html'), html);
   }
@@ -67,8 +77,14 @@ after(async () => {
 const renderProject = (name: string, variables: Record<string, unknown>) => {
   target.requests.length = 0;
   return render({
-    projectDir: join(dir.path, name), composition: 'index.html', fps: 5, quality: 'high', format: 'mp4',
-    outputPath: join(dir.path, 'out', `${name}.mp4`), variables, unsafeAllowPrivateNetwork: true,
+    projectDir: join(dir.path, name),
+    composition: 'index.html',
+    fps: 5,
+    quality: 'high',
+    format: 'mp4',
+    outputPath: join(dir.path, 'out', `${name}.mp4`),
+    variables,
+    unsafeAllowPrivateNetwork: true,
   });
 };
 
@@ -80,12 +96,25 @@ test('control: the same script and style written by the author repaint the tiles
 });
 
 test('values bound into <script> and <style> run nothing in the render: picture unchanged, no request', async () => {
-  const result = await renderProject('bound', { t: payloads.script('bound-script'), css: payloads.css('bound-style'), accent: '#00ff00' });
+  const result = await renderProject('bound', {
+    t: payloads.script('bound-script'),
+    css: payloads.css('bound-style'),
+    accent: '#00ff00',
+  });
   assert.equal(result.frames, 1);
   const [a, b, c] = await Promise.all([0, 1, 2].map((index) => tileColor(result.videoPath, index)));
   // One comparison, so a failure shows every effect at once.
-  const seen = { scriptTile: looksLike(a!, BLUE), styleTile: looksLike(b!, BLUE), valueTile: looksLike(c!, GREEN), requests: target.requests.map((request) => request.url) };
-  assert.deepEqual(seen, { scriptTile: true, styleTile: true, valueTile: true, requests: [] }, `tiles ${a} | ${b} | ${c}`);
+  const seen = {
+    scriptTile: looksLike(a!, BLUE),
+    styleTile: looksLike(b!, BLUE),
+    valueTile: looksLike(c!, GREEN),
+    requests: target.requests.map((request) => request.url),
+  };
+  assert.deepEqual(
+    seen,
+    { scriptTile: true, styleTile: true, valueTile: true, requests: [] },
+    `tiles ${a} | ${b} | ${c}`,
+  );
   // Refused, and said so: the render result carries each refusal as the preview's variableschange does.
   const refused = (result.issues ?? []).filter((found) => found.code === 'binding_tag_not_allowed');
   assert.equal(refused.length, 5, JSON.stringify(result.issues));

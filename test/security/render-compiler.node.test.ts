@@ -22,9 +22,11 @@ let dir: { path: string; cleanup: () => Promise<void> };
 let network: Awaited<ReturnType<typeof recordingServer>>;
 let result: RenderResult;
 
-const tile = (index: number, style = '') => `position: absolute; top: 0; left: ${index * 80}px; width: 80px; height: 80px; ${style}`;
+const tile = (index: number, style = '') =>
+  `position: absolute; top: 0; left: ${index * 80}px; width: 80px; height: 80px; ${style}`;
 /** A sub-composition painting its tile `color`. */
-const paint = (color: string, extra = '') => `<template><div data-composition-id="p"><div style="width: 80px; height: 80px; background: ${color}"></div>${extra}</div></template>`;
+const paint = (color: string, extra = '') =>
+  `<template><div data-composition-id="p"><div style="width: 80px; height: 80px; background: ${color}"></div>${extra}</div></template>`;
 
 before(async () => {
   dir = await tempDir();
@@ -34,8 +36,17 @@ before(async () => {
   await mkdir(local);
   // What lies outside the project: a server on the render machine's network, and a local file.
   network = await recordingServer((request, response) => {
-    const type = request.url?.endsWith('.css') ? 'text/css' : request.url?.endsWith('.js') ? 'text/javascript' : 'text/html';
-    const body = type === 'text/css' ? `.leak { background: #ff0000 !important; --secret: "${SECRET}"; }` : type === 'text/html' ? paint('#ff0000', `<p>${SECRET}</p>`) : `document.body.setAttribute('data-secret', '${SECRET}');`;
+    const type = request.url?.endsWith('.css')
+      ? 'text/css'
+      : request.url?.endsWith('.js')
+        ? 'text/javascript'
+        : 'text/html';
+    const body =
+      type === 'text/css'
+        ? `.leak { background: #ff0000 !important; --secret: "${SECRET}"; }`
+        : type === 'text/html'
+          ? paint('#ff0000', `<p>${SECRET}</p>`)
+          : `document.body.setAttribute('data-secret', '${SECRET}');`;
     response.writeHead(200, { 'content-type': type, 'access-control-allow-origin': '*' }).end(body);
   });
   await writeFile(join(local, 'secret.html'), paint('#ff0000', `<p>${SECRET}</p>`));
@@ -45,14 +56,26 @@ before(async () => {
   await writeFile(join(project, 'shared', 'shared.css'), '.t0 { background: #00ff00; }');
   await writeFile(join(project, 'shared', 'card.html'), paint('#00ff00'));
   // A project sub-composition naming a stylesheet and a script on the server, and a script on the disk.
-  await writeFile(join(project, 'shared', 'leaky.html'), paint('#00ff00', `<link rel="stylesheet" href="${network.origin}/secret.css"><script src="${network.origin}/secret.js"></script>`));
-  await writeFile(join(project, 'shared', 'leaky-file.html'), paint('#00ff00', `<script src="${file('secret.js')}"></script>`));
+  await writeFile(
+    join(project, 'shared', 'leaky.html'),
+    paint(
+      '#00ff00',
+      `<link rel="stylesheet" href="${network.origin}/secret.css"><script src="${network.origin}/secret.js"></script>`,
+    ),
+  );
+  await writeFile(
+    join(project, 'shared', 'leaky-file.html'),
+    paint('#00ff00', `<script src="${file('secret.js')}"></script>`),
+  );
   // 4 MB of `url(` without `)`: quadratic scans took hours on this.
   await writeFile(join(project, 'shared', 'huge.css'), 'url('.repeat(1_000_000));
   // Five small files mounting each other five times: 3905 instances unbounded.
   for (let level = 1; level <= 5; level += 1) {
     const next = level < 5 ? `<i data-composition-src="l${level + 1}.html"></i>`.repeat(5) : '';
-    await writeFile(join(project, 'chain', `l${level}.html`), `<template><b data-composition-id="l${level}">${next}</b></template>`);
+    await writeFile(
+      join(project, 'chain', `l${level}.html`),
+      `<template><b data-composition-id="l${level}">${next}</b></template>`,
+    );
   }
   // Paints its tile red when it can read the top-level overrides, green when it cannot.
   await writeFile(
@@ -62,7 +85,10 @@ before(async () => {
   );
 
   // Defines the parent's keyframes name again, in red.
-  await writeFile(join(project, 'shared', 'keyframes.html'), '<template><div data-composition-id="k"></div><style>@keyframes fill { from, to { background-color: #ff0000; } }</style></template>');
+  await writeFile(
+    join(project, 'shared', 'keyframes.html'),
+    '<template><div data-composition-id="k"></div><style>@keyframes fill { from, to { background-color: #ff0000; } }</style></template>',
+  );
 
   await writeFile(
     join(project, 'scenes', 'index.html'),
@@ -111,11 +137,22 @@ test('the compiler asks the server on the render machine’s network for nothing
 });
 
 test('a sub-composition, stylesheet or script outside the project is refused with "url_outside_scope"', () => {
-  const outside = (result.issues ?? []).filter((found) => found.code === 'url_outside_scope').map((found) => String(found.path.at(-1)));
+  const outside = (result.issues ?? [])
+    .filter((found) => found.code === 'url_outside_scope')
+    .map((found) => String(found.path.at(-1)));
   assert.ok(outside.includes(`${network.origin}/sub.html`), `the server's sub-composition is refused: ${outside}`);
-  assert.ok(outside.some((path) => path.endsWith('shared/leaky.html')), `the sub-composition naming the server's files is refused: ${outside}`);
-  assert.ok(outside.some((path) => path.endsWith('shared/leaky-file.html')), `the sub-composition naming a file: script is refused: ${outside}`);
-  assert.ok(outside.some((path) => path.startsWith('file:')), `the file: stylesheet is refused: ${outside}`);
+  assert.ok(
+    outside.some((path) => path.endsWith('shared/leaky.html')),
+    `the sub-composition naming the server's files is refused: ${outside}`,
+  );
+  assert.ok(
+    outside.some((path) => path.endsWith('shared/leaky-file.html')),
+    `the sub-composition naming a file: script is refused: ${outside}`,
+  );
+  assert.ok(
+    outside.some((path) => path.startsWith('file:')),
+    `the file: stylesheet is refused: ${outside}`,
+  );
   assert.ok(outside.includes('../../outside.html'), `a path above the project is refused: ${outside}`);
   assert.ok(codes().includes('subcomposition_url_refused'), 'the file: sub-composition is refused');
 });
@@ -129,7 +166,10 @@ test('none of it reaches the frame: the tiles it would paint red are not red', a
 
 test('an entry in a subfolder still reads ../shared/: its stylesheet and sub-composition paint', async () => {
   assert.ok(looksLike(await tileColor(result.videoPath, 0), GREEN), 'tile 0 is styled by ../shared/shared.css');
-  assert.ok(looksLike(await tileColor(result.videoPath, 1), GREEN), 'tile 1 is the ../shared/card.html sub-composition');
+  assert.ok(
+    looksLike(await tileColor(result.videoPath, 1), GREEN),
+    'tile 1 is the ../shared/card.html sub-composition',
+  );
 });
 
 test('the fan-out stops at the instance limit, and 4 MB of `url(` compiled', () => {
@@ -137,9 +177,15 @@ test('the fan-out stops at the instance limit, and 4 MB of `url(` compiled', () 
 });
 
 test('a sub-composition’s script reads no top-level overrides', async () => {
-  assert.ok(looksLike(await tileColor(result.videoPath, 5), GREEN), `tile 5 is green, got ${await tileColor(result.videoPath, 5)}`);
+  assert.ok(
+    looksLike(await tileColor(result.videoPath, 5), GREEN),
+    `tile 5 is green, got ${await tileColor(result.videoPath, 5)}`,
+  );
 });
 
 test('a sub-composition’s @keyframes do not replace the parent’s', async () => {
-  assert.ok(looksLike(await tileColor(result.videoPath, 6), GREEN), `tile 6 keeps the parent's keyframes, got ${await tileColor(result.videoPath, 6)}`);
+  assert.ok(
+    looksLike(await tileColor(result.videoPath, 6), GREEN),
+    `tile 6 keeps the parent's keyframes, got ${await tileColor(result.videoPath, 6)}`,
+  );
 });

@@ -25,31 +25,43 @@ async function startMain(dataDir: string): Promise<Running> {
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await waitFor(() => /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? (child.exitCode !== null ? 'exited' : undefined), 60_000, 'the service to listen');
+  const url = await waitFor(
+    () => /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? (child.exitCode !== null ? 'exited' : undefined),
+    60_000,
+    'the service to listen',
+  );
   assert.notEqual(url, 'exited', output);
   return { child, url, output: () => output };
 }
 
 const answers = async (url: string) => (await fetch(`${url}/v3/account`)).status;
 
-test('an unhandled rejection is logged and the service keeps serving; an uncaught exception stops it with code 1', { timeout: 120_000 }, async () => {
-  const dir = await tempDir('fx-last-resort-');
-  const service = await startMain(dir.path);
-  try {
-    assert.equal(await answers(service.url), 401);
-    service.child.kill('SIGUSR2');
-    await waitFor(() => (service.output().includes('unhandled rejection') ? true : undefined), 10_000, 'the rejection to be logged');
-    assert.match(service.output(), /planted rejection/);
-    assert.equal(service.child.exitCode, null, service.output());
-    assert.equal(await answers(service.url), 401, 'the service still answers after an unhandled rejection');
+test(
+  'an unhandled rejection is logged and the service keeps serving; an uncaught exception stops it with code 1',
+  { timeout: 120_000 },
+  async () => {
+    const dir = await tempDir('fx-last-resort-');
+    const service = await startMain(dir.path);
+    try {
+      assert.equal(await answers(service.url), 401);
+      service.child.kill('SIGUSR2');
+      await waitFor(
+        () => (service.output().includes('unhandled rejection') ? true : undefined),
+        10_000,
+        'the rejection to be logged',
+      );
+      assert.match(service.output(), /planted rejection/);
+      assert.equal(service.child.exitCode, null, service.output());
+      assert.equal(await answers(service.url), 401, 'the service still answers after an unhandled rejection');
 
-    const exited = once(service.child, 'exit');
-    service.child.kill('SIGHUP');
-    const [code] = await exited;
-    assert.equal(code, 1, service.output());
-    assert.match(service.output(), /uncaught exception \(the service stops\)[\s\S]*planted exception/);
-  } finally {
-    if (service.child.exitCode === null) service.child.kill('SIGKILL');
-    await dir.cleanup();
-  }
-});
+      const exited = once(service.child, 'exit');
+      service.child.kill('SIGHUP');
+      const [code] = await exited;
+      assert.equal(code, 1, service.output());
+      assert.match(service.output(), /uncaught exception \(the service stops\)[\s\S]*planted exception/);
+    } finally {
+      if (service.child.exitCode === null) service.child.kill('SIGKILL');
+      await dir.cleanup();
+    }
+  },
+);

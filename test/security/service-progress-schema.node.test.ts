@@ -22,14 +22,23 @@ function progressProperty(name: string): IntegerSchema {
   const line = lines.slice(progress).find((candidate) => new RegExp(`^\\s+${name}: \\{`).test(candidate));
   assert.ok(render >= 0 && progress >= 0 && line, `no Render.progress.${name} in openapi.yaml`);
   const type = /type: (\[[^\]]*\]|\w+)/.exec(line)![1]!;
-  const types = type.startsWith('[') ? type.slice(1, -1).split(',').map((item) => item.trim().replace(/'/g, '')) : [type];
+  const types = type.startsWith('[')
+    ? type
+        .slice(1, -1)
+        .split(',')
+        .map((item) => item.trim().replace(/'/g, ''))
+    : [type];
   const minimum = /minimum: (\d+)/.exec(line)?.[1];
   return { types, minimum: minimum === undefined ? undefined : Number(minimum) };
 }
 
 function conforms(value: unknown, schema: IntegerSchema): boolean {
   if (value === null) return schema.types.includes('null');
-  return schema.types.includes('integer') && Number.isInteger(value) && (schema.minimum === undefined || (value as number) >= schema.minimum);
+  return (
+    schema.types.includes('integer') &&
+    Number.isInteger(value) &&
+    (schema.minimum === undefined || (value as number) >= schema.minimum)
+  );
 }
 
 test('progress.frames_total is null while compiling and conforms to openapi.yaml at every stage', async () => {
@@ -51,13 +60,18 @@ test('progress.frames_total is null while compiling and conforms to openapi.yaml
   };
   const service = await startTestService({ render: renderer, concurrency: 1 });
   try {
-    const assetId = await uploadProject(service, { 'index.html': '<!doctype html><html><body><div data-composition-id="main" data-width="160" data-height="90" data-duration="0.5"></div></body></html>' });
+    const assetId = await uploadProject(service, {
+      'index.html':
+        '<!doctype html><html><body><div data-composition-id="main" data-width="160" data-height="90" data-duration="0.5"></div></body></html>',
+    });
     const submitted = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 10 }));
     assert.equal(submitted.status, 202);
     const queued = (await submitted.json()) as { render_id: string; progress: Record<string, unknown> };
     const seen = [queued.progress];
     await waitFor(() => (reported ? true : undefined), 10_000, 'the compiling report');
-    const compiling = ((await (await service.api(`/v3/renders/${queued.render_id}`)).json()) as { progress: Record<string, unknown> }).progress;
+    const compiling = (
+      (await (await service.api(`/v3/renders/${queued.render_id}`)).json()) as { progress: Record<string, unknown> }
+    ).progress;
     assert.equal(compiling.stage, 'compiling');
     seen.push(compiling);
     assert.equal(compiling.frames_total, null, 'frames_total while compiling');

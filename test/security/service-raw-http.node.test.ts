@@ -46,29 +46,48 @@ function parse(answer: string): { status: number; headers: string; body: unknown
 }
 
 test('over-long headers answer 431 with the error body', async () => {
-  const answer = parse(await exchange(`GET /v3/account HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`));
+  const answer = parse(
+    await exchange(`GET /v3/account HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`),
+  );
   assert.equal(answer.status, 431, answer.headers);
   assert.match(answer.headers, /content-type: application\/json/i);
-  assert.equal((answer.body as { error: { code: string } }).error?.code, 'headers_too_large', JSON.stringify(answer.body));
+  assert.equal(
+    (answer.body as { error: { code: string } }).error?.code,
+    'headers_too_large',
+    JSON.stringify(answer.body),
+  );
 });
 
 test('a request HTTP cannot parse answers 400 with the error body', async () => {
   const answer = parse(await exchange('NOT A REQUEST\r\n\r\n'));
   assert.equal(answer.status, 400, answer.headers);
-  assert.equal((answer.body as { error: { code: string } }).error?.code, 'request_malformed', JSON.stringify(answer.body));
+  assert.equal(
+    (answer.body as { error: { code: string } }).error?.code,
+    'request_malformed',
+    JSON.stringify(answer.body),
+  );
 });
 
 test('a client hanging up mid-upload is logged as a client abort, not as a failed request', async () => {
   logged.length = 0;
   const socket = await open();
   socket.on('error', () => undefined);
-  socket.write(`POST /v3/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${service.key}\r\nContent-Type: application/zip\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`);
+  socket.write(
+    `POST /v3/assets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${service.key}\r\nContent-Type: application/zip\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`,
+  );
   socket.write(Buffer.alloc(256 * 1024));
   await new Promise((resolve) => setTimeout(resolve, 200));
   socket.destroy();
-  const aborted = await waitFor(() => logged.find((line) => line.message === 'client aborted'), 5_000, 'the client abort to be logged').catch((error: Error) => assert.fail(`${error.message}; logged: ${JSON.stringify(logged).slice(0, 600)}`));
+  const aborted = await waitFor(
+    () => logged.find((line) => line.message === 'client aborted'),
+    5_000,
+    'the client abort to be logged',
+  ).catch((error: Error) => assert.fail(`${error.message}; logged: ${JSON.stringify(logged).slice(0, 600)}`));
   assert.equal(aborted.details?.path, '/v3/assets');
   assert.equal(JSON.stringify(aborted.details).includes('    at '), false, 'no stack trace');
-  assert.deepEqual(logged.filter((line) => line.message === 'request failed'), []);
+  assert.deepEqual(
+    logged.filter((line) => line.message === 'request failed'),
+    [],
+  );
   assert.deepEqual(await service.storedAssetEntries(), []);
 });

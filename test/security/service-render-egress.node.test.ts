@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { render } from '../../src/render/index.js';
 import { pixelAt, solidPng, tempDir } from '../render/helpers.js';
-import { jsonInit, startTestService, uploadProject, waitForFinished, type TestService } from '../service/helpers/harness.js';
+import {
+  jsonInit,
+  startTestService,
+  uploadProject,
+  waitForFinished,
+  type TestService,
+} from '../service/helpers/harness.js';
 
 const CANARY = '/v3/egress-canary';
 const KINDS = ['img', 'fetch', 'css', 'sub'] as const;
@@ -37,7 +43,11 @@ before(async () => {
         const kind = c.req.query('kind') as Kind;
         const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
         if (kind === 'img') return c.body(new Uint8Array(png), 200, { ...headers, 'content-type': 'image/png' });
-        if (kind === 'css') return c.body(`#${c.req.query('tile')} { background: rgb(255, 0, 0) !important; }`, 200, { ...headers, 'content-type': 'text/css' });
+        if (kind === 'css')
+          return c.body(`#${c.req.query('tile')} { background: rgb(255, 0, 0) !important; }`, 200, {
+            ...headers,
+            'content-type': 'text/css',
+          });
         if (kind === 'sub') {
           const html = `<template><div data-composition-id="leak" data-width="${TILE}" data-height="${TILE}" data-duration="1" style="width:${TILE}px;height:${TILE}px;background:rgb(255,0,0)"></div></template>`;
           return c.body(html, 200, { ...headers, 'content-type': 'text/html' });
@@ -56,10 +66,13 @@ function composition(targets: readonly string[]): string {
   const tiles = targets.flatMap((target, row) =>
     KINDS.map((kind, column) => {
       const id = `t-${kind}-${row}`;
-      const url = target.startsWith('http') ? `${target}${target.includes('?') ? '&' : '?'}kind=${kind}&tile=${id}` : target;
+      const url = target.startsWith('http')
+        ? `${target}${target.includes('?') ? '&' : '?'}kind=${kind}&tile=${id}`
+        : target;
       const style = `position:absolute;left:${column * TILE}px;top:${row * TILE}px;width:${TILE}px;height:${TILE}px;background:rgb(0,0,255)`;
       // An empty sub-composition host shows its own background: green unless something was inlined over it.
-      if (kind === 'sub') return `<div id="${id}" style="${style.replace('rgb(0,0,255)', 'rgb(0,160,0)')}"><div data-composition-id="sub${row}" data-composition-src="${url}" data-start="0" data-duration="1"></div></div>`;
+      if (kind === 'sub')
+        return `<div id="${id}" style="${style.replace('rgb(0,0,255)', 'rgb(0,160,0)')}"><div data-composition-id="sub${row}" data-composition-src="${url}" data-start="0" data-duration="1"></div></div>`;
       return `<div id="${id}" data-kind="${kind}" data-url="${url}" style="${style}"></div>`;
     }),
   );
@@ -73,36 +86,69 @@ function composition(targets: readonly string[]): string {
     }
   </script>`;
   // Font variables whose values name each target (item 2 in the render): the runtime loads their faces in the page.
-  const fonts = targets.map((_, row) => ({ id: `face${row}`, type: 'font', label: `Face ${row}`, default: 'sans-serif' }));
+  const fonts = targets.map((_, row) => ({
+    id: `face${row}`,
+    type: 'font',
+    label: `Face ${row}`,
+    default: 'sans-serif',
+  }));
   return `<!doctype html><html data-composition-variables='${JSON.stringify(fonts)}'><head><style>html, body { margin: 0; } #root { position: relative; width: 960px; height: 540px; background: #000; }</style></head><body>
     <div id="root" data-composition-id="main" data-width="960" data-height="540" data-duration="1">${tiles.join('')}</div>${script}</body></html>`;
 }
 
-const near = (rgb: number[], expected: readonly number[]) => rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 60);
+const near = (rgb: number[], expected: readonly number[]) =>
+  rgb.every((value, channel) => Math.abs(value - expected[channel]!) < 60);
 
-test('a composition reaches neither the service, nor cloud metadata, nor local files, as image, fetch, stylesheet, sub-composition or font value', { timeout: 180_000 }, async () => {
-  const targets = [`${service.url}${CANARY}?from=service`, 'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd'];
-  const assetId = await uploadProject(service, { 'index.html': composition(targets) });
-  const variables = Object.fromEntries(targets.map((target, row) => [`face${row}`, { name: `Leak${row}`, source: target.startsWith('http') ? `${target}&kind=font` : target }]));
-  const submitted = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5, quality: 'draft', variables }));
-  assert.equal(submitted.status, 202, await submitted.clone().text());
-  const finished = await waitForFinished(service, ((await submitted.json()) as { render_id: string }).render_id, 150_000);
-  assert.equal(finished.status, 'completed', JSON.stringify(finished));
+test(
+  'a composition reaches neither the service, nor cloud metadata, nor local files, as image, fetch, stylesheet, sub-composition or font value',
+  { timeout: 180_000 },
+  async () => {
+    const targets = [
+      `${service.url}${CANARY}?from=service`,
+      'http://169.254.169.254/latest/meta-data/',
+      'file:///etc/passwd',
+    ];
+    const assetId = await uploadProject(service, { 'index.html': composition(targets) });
+    const variables = Object.fromEntries(
+      targets.map((target, row) => [
+        `face${row}`,
+        { name: `Leak${row}`, source: target.startsWith('http') ? `${target}&kind=font` : target },
+      ]),
+    );
+    const submitted = await service.api(
+      '/v3/renders',
+      jsonInit({ asset_id: assetId, fps: 5, quality: 'draft', variables }),
+    );
+    assert.equal(submitted.status, 202, await submitted.clone().text());
+    const finished = await waitForFinished(
+      service,
+      ((await submitted.json()) as { render_id: string }).render_id,
+      150_000,
+    );
+    assert.equal(finished.status, 'completed', JSON.stringify(finished));
 
-  assert.deepEqual(hits, [], 'no request reached the service from the render');
-  const warnings = JSON.stringify(finished.warnings);
-  assert.match(warnings, /network_request_blocked[^}]*127\.0\.0\.1/, `the service URL was refused: ${warnings}`);
-  assert.match(warnings, /network_request_blocked[^}]*169\.254\.169\.254/, `the metadata URL was refused: ${warnings}`);
+    assert.deepEqual(hits, [], 'no request reached the service from the render');
+    const warnings = JSON.stringify(finished.warnings);
+    assert.match(warnings, /network_request_blocked[^}]*127\.0\.0\.1/, `the service URL was refused: ${warnings}`);
+    assert.match(
+      warnings,
+      /network_request_blocked[^}]*169\.254\.169\.254/,
+      `the metadata URL was refused: ${warnings}`,
+    );
 
-  const video = join(dir.path, 'egress.mp4');
-  await writeFile(video, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
-  const last = 4; // 1 s at 5 fps: the probes had the whole second to load or fail
-  for (const [row, target] of targets.entries()) {
-    for (const [column, kind] of KINDS.entries()) {
-      // 960×540 is rendered at 1920×1080: tile centres scale by 2.
-      const rgb = (await pixelAt(video, last, (column * TILE + TILE / 2) * 2, (row * TILE + TILE / 2) * 2)).slice(0, 3);
-      assert.ok(!near(rgb, RED), `${kind} of ${target} loaded (tile ${rgb})`);
-      assert.ok(near(rgb, GREEN), `${kind} of ${target} did not fail as refused (tile ${rgb})`);
+    const video = join(dir.path, 'egress.mp4');
+    await writeFile(video, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
+    const last = 4; // 1 s at 5 fps: the probes had the whole second to load or fail
+    for (const [row, target] of targets.entries()) {
+      for (const [column, kind] of KINDS.entries()) {
+        // 960×540 is rendered at 1920×1080: tile centres scale by 2.
+        const rgb = (await pixelAt(video, last, (column * TILE + TILE / 2) * 2, (row * TILE + TILE / 2) * 2)).slice(
+          0,
+          3,
+        );
+        assert.ok(!near(rgb, RED), `${kind} of ${target} loaded (tile ${rgb})`);
+        assert.ok(near(rgb, GREEN), `${kind} of ${target} did not fail as refused (tile ${rgb})`);
+      }
     }
-  }
-});
+  },
+);

@@ -57,7 +57,14 @@ async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; rssMi
 
 const upload = async (zip: Uint8Array) => {
   const response = await service.api('/v3/assets', zipInit(zip));
-  return { status: response.status, body: (await response.json()) as { error?: { code: string; message: string }; asset_id?: string; size_bytes?: number } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      error?: { code: string; message: string };
+      asset_id?: string;
+      size_bytes?: number;
+    },
+  };
 };
 const mib = (value: number) => `${value.toFixed(1)} MiB`;
 
@@ -65,7 +72,9 @@ test('550 KB of entries just under 1 MiB each (500 MiB unpacked) is refused for 
   const zip = buildZip([INDEX, ...Array.from({ length: 500 }, (_, index) => zerosEntry(`pad/${index}.bin`))]);
   assert.ok(zip.byteLength < 600 * 1024, `the archive is ${zip.byteLength} bytes`);
   const { result, rssMiB, arrayBuffersMiB } = await peakGrowth(() => upload(zip));
-  t.diagnostic(`${zip.byteLength} bytes declaring ${mib(500 * SMALL / MiB)}: status ${result.status}, peak growth rss ${mib(rssMiB)}, arrayBuffers ${mib(arrayBuffersMiB)}`);
+  t.diagnostic(
+    `${zip.byteLength} bytes declaring ${mib((500 * SMALL) / MiB)}: status ${result.status}, peak growth rss ${mib(rssMiB)}, arrayBuffers ${mib(arrayBuffersMiB)}`,
+  );
   assert.equal(result.status, 422, JSON.stringify(result.body));
   assert.equal(result.body.error?.code, 'zip_compression_ratio_exceeded');
   assert.deepEqual(await service.storedAssetEntries(), []);
@@ -75,9 +84,15 @@ test('550 KB of entries just under 1 MiB each (500 MiB unpacked) is refused for 
 
 test('a large project within the limits is extracted with bounded memory', async (t) => {
   // 160 MiB of zeros in entries under 1 MiB, plus 2 MiB that does not compress: about 80:1 overall.
-  const zip = buildZip([INDEX, ...Array.from({ length: 160 }, (_, index) => zerosEntry(`media/${index}.bin`)), { name: 'noise.bin', data: randomBytes(2 * MiB), method: 0 }]);
+  const zip = buildZip([
+    INDEX,
+    ...Array.from({ length: 160 }, (_, index) => zerosEntry(`media/${index}.bin`)),
+    { name: 'noise.bin', data: randomBytes(2 * MiB), method: 0 },
+  ]);
   const { result, rssMiB, arrayBuffersMiB } = await peakGrowth(() => upload(zip));
-  t.diagnostic(`${mib(zip.byteLength / MiB)} archive unpacking to ${mib((result.body.size_bytes ?? 0) / MiB)}: status ${result.status}, peak growth rss ${mib(rssMiB)}, arrayBuffers ${mib(arrayBuffersMiB)}`);
+  t.diagnostic(
+    `${mib(zip.byteLength / MiB)} archive unpacking to ${mib((result.body.size_bytes ?? 0) / MiB)}: status ${result.status}, peak growth rss ${mib(rssMiB)}, arrayBuffers ${mib(arrayBuffersMiB)}`,
+  );
   assert.equal(result.status, 201, JSON.stringify(result.body));
   const folder = join(service.dataDir, 'blobs', 'assets', result.body.asset_id!);
   assert.equal((await readdir(join(folder, 'media'))).length, 160);
@@ -91,11 +106,24 @@ test('a large project within the limits is extracted with bounded memory', async
 
 for (const [name, last, code] of [
   ['a CRC mismatch', { ...zerosEntry('z/last.bin'), crc: 1234 }, 'zip_invalid'],
-  ['an entry inflating beyond its declared size', { ...zerosEntry('z/last.bin'), declaredSize: 1000 }, 'zip_inflated_size_exceeded'],
-  ['corrupt deflate data', { name: 'z/last.bin', rawBody: ZEROS_DEFLATED.subarray(0, 200), declaredSize: SMALL, crc: ZEROS_CRC }, 'zip_invalid'],
+  [
+    'an entry inflating beyond its declared size',
+    { ...zerosEntry('z/last.bin'), declaredSize: 1000 },
+    'zip_inflated_size_exceeded',
+  ],
+  [
+    'corrupt deflate data',
+    { name: 'z/last.bin', rawBody: ZEROS_DEFLATED.subarray(0, 200), declaredSize: SMALL, crc: ZEROS_CRC },
+    'zip_invalid',
+  ],
 ] as const) {
   test(`${name} in the last of many entries leaves nothing stored, not even the entries written before it`, async () => {
-    const zip = buildZip([INDEX, ...Array.from({ length: 20 }, (_, index) => zerosEntry(`z/${index}.bin`)), last, { name: 'noise.bin', data: randomBytes(256 * 1024), method: 0 }]);
+    const zip = buildZip([
+      INDEX,
+      ...Array.from({ length: 20 }, (_, index) => zerosEntry(`z/${index}.bin`)),
+      last,
+      { name: 'noise.bin', data: randomBytes(256 * 1024), method: 0 },
+    ]);
     const stored = await service.storedAssetEntries();
     const assets = service.count('assets');
     const result = await upload(zip);

@@ -7,7 +7,9 @@
 export async function longestTask(work: () => unknown): Promise<number> {
   if (!PerformanceObserver.supportedEntryTypes.includes('longtask')) return longestTimerGap(work);
   const durations: number[] = [];
-  const observer = new PerformanceObserver((list) => durations.push(...list.getEntries().map((entry) => entry.duration)));
+  const observer = new PerformanceObserver((list) =>
+    durations.push(...list.getEntries().map((entry) => entry.duration)),
+  );
   observer.observe({ type: 'longtask' });
   await work();
   // Long tasks are reported after they end: give the report a moment.

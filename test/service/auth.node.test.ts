@@ -33,12 +33,37 @@ describe('bearer authentication', () => {
   ];
 
   const CREDENTIALS: { name: string; header: string | undefined; code: string; challenge: RegExp }[] = [
-    { name: 'no Authorization header', header: undefined, code: 'authentication_required', challenge: /^Bearer realm="fx"$/ },
-    { name: 'a Basic credential', header: 'Basic dXNlcjpwYXNz', code: 'authentication_required', challenge: /^Bearer realm="fx"$/ },
-    { name: 'an unknown API key', header: 'Bearer fx_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', code: 'invalid_token', challenge: /error="invalid_token"/ },
-    { name: 'a token of no known kind', header: 'Bearer eyJhbGciOiJub25lIn0.e30.', code: 'invalid_token', challenge: /error="invalid_token"/ },
+    {
+      name: 'no Authorization header',
+      header: undefined,
+      code: 'authentication_required',
+      challenge: /^Bearer realm="fx"$/,
+    },
+    {
+      name: 'a Basic credential',
+      header: 'Basic dXNlcjpwYXNz',
+      code: 'authentication_required',
+      challenge: /^Bearer realm="fx"$/,
+    },
+    {
+      name: 'an unknown API key',
+      header: 'Bearer fx_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      code: 'invalid_token',
+      challenge: /error="invalid_token"/,
+    },
+    {
+      name: 'a token of no known kind',
+      header: 'Bearer eyJhbGciOiJub25lIn0.e30.',
+      code: 'invalid_token',
+      challenge: /error="invalid_token"/,
+    },
     { name: 'an empty bearer token', header: 'Bearer ', code: 'invalid_token', challenge: /error="invalid_token"/ },
-    { name: 'a bearer token with spaces', header: 'Bearer a b', code: 'invalid_token', challenge: /error="invalid_token"/ },
+    {
+      name: 'a bearer token with spaces',
+      header: 'Bearer a b',
+      code: 'invalid_token',
+      challenge: /error="invalid_token"/,
+    },
   ];
 
   for (const credential of CREDENTIALS) {
@@ -75,7 +100,9 @@ describe('bearer authentication', () => {
   test('unknown routes answer the error body with 404 route_not_found', async () => {
     const response = await fetch(`${test_.url}/v3/nothing-here`);
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { error: { code: 'route_not_found', message: 'no route GET /v3/nothing-here', param: null } });
+    assert.deepEqual(await response.json(), {
+      error: { code: 'route_not_found', message: 'no route GET /v3/nothing-here', param: null },
+    });
   });
 
   test('keys are stored hashed: the database never holds the key', async () => {
@@ -99,7 +126,8 @@ describe('admin command', () => {
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 
-  const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir]);
+  const admin = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir]);
 
   test('create-key prints a key once that the service accepts; revoke-key refuses it afterwards', async () => {
     const { stdout } = await admin('create-key', '--account', 'acme');
@@ -111,9 +139,19 @@ describe('admin command', () => {
     try {
       const { url } = await service.listen(0);
       const account = await fetch(`${url}/v3/account`, { headers: { authorization: `Bearer ${key}` } });
-      const body = (await account.json()) as { name: string; webhook_secret: string; credential: { id: string; kind: string } };
-      assert.deepEqual([body.name, body.webhook_secret, body.credential], ['acme', secret, { id: keyId, kind: 'api_key' }]);
-      assert.match((await admin('list-keys', '--account', 'acme')).stdout, new RegExp(`${keyId}\\s+fx_live_\\S+…\\s+\\S+\\s+active`));
+      const body = (await account.json()) as {
+        name: string;
+        webhook_secret: string;
+        credential: { id: string; kind: string };
+      };
+      assert.deepEqual(
+        [body.name, body.webhook_secret, body.credential],
+        ['acme', secret, { id: keyId, kind: 'api_key' }],
+      );
+      assert.match(
+        (await admin('list-keys', '--account', 'acme')).stdout,
+        new RegExp(`${keyId}\\s+fx_live_\\S+…\\s+\\S+\\s+active`),
+      );
       assert.equal((await admin('revoke-key', keyId)).stdout.trim(), `revoked ${keyId}`);
       assert.equal((await fetch(`${url}/v3/account`, { headers: { authorization: `Bearer ${key}` } })).status, 401);
     } finally {
@@ -122,7 +160,10 @@ describe('admin command', () => {
   });
 
   test('an unknown command prints the usage and exits 2', async () => {
-    await assert.rejects(admin('explode'), (error: { code: number; stderr: string }) => error.code === 2 && /usage:/.test(error.stderr));
+    await assert.rejects(
+      admin('explode'),
+      (error: { code: number; stderr: string }) => error.code === 2 && /usage:/.test(error.stderr),
+    );
   });
 });
 
@@ -133,14 +174,25 @@ describe('authenticator chain', () => {
     const service = await createService({
       dataDir,
       render: createFfmpegRenderer(),
-      authenticators: [{ authenticate: async (token) => (token === 'oauth-access-token' ? { accountId, credentialId: 'grant_1', kind: 'oauth' } : undefined) }],
+      authenticators: [
+        {
+          authenticate: async (token) =>
+            token === 'oauth-access-token' ? { accountId, credentialId: 'grant_1', kind: 'oauth' } : undefined,
+        },
+      ],
     });
     try {
       accountId = (await service.context.accounts.ensure('oauth-user', Date.now())).id;
       const { url } = await service.listen(0);
       const response = await fetch(`${url}/v3/account`, { headers: { authorization: 'Bearer oauth-access-token' } });
-      assert.deepEqual(((await response.json()) as { credential: unknown }).credential, { id: 'grant_1', kind: 'oauth' });
-      assert.equal((await fetch(`${url}/v3/account`, { headers: { authorization: 'Bearer other-token' } })).status, 401);
+      assert.deepEqual(((await response.json()) as { credential: unknown }).credential, {
+        id: 'grant_1',
+        kind: 'oauth',
+      });
+      assert.equal(
+        (await fetch(`${url}/v3/account`, { headers: { authorization: 'Bearer other-token' } })).status,
+        401,
+      );
     } finally {
       await service.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -12,7 +12,11 @@ describe('CORS: pages on any origin may call /v3 with a bearer credential', () =
   it('answers a preflight without credentials, allowing the headers the client sends', async () => {
     const response = await fetch(`${test.url}/v3/renders`, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, idempotency-key' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
     });
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');

@@ -28,11 +28,18 @@ async function startReceiver(answers: number[] = []) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { received, answers, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() };
+  return {
+    received,
+    answers,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => server.close(),
+  };
 }
 
 function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/service/helpers/child-service.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/service/helpers/child-service.ts', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -44,7 +51,10 @@ function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string
   });
 }
 
-const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+const exited = (child: ChildProcess) =>
+  new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve),
+  );
 
 describe('crash safety', () => {
   let dataDir: string;
@@ -61,27 +71,51 @@ describe('crash safety', () => {
     const auth = { authorization: `Bearer ${key}` };
     let { child, url } = await startChild(dataDir);
     try {
-      const upload = await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml({ duration: 2 }) }), auth));
+      const upload = await fetch(
+        `${url}/v3/assets`,
+        zipInit(projectZip({ 'index.html': compositionHtml({ duration: 2 }) }), auth),
+      );
       const { asset_id } = (await upload.json()) as { asset_id: string };
-      const submitted = (await (await fetch(`${url}/v3/renders`, jsonInit({ asset_id, fps: 10, callback_url: receiver.url, callback_id: 'crash-1' }, auth))).json()) as RenderJson;
-      const poll = async () => (await (await fetch(`${url}/v3/renders/${submitted.render_id}`, { headers: auth })).json()) as RenderJson & { progress: { frames_done: number }; attempts: number };
-      await waitFor(async () => {
-        const render = await poll();
-        return render.status === 'rendering' && render.progress.frames_done > 0 ? render : undefined;
-      }, 10_000, 'the render to be mid-way');
+      const submitted = (await (
+        await fetch(
+          `${url}/v3/renders`,
+          jsonInit({ asset_id, fps: 10, callback_url: receiver.url, callback_id: 'crash-1' }, auth),
+        )
+      ).json()) as RenderJson;
+      const poll = async () =>
+        (await (await fetch(`${url}/v3/renders/${submitted.render_id}`, { headers: auth })).json()) as RenderJson & {
+          progress: { frames_done: number };
+          attempts: number;
+        };
+      await waitFor(
+        async () => {
+          const render = await poll();
+          return render.status === 'rendering' && render.progress.frames_done > 0 ? render : undefined;
+        },
+        10_000,
+        'the render to be mid-way',
+      );
 
       child.kill('SIGKILL');
       await exited(child);
       const reader = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-      assert.equal((reader.prepare('SELECT status FROM renders WHERE id = ?').get(submitted.render_id) as { status: string }).status, 'rendering');
+      assert.equal(
+        (reader.prepare('SELECT status FROM renders WHERE id = ?').get(submitted.render_id) as { status: string })
+          .status,
+        'rendering',
+      );
       reader.close();
       assert.ok(existsSync(join(dataDir, 'work', submitted.render_id)), 'the killed render left its work folder');
 
       ({ child, url } = await startChild(dataDir));
-      const done = await waitFor(async () => {
-        const render = await poll();
-        return render.status === 'completed' || render.status === 'failed' ? render : undefined;
-      }, 20_000, 'the render to finish after the restart');
+      const done = await waitFor(
+        async () => {
+          const render = await poll();
+          return render.status === 'completed' || render.status === 'failed' ? render : undefined;
+        },
+        20_000,
+        'the render to finish after the restart',
+      );
       assert.equal(done.status, 'completed');
       assert.equal(done.attempts, 2);
       assert.equal((await fetch(String(done.video_url))).status, 200);
@@ -120,18 +154,33 @@ describe('recovery in process', () => {
     const { url } = await first.listen(0);
     const { key } = first.context.apiKeys.create(accountId);
     const auth = { authorization: `Bearer ${key}` };
-    const { asset_id } = (await (await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))).json()) as { asset_id: string };
-    const { render_id } = (await (await fetch(`${url}/v3/renders`, jsonInit({ asset_id, callback_url: receiver.url }, auth))).json()) as RenderJson;
-    await waitFor(async () => ((await first.context.renders.find(render_id))?.status === 'rendering' ? true : undefined));
+    const { asset_id } = (await (
+      await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))
+    ).json()) as { asset_id: string };
+    const { render_id } = (await (
+      await fetch(`${url}/v3/renders`, jsonInit({ asset_id, callback_url: receiver.url }, auth))
+    ).json()) as RenderJson;
+    await waitFor(async () =>
+      (await first.context.renders.find(render_id))?.status === 'rendering' ? true : undefined,
+    );
     await first.close();
     // Graceful shutdown puts it back in the queue without counting the attempt.
     const writer = new Database(join(dataDir, DATABASE_FILE));
-    assert.deepEqual(writer.prepare('SELECT status, attempts FROM renders WHERE id = ?').get(render_id), { status: 'queued', attempts: 0 });
+    assert.deepEqual(writer.prepare('SELECT status, attempts FROM renders WHERE id = ?').get(render_id), {
+      status: 'queued',
+      attempts: 0,
+    });
     // As if it had been started and killed three times.
     writer.prepare(`UPDATE renders SET status = 'rendering', attempts = 3 WHERE id = ?`).run(render_id);
     writer.close();
 
-    const second = await createService({ dataDir, render: hanging, allowInsecureCallbacks: true, maxAttempts: 3, webhooks: { pollMs: 50 } });
+    const second = await createService({
+      dataDir,
+      render: hanging,
+      allowInsecureCallbacks: true,
+      maxAttempts: 3,
+      webhooks: { pollMs: 50 },
+    });
     try {
       const render = await second.context.renders.find(render_id);
       assert.equal(render?.status, 'failed');
@@ -147,28 +196,43 @@ describe('recovery in process', () => {
 
   test('webhook retries are persisted: a restart continues the schedule with the same webhook-id', async () => {
     const receiver = await startReceiver([500]);
-    const settings = { dataDir, render: createFfmpegRenderer(), allowInsecureCallbacks: true, webhooks: { pollMs: 50, retryBaseMs: 60_000 } };
+    const settings = {
+      dataDir,
+      render: createFfmpegRenderer(),
+      allowInsecureCallbacks: true,
+      webhooks: { pollMs: 50, retryBaseMs: 60_000 },
+    };
     const first = await createService(settings);
     const admin = openServiceDatabase(dataDir);
     const { key } = await createApiKey(admin, 'webhook-restart');
     admin.close();
     const { url } = await first.listen(0);
     const auth = { authorization: `Bearer ${key}` };
-    const { asset_id } = (await (await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))).json()) as { asset_id: string };
-    const { render_id } = (await (await fetch(`${url}/v3/renders`, jsonInit({ asset_id, fps: 2, callback_url: receiver.url }, auth))).json()) as RenderJson;
+    const { asset_id } = (await (
+      await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))
+    ).json()) as { asset_id: string };
+    const { render_id } = (await (
+      await fetch(`${url}/v3/renders`, jsonInit({ asset_id, fps: 2, callback_url: receiver.url }, auth))
+    ).json()) as RenderJson;
     await waitFor(() => (receiver.received.length === 1 ? true : undefined));
     await first.close();
 
     // The next attempt was scheduled a minute out; make it due now, as if the minute had passed while down.
     const writer = new Database(join(dataDir, DATABASE_FILE));
-    assert.deepEqual(writer.prepare('SELECT state, attempts, last_status FROM webhook_deliveries WHERE render_id = ?').get(render_id), { state: 'pending', attempts: 1, last_status: 500 });
+    assert.deepEqual(
+      writer.prepare('SELECT state, attempts, last_status FROM webhook_deliveries WHERE render_id = ?').get(render_id),
+      { state: 'pending', attempts: 1, last_status: 500 },
+    );
     writer.prepare('UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE render_id = ?').run(render_id);
     writer.close();
 
     const second = await createService(settings);
     try {
       await waitFor(() => (receiver.received.length === 2 ? true : undefined));
-      assert.deepEqual(receiver.received.map((delivery) => delivery.answered), [500, 200]);
+      assert.deepEqual(
+        receiver.received.map((delivery) => delivery.answered),
+        [500, 200],
+      );
       assert.equal(receiver.received[0]!.id, receiver.received[1]!.id);
     } finally {
       await second.close();

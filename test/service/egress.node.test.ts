@@ -5,8 +5,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { unsafeReplaceAddressRules } from '../../src/render/public-address.js';
-import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from '../render/rebinding.js';
-import { compositionHtml, jsonInit, startTestService, uploadProject, waitFor, type TestService } from './helpers/harness.js';
+import {
+  httpTwins,
+  PRIVATE_ADDRESS,
+  PUBLIC_STAND_IN,
+  scriptedRules,
+  tcpTwins,
+  type Twins,
+} from '../render/rebinding.js';
+import {
+  compositionHtml,
+  jsonInit,
+  startTestService,
+  uploadProject,
+  waitFor,
+  type TestService,
+} from './helpers/harness.js';
 
 interface ErrorJson {
   error: { code: string; param: string | null; message: string };
@@ -27,8 +41,11 @@ describe('outbound requests connect to the addresses checked', () => {
 
   before(async () => {
     web = await httpTwins((side, request, response) => {
-      if (request.url === '/hop.html') return void response.writeHead(302, { location: `http://inside.test:${web.port}/page.html` }).end();
-      response.writeHead(200, { 'content-type': 'text/html' }).end(side === 'public' ? compositionHtml() : '<p>private</p>');
+      if (request.url === '/hop.html')
+        return void response.writeHead(302, { location: `http://inside.test:${web.port}/page.html` }).end();
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(side === 'public' ? compositionHtml() : '<p>private</p>');
     });
     hooks = await tcpTwins();
     restoreRules = unsafeReplaceAddressRules(rules);
@@ -44,7 +61,10 @@ describe('outbound requests connect to the addresses checked', () => {
   test('a url page comes from the address checked; asked again, the host is refused at its new, private answer', async () => {
     const accepted = await test_.api('/v3/renders', jsonInit({ url: `http://page.test:${web.port}/page.html` }));
     assert.equal(accepted.status, 202, await accepted.clone().text());
-    assert.deepEqual(web.public.requests.map((request) => [request.url, request.headers.host]), [['/page.html', `page.test:${web.port}`]]);
+    assert.deepEqual(
+      web.public.requests.map((request) => [request.url, request.headers.host]),
+      [['/page.html', `page.test:${web.port}`]],
+    );
 
     const refused = await test_.api('/v3/renders', jsonInit({ url: `http://page.test:${web.port}/page.html` }));
     assert.equal(refused.status, 400);
@@ -54,7 +74,10 @@ describe('outbound requests connect to the addresses checked', () => {
   });
 
   test('a redirect to a host that resolves privately is refused at that hop', async () => {
-    const response = await test_.api('/v3/renders', jsonInit({ url: `http://${PUBLIC_STAND_IN}:${web.port}/hop.html` }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ url: `http://${PUBLIC_STAND_IN}:${web.port}/hop.html` }),
+    );
     const body = (await response.json()) as ErrorJson;
     assert.deepEqual([response.status, body.error.code, body.error.param], [400, 'url_not_allowed', 'url']);
     assert.match(body.error.message, new RegExp(`"inside\\.test:${web.port}" does not`));
@@ -65,10 +88,14 @@ describe('outbound requests connect to the addresses checked', () => {
     const url = `https://hook.test:${hooks.port}/hook`;
     await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, callback_url: url }));
     // The stand-in speaks no TLS, so the first attempt fails after its handshake began — at the public address.
-    const [row] = await waitFor(() => {
-      const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
-      return Number(rows[0]?.attempts ?? 0) >= 2 ? rows : undefined;
-    }, 15_000, 'a retried delivery');
+    const [row] = await waitFor(
+      () => {
+        const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
+        return Number(rows[0]?.attempts ?? 0) >= 2 ? rows : undefined;
+      },
+      15_000,
+      'a retried delivery',
+    );
     assert.equal(hooks.public.connections, 1);
     assert.equal(hooks.public.firstBytes[0]?.[0], 0x16, 'a TLS handshake');
     assert.equal(hooks.private.connections, 0);
@@ -78,10 +105,14 @@ describe('outbound requests connect to the addresses checked', () => {
   test('a webhook to a host that resolves privately is never sent', async () => {
     const url = `https://private-hook.test:${hooks.port}/hook`;
     await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, callback_url: url }));
-    const [row] = await waitFor(() => {
-      const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
-      return Number(rows[0]?.attempts ?? 0) >= 1 ? rows : undefined;
-    }, 15_000, 'a failed delivery');
+    const [row] = await waitFor(
+      () => {
+        const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
+        return Number(rows[0]?.attempts ?? 0) >= 1 ? rows : undefined;
+      },
+      15_000,
+      'a failed delivery',
+    );
     assert.equal(row!.last_error, `"callback_url" host "private-hook.test" is not a public address`);
     assert.equal(hooks.private.connections, 0);
   });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { compositionHtml, jsonInit, startTestService, uploadProject, zipInit, type RenderJson, type TestService } from './helpers/harness.js';
+import {
+  compositionHtml,
+  jsonInit,
+  startTestService,
+  uploadProject,
+  zipInit,
+  type RenderJson,
+  type TestService,
+} from './helpers/harness.js';
 import { projectZip } from './helpers/zip-builder.js';
 
 interface ErrorJson {
@@ -32,7 +40,8 @@ describe('Idempotency-Key', () => {
     await test_.close();
   });
 
-  const submit = (body: unknown, key: string, headers: Record<string, string> = {}) => test_.api('/v3/renders', jsonInit(body, { 'idempotency-key': key, ...headers }));
+  const submit = (body: unknown, key: string, headers: Record<string, string> = {}) =>
+    test_.api('/v3/renders', jsonInit(body, { 'idempotency-key': key, ...headers }));
 
   test('the same key and body replays the first answer, creating one render', async () => {
     const before_ = test_.count('renders');
@@ -51,7 +60,11 @@ describe('Idempotency-Key', () => {
     await submit({ asset_id: assetId, fps: 2 }, 'reuse-1');
     const response = await submit({ asset_id: assetId, fps: 3 }, 'reuse-1');
     assert.equal(response.status, 422);
-    assert.deepEqual(((await response.json()) as ErrorJson).error, { code: 'idempotency_key_reused', message: '"Idempotency-Key" "reuse-1" was already used with a different request', param: 'Idempotency-Key' });
+    assert.deepEqual(((await response.json()) as ErrorJson).error, {
+      code: 'idempotency_key_reused',
+      message: '"Idempotency-Key" "reuse-1" was already used with a different request',
+      param: 'Idempotency-Key',
+    });
   });
 
   test('a duplicate while the first is in flight → 409 idempotency_key_in_progress, then the replay', async () => {
@@ -66,7 +79,10 @@ describe('Idempotency-Key', () => {
     assert.equal(firstResponse.status, 202);
     const replay = await submit({ url: slowUrl }, 'race-1');
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-    assert.equal(((await replay.json()) as RenderJson).render_id, ((await firstResponse.json()) as RenderJson).render_id);
+    assert.equal(
+      ((await replay.json()) as RenderJson).render_id,
+      ((await firstResponse.json()) as RenderJson).render_id,
+    );
     assert.equal(test_.count('renders'), before_ + 1);
   });
 

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser as Chromium } from 'playwright-core';
-import { authorizeUrl, bearer, LoopbackReceiver, pkce, redeemCode, startOAuthService, type OAuthTestService } from './helpers/oauth-flow.js';
+import {
+  authorizeUrl,
+  bearer,
+  LoopbackReceiver,
+  pkce,
+  redeemCode,
+  startOAuthService,
+  type OAuthTestService,
+} from './helpers/oauth-flow.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -16,7 +24,10 @@ describe('sign-in in Chromium', { skip: existsSync(CHROMIUM) ? false : `no ${CHR
     test_ = await startOAuthService();
     await test_.account('alice');
     receiver = await LoopbackReceiver.start();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -32,7 +43,14 @@ describe('sign-in in Chromium', { skip: existsSync(CHROMIUM) ? false : `no ${CHR
     });
     const { verifier, challenge } = pkce();
     const submit = 'button[type=submit]:not([formaction])';
-    await page.goto(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }));
+    await page.goto(
+      authorizeUrl(test_.issuer, {
+        client_id: 'fx-cli',
+        redirect_uri: receiver.redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     await page.fill('#account', 'alice');
     await page.fill('#password', 'wrong password');
     await Promise.all([page.waitForNavigation(), page.click(submit)]);
@@ -45,7 +63,12 @@ describe('sign-in in Chromium', { skip: existsSync(CHROMIUM) ? false : `no ${CHR
     const landed = new URL(page.url());
     assert.equal(`${landed.origin}${landed.pathname}`, receiver.redirectUri);
     const code = landed.searchParams.get('code')!;
-    const { status, body } = await redeemCode(test_.issuer, 'fx-cli', { code, verifier, redirect: landed }, receiver.redirectUri);
+    const { status, body } = await redeemCode(
+      test_.issuer,
+      'fx-cli',
+      { code, verifier, redirect: landed },
+      receiver.redirectUri,
+    );
     assert.equal(status, 200);
     assert.equal((await fetch(`${test_.url}/v3/account`, bearer(body.access_token as string))).status, 200);
     // Chromium sent the page's own origin with every form (not `null`), which the server checks.

@@ -27,7 +27,8 @@ interface AccountJson {
   usage: Record<string, unknown>;
 }
 
-const jwtPart = (token: string, index: 0 | 1) => JSON.parse(Buffer.from(token.split('.')[index]!, 'base64url').toString()) as Record<string, unknown>;
+const jwtPart = (token: string, index: 0 | 1) =>
+  JSON.parse(Buffer.from(token.split('.')[index]!, 'base64url').toString()) as Record<string, unknown>;
 
 describe('OAuth authorization server', () => {
   let test_: OAuthTestService;
@@ -46,12 +47,24 @@ describe('OAuth authorization server', () => {
 
   const newBrowser = () => new Browser(test_.url);
   const cliSignIn = (browser = newBrowser(), account = 'alice') =>
-    signIn(browser, test_.issuer, { clientId: 'fx-cli', redirectUri: receiver.redirectUri, account, deliver: receiver.deliver });
+    signIn(browser, test_.issuer, {
+      clientId: 'fx-cli',
+      redirectUri: receiver.redirectUri,
+      account,
+      deliver: receiver.deliver,
+    });
   const cliTokens = async () => {
     const signed = await cliSignIn();
     const { status, body } = await redeemCode(test_.issuer, 'fx-cli', signed, receiver.redirectUri);
     assert.equal(status, 200, JSON.stringify(body));
-    return body as { access_token: string; refresh_token: string; id_token: string; expires_in: number; token_type: string; scope: string };
+    return body as {
+      access_token: string;
+      refresh_token: string;
+      id_token: string;
+      expires_in: number;
+      token_type: string;
+      scope: string;
+    };
   };
   const account = (token: string) => fetch(`${test_.url}/v3/account`, bearer(token));
 
@@ -90,21 +103,34 @@ describe('OAuth authorization server', () => {
     const accessToken = body.access_token as string;
     assert.deepEqual([jwtPart(accessToken, 0).typ, jwtPart(accessToken, 0).alg], ['at+jwt', 'ES256']);
     const claims = jwtPart(accessToken, 1);
-    assert.deepEqual([claims.iss, claims.aud, claims.sub, claims.client_id, claims.scope], [test_.issuer, `${test_.url}/v3`, aliceId, 'fx-cli', 'renders']);
+    assert.deepEqual(
+      [claims.iss, claims.aud, claims.sub, claims.client_id, claims.scope],
+      [test_.issuer, `${test_.url}/v3`, aliceId, 'fx-cli', 'renders'],
+    );
     const response = await account(accessToken);
     assert.equal(response.status, 200);
     const json = (await response.json()) as AccountJson;
-    assert.deepEqual([json.account_id, json.name, json.credential.kind, json.credential.id], [aliceId, 'alice', 'oauth', claims.grant_id]);
+    assert.deepEqual(
+      [json.account_id, json.name, json.credential.kind, json.credential.id],
+      [aliceId, 'alice', 'oauth', claims.grant_id],
+    );
   });
 
   test('GET /v3/account with an OAuth token has no webhook secret (API keys only)', async () => {
     const { access_token: token } = await cliTokens();
     const json = (await (await account(token)).json()) as AccountJson;
-    assert.deepEqual([json.credential.kind, Object.hasOwn(json, 'webhook_secret'), typeof json.usage], ['oauth', false, 'object']);
+    assert.deepEqual(
+      [json.credential.kind, Object.hasOwn(json, 'webhook_secret'), typeof json.usage],
+      ['oauth', false, 'object'],
+    );
   });
 
   test('browser client: sign-in with an exact redirect URI → token → GET /v3/account as oauth', async () => {
-    const signed = await signIn(newBrowser(), test_.issuer, { clientId: 'fx-browser', redirectUri: BROWSER_REDIRECT, account: 'bob' });
+    const signed = await signIn(newBrowser(), test_.issuer, {
+      clientId: 'fx-browser',
+      redirectUri: BROWSER_REDIRECT,
+      account: 'bob',
+    });
     assert.equal(`${signed.redirect.origin}${signed.redirect.pathname}`, BROWSER_REDIRECT);
     const { status, body } = await redeemCode(test_.issuer, 'fx-browser', signed, BROWSER_REDIRECT);
     assert.equal(status, 200, JSON.stringify(body));
@@ -114,11 +140,24 @@ describe('OAuth authorization server', () => {
 
   test('browser client: the token endpoint answers CORS for the redirect origin only', async () => {
     const preflight = (origin: string) =>
-      fetch(`${test_.issuer}/token`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      fetch(`${test_.issuer}/token`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
     const ok = await preflight('http://127.0.0.1:5173');
     assert.equal(ok.headers.get('access-control-allow-origin'), 'http://127.0.0.1:5173');
-    const signed = await signIn(newBrowser(), test_.issuer, { clientId: 'fx-browser', redirectUri: BROWSER_REDIRECT, account: 'bob' });
-    const form = { grant_type: 'authorization_code', client_id: 'fx-browser', code: signed.code, redirect_uri: BROWSER_REDIRECT, code_verifier: signed.verifier };
+    const signed = await signIn(newBrowser(), test_.issuer, {
+      clientId: 'fx-browser',
+      redirectUri: BROWSER_REDIRECT,
+      account: 'bob',
+    });
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: 'fx-browser',
+      code: signed.code,
+      redirect_uri: BROWSER_REDIRECT,
+      code_verifier: signed.verifier,
+    };
     const foreign = await fetch(`${test_.issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
@@ -130,7 +169,14 @@ describe('OAuth authorization server', () => {
   test('a signed-in browser gets the next browser-client code without any page', async () => {
     const browser = newBrowser();
     await signIn(browser, test_.issuer, { clientId: 'fx-browser', redirectUri: BROWSER_REDIRECT, account: 'bob' });
-    const step = await browser.follow(authorizeUrl(test_.issuer, { client_id: 'fx-browser', redirect_uri: BROWSER_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+    const step = await browser.follow(
+      authorizeUrl(test_.issuer, {
+        client_id: 'fx-browser',
+        redirect_uri: BROWSER_REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.equal(step.page, undefined);
     assert.ok(step.redirect?.searchParams.get('code'));
   });
@@ -138,7 +184,14 @@ describe('OAuth authorization server', () => {
   test('the CLI client (native) asks for consent again even when the browser is signed in', async () => {
     const browser = newBrowser();
     await cliSignIn(browser);
-    const step = await browser.follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+    const step = await browser.follow(
+      authorizeUrl(test_.issuer, {
+        client_id: 'fx-cli',
+        redirect_uri: receiver.redirectUri,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     const html = await step.page!.text();
     assert.match(html, /Allow access\?/);
     assert.match(html, /<strong>alice<\/strong>/);
@@ -146,7 +199,9 @@ describe('OAuth authorization server', () => {
 
   describe('PKCE', () => {
     const authorizeError = async (params: Record<string, string>) => {
-      const step = await newBrowser().follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, ...params }));
+      const step = await newBrowser().follow(
+        authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, ...params }),
+      );
       assert.ok(step.redirect, 'the error goes back to the client');
       assert.equal(step.redirect.searchParams.get('code'), null);
       return [step.redirect.searchParams.get('error'), step.redirect.searchParams.get('error_description')];
@@ -154,7 +209,10 @@ describe('OAuth authorization server', () => {
 
     test('code_challenge_method plain → invalid_request, no code', async () => {
       const { verifier } = pkce();
-      assert.deepEqual(await authorizeError({ code_challenge: verifier, code_challenge_method: 'plain' }), ['invalid_request', 'not supported value of code_challenge_method']);
+      assert.deepEqual(await authorizeError({ code_challenge: verifier, code_challenge_method: 'plain' }), [
+        'invalid_request',
+        'not supported value of code_challenge_method',
+      ]);
     });
 
     test('no code_challenge → invalid_request, no code', async () => {
@@ -164,7 +222,10 @@ describe('OAuth authorization server', () => {
     });
 
     test('a code_challenge without its method → invalid_request', async () => {
-      assert.deepEqual(await authorizeError({ code_challenge: pkce().challenge }), ['invalid_request', 'code_challenge_method must be provided']);
+      assert.deepEqual(await authorizeError({ code_challenge: pkce().challenge }), [
+        'invalid_request',
+        'code_challenge_method must be provided',
+      ]);
     });
 
     test('a wrong code_verifier → invalid_grant', async () => {
@@ -175,7 +236,12 @@ describe('OAuth authorization server', () => {
 
     test('no code_verifier → invalid_grant', async () => {
       const signed = await cliSignIn();
-      const { status, body } = await tokenRequest(test_.issuer, { grant_type: 'authorization_code', client_id: 'fx-cli', code: signed.code, redirect_uri: receiver.redirectUri });
+      const { status, body } = await tokenRequest(test_.issuer, {
+        grant_type: 'authorization_code',
+        client_id: 'fx-cli',
+        code: signed.code,
+        redirect_uri: receiver.redirectUri,
+      });
       assert.deepEqual([status, body.error], [400, 'invalid_grant']);
     });
   });
@@ -189,13 +255,24 @@ describe('OAuth authorization server', () => {
       assert.deepEqual([second.status, second.body.error], [400, 'invalid_grant']);
       const response = await account(first.body.access_token as string);
       assert.equal(response.status, 401);
-      assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token", error_description="[^"]*revoked/);
-      assert.equal((await refresh(test_.issuer, 'fx-cli', first.body.refresh_token as string)).body.error, 'invalid_grant');
+      assert.match(
+        response.headers.get('www-authenticate') ?? '',
+        /error="invalid_token", error_description="[^"]*revoked/,
+      );
+      assert.equal(
+        (await refresh(test_.issuer, 'fx-cli', first.body.refresh_token as string)).body.error,
+        'invalid_grant',
+      );
     });
 
     test('a code redeemed with another redirect_uri → invalid_grant', async () => {
       const signed = await cliSignIn();
-      const { status, body } = await redeemCode(test_.issuer, 'fx-cli', signed, `http://127.0.0.1:${receiver.port + 1}/callback`);
+      const { status, body } = await redeemCode(
+        test_.issuer,
+        'fx-cli',
+        signed,
+        `http://127.0.0.1:${receiver.port + 1}/callback`,
+      );
       assert.deepEqual([status, body.error], [400, 'invalid_grant']);
     });
 
@@ -222,7 +299,10 @@ describe('OAuth authorization server', () => {
       const tokens = await cliTokens();
       const refreshed = await refresh(test_.issuer, 'fx-cli', tokens.refresh_token);
       await refresh(test_.issuer, 'fx-cli', tokens.refresh_token);
-      assert.equal((await refresh(test_.issuer, 'fx-cli', refreshed.body.refresh_token as string)).body.error, 'invalid_grant');
+      assert.equal(
+        (await refresh(test_.issuer, 'fx-cli', refreshed.body.refresh_token as string)).body.error,
+        'invalid_grant',
+      );
       assert.equal((await account(refreshed.body.access_token as string)).status, 401);
     });
 
@@ -245,7 +325,11 @@ describe('OAuth authorization server', () => {
       const response = await fetch(`${test_.issuer}/token/revocation`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: 'fx-cli', token: tokens.refresh_token, token_type_hint: 'refresh_token' }).toString(),
+        body: new URLSearchParams({
+          client_id: 'fx-cli',
+          token: tokens.refresh_token,
+          token_type_hint: 'refresh_token',
+        }).toString(),
       });
       assert.equal(response.status, 200);
       assert.equal((await refresh(test_.issuer, 'fx-cli', tokens.refresh_token)).body.error, 'invalid_grant');
@@ -255,7 +339,14 @@ describe('OAuth authorization server', () => {
 
   describe('redirect URIs', () => {
     const refused = async (clientId: string, redirectUri: string) => {
-      const response = await newBrowser().request(authorizeUrl(test_.issuer, { client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      const response = await newBrowser().request(
+        authorizeUrl(test_.issuer, {
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
       assert.equal(response.status, 400, redirectUri);
       assert.equal(response.headers.get('location'), null);
       assert.match(await response.text(), /invalid_redirect_uri/);
@@ -286,23 +377,37 @@ describe('OAuth authorization server', () => {
       'javascript:alert(1)',
       'com.example.app:/callback',
     ];
-    for (const uri of HOSTILE_CLI_REDIRECTS) test(`CLI redirect ${JSON.stringify(uri)} is refused`, () => refused('fx-cli', uri));
+    for (const uri of HOSTILE_CLI_REDIRECTS)
+      test(`CLI redirect ${JSON.stringify(uri)} is refused`, () => refused('fx-cli', uri));
 
     for (const host of ['127.0.0.1', '[::1]', 'localhost']) {
       test(`CLI loopback ${host} on a random port is accepted`, async () => {
         const port = 20_000 + Math.floor(Math.random() * 40_000);
         const response = await newBrowser().request(
-          authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: `http://${host}:${port}/callback`, code_challenge: pkce().challenge, code_challenge_method: 'S256' }),
+          authorizeUrl(test_.issuer, {
+            client_id: 'fx-cli',
+            redirect_uri: `http://${host}:${port}/callback`,
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+          }),
         );
         assert.equal(response.status, 303);
         assert.match(response.headers.get('location') ?? '', /\/oauth\/interaction\//);
       });
     }
 
-    test('the browser client takes its registered URI only, not another loopback port', () => refused('fx-browser', 'http://127.0.0.1:5174/demo/'));
+    test('the browser client takes its registered URI only, not another loopback port', () =>
+      refused('fx-browser', 'http://127.0.0.1:5174/demo/'));
     test('the browser client refuses another path', () => refused('fx-browser', 'http://127.0.0.1:5173/demo/evil'));
     test('an unknown client is refused', async () => {
-      const response = await newBrowser().request(authorizeUrl(test_.issuer, { client_id: 'fx-nope', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      const response = await newBrowser().request(
+        authorizeUrl(test_.issuer, {
+          client_id: 'fx-nope',
+          redirect_uri: receiver.redirectUri,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
       assert.equal(response.status, 400);
       assert.match(await response.text(), /invalid_client/);
     });
@@ -311,7 +416,13 @@ describe('OAuth authorization server', () => {
   describe('audience', () => {
     test('a resource indicator other than the API → invalid_target, no code', async () => {
       const step = await newBrowser().follow(
-        authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: 'https://other.example/api' }),
+        authorizeUrl(test_.issuer, {
+          client_id: 'fx-cli',
+          redirect_uri: receiver.redirectUri,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          resource: 'https://other.example/api',
+        }),
       );
       assert.equal(step.redirect?.searchParams.get('error'), 'invalid_target');
       assert.equal(step.redirect?.searchParams.get('code'), null);
@@ -327,7 +438,14 @@ describe('OAuth authorization server', () => {
 
   describe('sign-in pages', () => {
     const loginPage = async (browser: Browser) => {
-      const step = await browser.follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+      const step = await browser.follow(
+        authorizeUrl(test_.issuer, {
+          client_id: 'fx-cli',
+          redirect_uri: receiver.redirectUri,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
       assert.equal(step.page?.status, 200);
       assert.equal(step.page.headers.get('x-frame-options'), 'DENY');
       assert.match(step.page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
@@ -346,13 +464,19 @@ describe('OAuth authorization server', () => {
       assert.match(again, /role="alert">The account name or the password is wrong\./);
       assert.match(again, /value="alice"/);
       // The same interaction still completes with the right password.
-      const retry = await browser.post(formAction(again, 'login'), { account: 'alice', password: 'correct horse battery' });
+      const retry = await browser.post(formAction(again, 'login'), {
+        account: 'alice',
+        password: 'correct horse battery',
+      });
       assert.match(await retry.page!.text(), /Allow access\?/);
     });
 
     test('an unknown account gets the same answer as a wrong password', async () => {
       const browser = newBrowser();
-      const step = await browser.post(formAction(await loginPage(browser), 'login'), { account: 'nobody', password: 'correct horse battery' });
+      const step = await browser.post(formAction(await loginPage(browser), 'login'), {
+        account: 'nobody',
+        password: 'correct horse battery',
+      });
       assert.equal(step.page?.status, 401);
       assert.match(await step.page.text(), /The account name or the password is wrong\./);
     });
@@ -360,13 +484,19 @@ describe('OAuth authorization server', () => {
     test('an account without a password cannot sign in', async () => {
       await test_.service.context.accounts.ensure('keyonly', Date.now());
       const browser = newBrowser();
-      const step = await browser.post(formAction(await loginPage(browser), 'login'), { account: 'keyonly', password: '' });
+      const step = await browser.post(formAction(await loginPage(browser), 'login'), {
+        account: 'keyonly',
+        password: '',
+      });
       assert.equal(step.page?.status, 401);
     });
 
     test('account names are escaped in the page', async () => {
       const browser = newBrowser();
-      const step = await browser.post(formAction(await loginPage(browser), 'login'), { account: '"><script>x()</script>', password: 'x' });
+      const step = await browser.post(formAction(await loginPage(browser), 'login'), {
+        account: '"><script>x()</script>',
+        password: 'x',
+      });
       const html = await step.page!.text();
       assert.doesNotMatch(html, /<script>/);
       assert.match(html, /&quot;&gt;&lt;script&gt;/);
@@ -381,7 +511,10 @@ describe('OAuth authorization server', () => {
 
     test('deny on the consent page → access_denied at the client', async () => {
       const browser = newBrowser();
-      const consent = await browser.post(formAction(await loginPage(browser), 'login'), { account: 'alice', password: 'correct horse battery' });
+      const consent = await browser.post(formAction(await loginPage(browser), 'login'), {
+        account: 'alice',
+        password: 'correct horse battery',
+      });
       const step = await browser.post(formAction(await consent.page!.text(), 'abort'), {});
       assert.equal(step.redirect?.searchParams.get('error'), 'access_denied');
     });
@@ -389,7 +522,11 @@ describe('OAuth authorization server', () => {
     for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {
       test(`a login post with Origin ${origin} is refused`, async () => {
         const browser = newBrowser();
-        const step = await browser.post(formAction(await loginPage(browser), 'login'), { account: 'alice', password: 'correct horse battery' }, { origin });
+        const step = await browser.post(
+          formAction(await loginPage(browser), 'login'),
+          { account: 'alice', password: 'correct horse battery' },
+          { origin },
+        );
         assert.equal(step.page?.status, 403);
         assert.equal(step.redirect, undefined);
       });
@@ -397,13 +534,20 @@ describe('OAuth authorization server', () => {
 
     test('a login post with its own Origin is accepted', async () => {
       const browser = newBrowser();
-      const step = await browser.post(formAction(await loginPage(browser), 'login'), { account: 'alice', password: 'correct horse battery' }, { origin: test_.url });
+      const step = await browser.post(
+        formAction(await loginPage(browser), 'login'),
+        { account: 'alice', password: 'correct horse battery' },
+        { origin: test_.url },
+      );
       assert.match(await step.page!.text(), /Allow access\?/);
     });
 
     test('a login post without the interaction cookie (another browser) is refused', async () => {
       const html = await loginPage(newBrowser());
-      const step = await newBrowser().post(formAction(html, 'login'), { account: 'alice', password: 'correct horse battery' });
+      const step = await newBrowser().post(formAction(html, 'login'), {
+        account: 'alice',
+        password: 'correct horse battery',
+      });
       assert.equal(step.page?.status, 400);
       assert.match(await step.page.text(), /expired or was started in another browser/);
     });
@@ -435,14 +579,21 @@ describe('OAuth authorization server', () => {
         assert.match(html, /role="alert">Too many wrong passwords for this account\. Try again in 15 minute\(s\)\./);
       }
       // Another account from the same address signs in.
-      const other = await browser.post(formAction(html, 'login'), { account: 'alice', password: 'correct horse battery' });
+      const other = await browser.post(formAction(html, 'login'), {
+        account: 'alice',
+        password: 'correct horse battery',
+      });
       assert.match(await other.page!.text(), /Allow access\?/);
     });
 
     test('a login form that is not urlencoded → 415', async () => {
       const browser = newBrowser();
       const action = formAction(await loginPage(browser), 'login');
-      const response = await browser.request(new URL(action, test_.url).href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const response = await browser.request(new URL(action, test_.url).href, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(response.status, 415);
     });
   });
@@ -465,12 +616,23 @@ describe('password checks at a time', () => {
     const browsers = [0, 1, 2].map(() => new Browser(test_.url));
     const pages = await Promise.all(
       browsers.map(async (browser) => {
-        const step = await browser.follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' }));
+        const step = await browser.follow(
+          authorizeUrl(test_.issuer, {
+            client_id: 'fx-cli',
+            redirect_uri: receiver.redirectUri,
+            code_challenge: pkce().challenge,
+            code_challenge_method: 'S256',
+          }),
+        );
         return step.page!.text();
       }),
     );
     // Posted together: one scrypt check (≈ 0.1–0.2 s) runs, the others find no slot and no place in line.
-    const steps = await Promise.all(browsers.map((browser, index) => browser.post(formAction(pages[index]!, 'login'), { account: 'alice', password: 'correct horse battery' })));
+    const steps = await Promise.all(
+      browsers.map((browser, index) =>
+        browser.post(formAction(pages[index]!, 'login'), { account: 'alice', password: 'correct horse battery' }),
+      ),
+    );
     const statuses = steps.map((step) => step.page?.status).sort();
     assert.deepEqual(statuses, [200, 503, 503]);
     const busy = steps.find((step) => step.page?.status === 503)!.page!;

@@ -6,7 +6,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { authorizeUrl, bearer, Browser, LoopbackReceiver, pkce, redeemCode, refresh, signIn, startOAuthService, type OAuthTestService } from './helpers/oauth-flow.js';
+import {
+  authorizeUrl,
+  bearer,
+  Browser,
+  LoopbackReceiver,
+  pkce,
+  redeemCode,
+  refresh,
+  signIn,
+  startOAuthService,
+  type OAuthTestService,
+} from './helpers/oauth-flow.js';
 
 interface ErrorJson {
   error: { code: string; message: string; param: string | null };
@@ -20,7 +31,12 @@ function signJwt(header: Record<string, unknown>, payload: Record<string, unknow
 }
 
 async function cliTokens(test_: OAuthTestService, receiver: LoopbackReceiver, account = 'alice') {
-  const signed = await signIn(new Browser(test_.url), test_.issuer, { clientId: 'fx-cli', redirectUri: receiver.redirectUri, account, deliver: receiver.deliver });
+  const signed = await signIn(new Browser(test_.url), test_.issuer, {
+    clientId: 'fx-cli',
+    redirectUri: receiver.redirectUri,
+    account,
+    deliver: receiver.deliver,
+  });
   const { status, body } = await redeemCode(test_.issuer, 'fx-cli', signed, receiver.redirectUri);
   assert.equal(status, 200, JSON.stringify(body));
   return body as { access_token: string; refresh_token: string };
@@ -36,7 +52,9 @@ describe('access tokens at /v3', () => {
     test_ = await startOAuthService();
     await test_.account('alice');
     receiver = await LoopbackReceiver.start();
-    const { keys } = JSON.parse(readFileSync(join(test_.dataDir, 'oauth-signing-keys.json'), 'utf8')) as { keys: (Record<string, unknown> & { kid: string })[] };
+    const { keys } = JSON.parse(readFileSync(join(test_.dataDir, 'oauth-signing-keys.json'), 'utf8')) as {
+      keys: (Record<string, unknown> & { kid: string })[];
+    };
     key = createPrivateKey({ key: keys[0]! as never, format: 'jwk' });
     kid = keys[0]!.kid;
     const { access_token: token } = await cliTokens(test_, receiver);
@@ -60,18 +78,58 @@ describe('access tokens at /v3', () => {
   });
 
   const REFUSED_WITH_REASON: { name: string; token: () => string; reason: RegExp }[] = [
-    { name: 'another audience', token: () => signJwt(header(), { ...claims, aud: 'https://other.example/api' }, key), reason: /another audience/ },
-    { name: 'another issuer', token: () => signJwt(header(), { ...claims, iss: 'https://other.example/oauth' }, key), reason: /another issuer/ },
-    { name: 'typ JWT (an ID token)', token: () => signJwt({ ...header(), typ: 'JWT' }, claims, key), reason: /not an access token/ },
+    {
+      name: 'another audience',
+      token: () => signJwt(header(), { ...claims, aud: 'https://other.example/api' }, key),
+      reason: /another audience/,
+    },
+    {
+      name: 'another issuer',
+      token: () => signJwt(header(), { ...claims, iss: 'https://other.example/oauth' }, key),
+      reason: /another issuer/,
+    },
+    {
+      name: 'typ JWT (an ID token)',
+      token: () => signJwt({ ...header(), typ: 'JWT' }, claims, key),
+      reason: /not an access token/,
+    },
     { name: 'no typ', token: () => signJwt({ alg: 'ES256', kid }, claims, key), reason: /not an access token/ },
-    { name: 'expired', token: () => signJwt(header(), { ...claims, exp: now() - 1 }, key), reason: /expired at \d{4}-\d\d-\d\dT[\d:.]+Z; refresh it/ },
+    {
+      name: 'expired',
+      token: () => signJwt(header(), { ...claims, exp: now() - 1 }, key),
+      reason: /expired at \d{4}-\d\d-\d\dT[\d:.]+Z; refresh it/,
+    },
     { name: 'no exp', token: () => signJwt(header(), { ...claims, exp: undefined }, key), reason: /no expiry/ },
-    { name: 'nbf in the future', token: () => signJwt(header(), { ...claims, nbf: now() + 300 }, key), reason: /not valid yet/ },
-    { name: 'DPoP-bound (cnf)', token: () => signJwt(header(), { ...claims, cnf: { jkt: 'x' } }, key), reason: /sender-constrained/ },
-    { name: 'without the renders scope', token: () => signJwt(header(), { ...claims, scope: 'openid' }, key), reason: /lacks the scope renders/ },
-    { name: 'no scope', token: () => signJwt(header(), { ...claims, scope: undefined }, key), reason: /lacks the scope renders/ },
-    { name: 'no subject', token: () => signJwt(header(), { ...claims, sub: undefined }, key), reason: /no account or grant/ },
-    { name: 'a grant that does not exist', token: () => signJwt(header(), { ...claims, grant_id: 'no-such-grant' }, key), reason: /revoked or has expired; sign in again/ },
+    {
+      name: 'nbf in the future',
+      token: () => signJwt(header(), { ...claims, nbf: now() + 300 }, key),
+      reason: /not valid yet/,
+    },
+    {
+      name: 'DPoP-bound (cnf)',
+      token: () => signJwt(header(), { ...claims, cnf: { jkt: 'x' } }, key),
+      reason: /sender-constrained/,
+    },
+    {
+      name: 'without the renders scope',
+      token: () => signJwt(header(), { ...claims, scope: 'openid' }, key),
+      reason: /lacks the scope renders/,
+    },
+    {
+      name: 'no scope',
+      token: () => signJwt(header(), { ...claims, scope: undefined }, key),
+      reason: /lacks the scope renders/,
+    },
+    {
+      name: 'no subject',
+      token: () => signJwt(header(), { ...claims, sub: undefined }, key),
+      reason: /no account or grant/,
+    },
+    {
+      name: 'a grant that does not exist',
+      token: () => signJwt(header(), { ...claims, grant_id: 'no-such-grant' }, key),
+      reason: /revoked or has expired; sign in again/,
+    },
   ];
   for (const { name, token, reason } of REFUSED_WITH_REASON) {
     test(`${name} → 401 invalid_token saying why`, async () => {
@@ -92,19 +150,46 @@ describe('access tokens at /v3', () => {
     { name: 'an unknown kid', token: () => signJwt({ ...header(), kid: 'unknown' }, claims, key) },
     { name: 'no kid', token: () => signJwt({ alg: 'ES256', typ: 'at+jwt' }, claims, key) },
     { name: 'alg none', token: () => `${encode({ ...header(), alg: 'none' })}.${encode(claims)}.` },
-    { name: 'alg none with our signature', token: () => { const good = signJwt(header(), claims, key).split('.'); return `${encode({ ...header(), alg: 'none' })}.${good[1]}.${good[2]}`; } },
+    {
+      name: 'alg none with our signature',
+      token: () => {
+        const good = signJwt(header(), claims, key).split('.');
+        return `${encode({ ...header(), alg: 'none' })}.${good[1]}.${good[2]}`;
+      },
+    },
     { name: 'alg HS256', token: () => signJwt({ ...header(), alg: 'HS256' }, claims, key) },
     { name: 'a crit header', token: () => signJwt({ ...header(), crit: ['exp'] }, claims, key) },
-    { name: 'a changed payload', token: () => { const good = signJwt(header(), claims, key).split('.'); return `${good[0]}.${encode({ ...claims, sub: 'acct_other' })}.${good[2]}`; } },
-    { name: 'a DER signature', token: () => { const input = `${encode(header())}.${encode(claims)}`; return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`; } },
+    {
+      name: 'a changed payload',
+      token: () => {
+        const good = signJwt(header(), claims, key).split('.');
+        return `${good[0]}.${encode({ ...claims, sub: 'acct_other' })}.${good[2]}`;
+      },
+    },
+    {
+      name: 'a DER signature',
+      token: () => {
+        const input = `${encode(header())}.${encode(claims)}`;
+        return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
+      },
+    },
     { name: 'four segments', token: () => `${signJwt(header(), claims, key)}.x` },
-    { name: 'a payload that is not JSON', token: () => { const input = `${encode(header())}.${Buffer.from('not json').toString('base64url')}`; return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`; } },
+    {
+      name: 'a payload that is not JSON',
+      token: () => {
+        const input = `${encode(header())}.${Buffer.from('not json').toString('base64url')}`;
+        return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+      },
+    },
   ];
   for (const { name, token } of NOT_OURS) {
     test(`${name} → 401 invalid_token (not a token of ours)`, async () => {
       const response = await call(token());
       assert.equal(response.status, 401);
-      assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="fx", error="invalid_token", error_description="the bearer token is unknown, revoked or expired"');
+      assert.equal(
+        response.headers.get('www-authenticate'),
+        'Bearer realm="fx", error="invalid_token", error_description="the bearer token is unknown, revoked or expired"',
+      );
     });
   }
 
@@ -148,7 +233,10 @@ describe('a short access token lifetime', () => {
     await sleep(Math.max(0, exp * 1000 - Date.now()) + 50);
     const response = await fetch(`${test_.url}/v3/account`, bearer(tokens.access_token));
     assert.equal(response.status, 401);
-    assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token", error_description="the access token expired at [^"]+; refresh it"/);
+    assert.match(
+      response.headers.get('www-authenticate') ?? '',
+      /error="invalid_token", error_description="the access token expired at [^"]+; refresh it"/,
+    );
     assert.equal(((await response.json()) as ErrorJson).error.code, 'invalid_token');
     const refreshed = await refresh(test_.issuer, 'fx-cli', tokens.refresh_token);
     assert.equal(refreshed.body.expires_in, 1);
@@ -169,7 +257,10 @@ describe('a restart of the service', () => {
       assert.equal((await fetch(`${second.url}/v3/account`, bearer(tokens.access_token))).status, 200);
       const refreshed = await refresh(second.issuer, 'fx-cli', tokens.refresh_token);
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
-      assert.equal((await fetch(`${second.url}/v3/account`, bearer(refreshed.body.access_token as string))).status, 200);
+      assert.equal(
+        (await fetch(`${second.url}/v3/account`, bearer(refreshed.body.access_token as string))).status,
+        200,
+      );
       assert.equal((await refresh(second.issuer, 'fx-cli', tokens.refresh_token)).body.error, 'invalid_grant');
     } finally {
       await receiver.close();
@@ -192,11 +283,26 @@ describe('devAutoLogin', () => {
 
   test('signs in the named account with no page at all (no password set)', async () => {
     const { verifier, challenge } = pkce();
-    const step = await new Browser(test_.url).follow(authorizeUrl(test_.issuer, { client_id: 'fx-cli', redirect_uri: receiver.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }));
+    const step = await new Browser(test_.url).follow(
+      authorizeUrl(test_.issuer, {
+        client_id: 'fx-cli',
+        redirect_uri: receiver.redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     assert.equal(step.page, undefined);
     const code = (await receiver.deliver(step.redirect!)).get('code')!;
-    const { body } = await redeemCode(test_.issuer, 'fx-cli', { code, verifier, redirect: step.redirect! }, receiver.redirectUri);
-    const json = (await (await fetch(`${test_.url}/v3/account`, bearer(body.access_token as string))).json()) as { name: string; credential: { kind: string } };
+    const { body } = await redeemCode(
+      test_.issuer,
+      'fx-cli',
+      { code, verifier, redirect: step.redirect! },
+      receiver.redirectUri,
+    );
+    const json = (await (await fetch(`${test_.url}/v3/account`, bearer(body.access_token as string))).json()) as {
+      name: string;
+      credential: { kind: string };
+    };
     assert.deepEqual([json.name, json.credential.kind], ['dev', 'oauth']);
   });
 });

@@ -26,7 +26,10 @@ describe('resolveOAuthSettings', () => {
   });
 
   test('a trailing slash of the issuer is dropped', () => {
-    assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'https://render.example.com/auth/' }).issuer, 'https://render.example.com/auth');
+    assert.equal(
+      resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'https://render.example.com/auth/' }).issuer,
+      'https://render.example.com/auth',
+    );
   });
 
   const INVALID: [string, Partial<OAuthSettings>][] = [
@@ -56,12 +59,21 @@ describe('resolveOAuthSettings', () => {
   }
 
   test('sign-in limits: 5 failures per 15 minutes, 2 password checks at a time and 16 waiting', () => {
-    assert.deepEqual(resolveOAuthSettings({ dataDir: '/tmp/x' }).signIn, { maxFailures: 5, failureWindow: 900, hashConcurrency: 2, hashQueue: 16 });
+    assert.deepEqual(resolveOAuthSettings({ dataDir: '/tmp/x' }).signIn, {
+      maxFailures: 5,
+      failureWindow: 900,
+      hashConcurrency: 2,
+      hashQueue: 16,
+    });
     assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', signIn: { hashQueue: 0 } }).signIn.hashQueue, 0);
   });
 
   test('devAutoLogin is allowed on a loopback issuer', () => {
-    assert.equal(resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'http://localhost:9000/oauth', devAutoLogin: 'dev' }).devAutoLogin, 'dev');
+    assert.equal(
+      resolveOAuthSettings({ dataDir: '/tmp/x', issuer: 'http://localhost:9000/oauth', devAutoLogin: 'dev' })
+        .devAutoLogin,
+      'dev',
+    );
   });
 });
 
@@ -110,7 +122,10 @@ describe('LoginThrottle', () => {
   test('the table is capped: the least recently failed pair is forgotten first', () => {
     const throttle = new LoginThrottle(1, WINDOW, 2);
     for (const account of ['a', 'b', 'c']) throttle.recordFailure(account, '192.0.2.1', 0);
-    assert.deepEqual(['a', 'b', 'c'].map((account) => throttle.retryAfterMs(account, '192.0.2.1', 1) > 0), [false, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((account) => throttle.retryAfterMs(account, '192.0.2.1', 1) > 0),
+      [false, true, true],
+    );
   });
 });
 
@@ -132,7 +147,10 @@ describe('WorkLimit', () => {
       running--;
     };
     const runs = gates.map((gate) => limit.run(task(gate)));
-    await assert.rejects(limit.run(async () => {}), WorkLimitBusyError);
+    await assert.rejects(
+      limit.run(async () => {}),
+      WorkLimitBusyError,
+    );
     for (const gate of gates) gate.resolve();
     await Promise.all(runs);
     assert.equal(most, 2);
@@ -140,7 +158,10 @@ describe('WorkLimit', () => {
 
   test('a failing task frees its slot', async () => {
     const limit = new WorkLimit(1, 0);
-    await assert.rejects(limit.run(async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      limit.run(async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await limit.run(async () => 'next'), 'next');
   });
 
@@ -178,7 +199,9 @@ describe('passwords', () => {
   });
 
   const MALFORMED = ['', 'plain', 'bcrypt$x$y', 'scrypt$32768$8$1$$', 'scrypt$32768$8$1$c2FsdA'];
-  for (const hash of MALFORMED) test(`a malformed stored hash ${JSON.stringify(hash)} verifies nothing`, async () => assert.equal(await verifyPassword('anything at all', hash), false));
+  for (const hash of MALFORMED)
+    test(`a malformed stored hash ${JSON.stringify(hash)} verifies nothing`, async () =>
+      assert.equal(await verifyPassword('anything at all', hash), false));
 });
 
 describe('SqliteOAuthAdapter and PasswordStore', () => {
@@ -195,7 +218,9 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const row = (model: string, id: string) => db.prepare('SELECT * FROM oauth_records WHERE model = ? AND id = ?').get(model, id) as Record<string, unknown> | undefined;
+  const row = (model: string, id: string) =>
+    db.prepare('SELECT * FROM oauth_records WHERE model = ? AND id = ?').get(model, id) as
+      Record<string, unknown> | undefined;
 
   test('refresh tokens are stored by their SHA-256, without their value in the payload', async () => {
     const adapter = new SqliteOAuthAdapter(db, 'RefreshToken', now);
@@ -203,7 +228,11 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
     assert.equal(row('RefreshToken', 'rt-secret-value'), undefined);
     const stored = row('RefreshToken', sha256Hex('rt-secret-value'))!;
     assert.doesNotMatch(String(stored.payload), /rt-secret-value/);
-    assert.deepEqual(await adapter.find('rt-secret-value'), { jti: 'rt-secret-value', grantId: 'g1', kind: 'RefreshToken' });
+    assert.deepEqual(await adapter.find('rt-secret-value'), {
+      jti: 'rt-secret-value',
+      grantId: 'g1',
+      kind: 'RefreshToken',
+    });
   });
 
   test('grants and sessions are stored by their id', async () => {
@@ -238,14 +267,17 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
     assert.equal(await adapter.findByUid('uid-2'), undefined);
   });
 
-  test('revokeByGrantId removes that model\'s records of the grant only', async () => {
+  test("revokeByGrantId removes that model's records of the grant only", async () => {
     const tokens = new SqliteOAuthAdapter(db, 'RefreshToken', now);
     const codes = new SqliteOAuthAdapter(db, 'AuthorizationCode', now);
     await tokens.upsert('rt-a', { grantId: 'g3' }, 60);
     await tokens.upsert('rt-b', { grantId: 'g4' }, 60);
     await codes.upsert('code-a', { grantId: 'g3' }, 60);
     await tokens.revokeByGrantId('g3');
-    assert.deepEqual([await tokens.find('rt-a'), Boolean(await tokens.find('rt-b')), Boolean(await codes.find('code-a'))], [undefined, true, true]);
+    assert.deepEqual(
+      [await tokens.find('rt-a'), Boolean(await tokens.find('rt-b')), Boolean(await codes.find('code-a'))],
+      [undefined, true, true],
+    );
   });
 
   test('destroy removes a record', async () => {
@@ -263,7 +295,9 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
     assert.equal(await passwords.check(account.id, 'correct horse battery'), true);
     assert.equal(await passwords.check(account.id, 'wrong horse battery'), false);
     assert.equal(await passwords.check(undefined, 'correct horse battery'), false);
-    const stored = db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(account.id) as { hash: string };
+    const stored = db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(account.id) as {
+      hash: string;
+    };
     assert.doesNotMatch(stored.hash, /horse/);
   });
 });
@@ -277,8 +311,10 @@ describe('admin.ts set-password', () => {
 
   const admin = (stdin: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir], (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir],
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
       );
       child.stdin!.end(stdin);
     });

@@ -62,7 +62,10 @@ describe('the service with the real renderer', { timeout: 120_000 }, () => {
   });
 
   test('renders the composition with an override; the downloaded video decodes to the expected frames and colors', async () => {
-    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 10, quality: 'draft', format: 'mp4', variables: { bg: '#0000ff' } }));
+    const response = await service.api(
+      '/v3/renders',
+      jsonInit({ asset_id: assetId, fps: 10, quality: 'draft', format: 'mp4', variables: { bg: '#0000ff' } }),
+    );
     assert.equal(response.status, 202, await response.clone().text());
     const { render_id } = (await response.json()) as { render_id: string };
     const finished = await waitForFinished(service, render_id, 90_000);
@@ -90,45 +93,69 @@ describe('the service with the real renderer', { timeout: 120_000 }, () => {
 
   // The page and its sub-composition come from an origin; the page's relative `scene.html` must resolve against the
   // page's URL (the `<base href>` the service adds), not against the copy the renderer serves locally.
-  test(
-    'a url render loads a relative sub-composition from the page origin',
-    async () => {
-      const origin = createServer((request, response) => {
-        const body = request.url === '/site/page.html' ? URL_PAGE : request.url === '/site/scene.html' ? URL_SCENE : undefined;
-        // The renderer compiles on a local origin: the sub-composition is a cross-origin fetch and needs CORS.
-        if (body) response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'access-control-allow-origin': '*' }).end(body);
-        else response.writeHead(404).end();
-      });
-      await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-      const dir = await tempDir();
-      try {
-        const url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/site/page.html`;
-        const response = await service.api('/v3/renders', jsonInit({ url, fps: 5, quality: 'draft' }));
-        assert.equal(response.status, 202, await response.clone().text());
-        const finished = await waitForFinished(service, ((await response.json()) as { render_id: string }).render_id, 60_000);
-        assert.equal(finished.status, 'completed', JSON.stringify(finished.failure));
-        assert.deepEqual(finished.warnings, []);
-        const file = join(dir.path, 'url.mp4');
-        await writeFile(file, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
-        const [r, g, b] = await pixelAt(file, 2, 960, 540);
-        assert.ok(g > 200 && r < 60 && b < 60, `expected the sub-composition's green over the page's red, got ${[r, g, b]}`);
-      } finally {
-        origin.close();
-        await dir.cleanup();
-      }
-    },
-  );
+  test('a url render loads a relative sub-composition from the page origin', async () => {
+    const origin = createServer((request, response) => {
+      const body =
+        request.url === '/site/page.html' ? URL_PAGE : request.url === '/site/scene.html' ? URL_SCENE : undefined;
+      // The renderer compiles on a local origin: the sub-composition is a cross-origin fetch and needs CORS.
+      if (body)
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'access-control-allow-origin': '*' })
+          .end(body);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const dir = await tempDir();
+    try {
+      const url = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/site/page.html`;
+      const response = await service.api('/v3/renders', jsonInit({ url, fps: 5, quality: 'draft' }));
+      assert.equal(response.status, 202, await response.clone().text());
+      const finished = await waitForFinished(
+        service,
+        ((await response.json()) as { render_id: string }).render_id,
+        60_000,
+      );
+      assert.equal(finished.status, 'completed', JSON.stringify(finished.failure));
+      assert.deepEqual(finished.warnings, []);
+      const file = join(dir.path, 'url.mp4');
+      await writeFile(file, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
+      const [r, g, b] = await pixelAt(file, 2, 960, 540);
+      assert.ok(
+        g > 200 && r < 60 && b < 60,
+        `expected the sub-composition's green over the page's red, got ${[r, g, b]}`,
+      );
+    } finally {
+      origin.close();
+      await dir.cleanup();
+    }
+  });
 
   test('a broken composition ends failed with a reason, and the webhook says so', async () => {
-    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'broken.html', fps: 10, callback_url: `${receiverUrl}/hook`, callback_id: 'broken-1' }));
+    const response = await service.api(
+      '/v3/renders',
+      jsonInit({
+        asset_id: assetId,
+        composition: 'broken.html',
+        fps: 10,
+        callback_url: `${receiverUrl}/hook`,
+        callback_id: 'broken-1',
+      }),
+    );
     const { render_id } = (await response.json()) as { render_id: string };
     const finished = await waitForFinished(service, render_id, 60_000);
     assert.equal(finished.status, 'failed');
     // The compiler's message names the renderer's local URL; clients get the fixed message of the code.
-    assert.deepEqual(finished.failure, { code: 'composition_invalid', message: 'the entry composition could not be compiled; it needs an element with "data-composition-id"' });
+    assert.deepEqual(finished.failure, {
+      code: 'composition_invalid',
+      message: 'the entry composition could not be compiled; it needs an element with "data-composition-id"',
+    });
     const deadline = Date.now() + 10_000;
-    while (!deliveries.some((delivery) => delivery.body.includes(render_id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const event = JSON.parse(deliveries.find((delivery) => delivery.body.includes(render_id))!.body) as { type: string; data: { callback_id: string; status: string } };
+    while (!deliveries.some((delivery) => delivery.body.includes(render_id)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const event = JSON.parse(deliveries.find((delivery) => delivery.body.includes(render_id))!.body) as {
+      type: string;
+      data: { callback_id: string; status: string };
+    };
     assert.deepEqual([event.type, event.data.status, event.data.callback_id], ['render.failed', 'failed', 'broken-1']);
   });
 });

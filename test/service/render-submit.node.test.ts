@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { compositionHtml, jsonInit, startTestService, TITLE_DECLARATIONS, uploadProject, type TestService } from './helpers/harness.js';
+import {
+  compositionHtml,
+  jsonInit,
+  startTestService,
+  TITLE_DECLARATIONS,
+  uploadProject,
+  type TestService,
+} from './helpers/harness.js';
 
 interface ErrorJson {
-  error: { code: string; message: string; param: string | null; issues?: { code: string; severity: string; path: (string | number)[] }[] };
+  error: {
+    code: string;
+    message: string;
+    param: string | null;
+    issues?: { code: string; severity: string; path: (string | number)[] }[];
+  };
 }
 
 describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing', () => {
@@ -11,7 +23,11 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
   let assetId: string;
   before(async () => {
     // A short fetch timeout: the NAT64/6to4 cases below reach the network until the guard refuses them.
-    test_ = await startTestService({ allowInsecureCallbacks: false, allowPrivateNetworkUrls: false, limits: { jsonBodyBytes: 64 * 1024, variablesBytes: 1024, urlFetchTimeoutMs: 1_000 } });
+    test_ = await startTestService({
+      allowInsecureCallbacks: false,
+      allowPrivateNetworkUrls: false,
+      limits: { jsonBodyBytes: 64 * 1024, variablesBytes: 1024, urlFetchTimeoutMs: 1_000 },
+    });
     assetId = await uploadProject(test_, {
       'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }),
       'broken.html': compositionHtml({ variables: [{ id: 'x', type: 'number', label: 'X', default: 'nope' }] }),
@@ -25,54 +41,229 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
   const submit = async (body: unknown, expected: { status: number; code: string; param: string | null }) => {
     const response = await test_.api('/v3/renders', jsonInit(body));
     const json = (await response.json()) as ErrorJson;
-    assert.deepEqual({ status: response.status, code: json.error.code, param: json.error.param }, expected, json.error.message);
+    assert.deepEqual(
+      { status: response.status, code: json.error.code, param: json.error.param },
+      expected,
+      json.error.message,
+    );
     assert.equal(test_.count('renders'), 0);
     return json;
   };
 
-  const BAD_FIELDS: { name: string; body: () => Record<string, unknown>; code: string; param: string | null; status?: number }[] = [
+  const BAD_FIELDS: {
+    name: string;
+    body: () => Record<string, unknown>;
+    code: string;
+    param: string | null;
+    status?: number;
+  }[] = [
     { name: 'neither asset_id nor url', body: () => ({ fps: 30 }), code: 'parameter_missing', param: 'asset_id' },
-    { name: 'both asset_id and url', body: () => ({ asset_id: assetId, url: 'https://example.com/' }), code: 'parameter_conflict', param: 'url' },
-    { name: 'composition with url', body: () => ({ url: 'https://example.com/', composition: 'index.html' }), code: 'parameter_conflict', param: 'composition' },
-    { name: 'a misspelt option', body: () => ({ asset_id: assetId, aspectRatio: '1:1' }), code: 'parameter_unknown', param: 'aspectRatio' },
+    {
+      name: 'both asset_id and url',
+      body: () => ({ asset_id: assetId, url: 'https://example.com/' }),
+      code: 'parameter_conflict',
+      param: 'url',
+    },
+    {
+      name: 'composition with url',
+      body: () => ({ url: 'https://example.com/', composition: 'index.html' }),
+      code: 'parameter_conflict',
+      param: 'composition',
+    },
+    {
+      name: 'a misspelt option',
+      body: () => ({ asset_id: assetId, aspectRatio: '1:1' }),
+      code: 'parameter_unknown',
+      param: 'aspectRatio',
+    },
     { name: 'asset_id not a string', body: () => ({ asset_id: 42 }), code: 'parameter_invalid', param: 'asset_id' },
     { name: 'an empty asset_id', body: () => ({ asset_id: '' }), code: 'parameter_invalid', param: 'asset_id' },
     { name: 'fps 0', body: () => ({ asset_id: assetId, fps: 0 }), code: 'parameter_invalid', param: 'fps' },
     { name: 'fps 241', body: () => ({ asset_id: assetId, fps: 241 }), code: 'parameter_invalid', param: 'fps' },
     { name: 'fps 29.97', body: () => ({ asset_id: assetId, fps: 29.97 }), code: 'parameter_invalid', param: 'fps' },
-    { name: 'fps as a string', body: () => ({ asset_id: assetId, fps: '30' }), code: 'parameter_invalid', param: 'fps' },
+    {
+      name: 'fps as a string',
+      body: () => ({ asset_id: assetId, fps: '30' }),
+      code: 'parameter_invalid',
+      param: 'fps',
+    },
     { name: 'fps null', body: () => ({ asset_id: assetId, fps: null }), code: 'parameter_invalid', param: 'fps' },
-    { name: 'an unknown quality', body: () => ({ asset_id: assetId, quality: 'ultra' }), code: 'parameter_invalid', param: 'quality' },
-    { name: 'an unknown format', body: () => ({ asset_id: assetId, format: 'gif' }), code: 'parameter_invalid', param: 'format' },
-    { name: 'an unknown resolution', body: () => ({ asset_id: assetId, resolution: '720p' }), code: 'parameter_invalid', param: 'resolution' },
-    { name: 'an unknown aspect_ratio', body: () => ({ asset_id: assetId, aspect_ratio: '4:3' }), code: 'parameter_invalid', param: 'aspect_ratio' },
-    { name: 'variables as an array', body: () => ({ asset_id: assetId, variables: [] }), code: 'parameter_invalid', param: 'variables' },
-    { name: 'variables as a string', body: () => ({ asset_id: assetId, variables: '{"title":"x"}' }), code: 'parameter_invalid', param: 'variables' },
-    { name: 'variables too large', body: () => ({ asset_id: assetId, variables: { title: 'x'.repeat(2000) } }), code: 'parameter_invalid', param: 'variables' },
-    { name: 'strict_variables as a string', body: () => ({ asset_id: assetId, strict_variables: 'yes' }), code: 'parameter_invalid', param: 'strict_variables' },
-    { name: 'a composition outside the asset', body: () => ({ asset_id: assetId, composition: '../index.html' }), code: 'parameter_invalid', param: 'composition' },
-    { name: 'an absolute composition', body: () => ({ asset_id: assetId, composition: '/etc/passwd' }), code: 'parameter_invalid', param: 'composition' },
+    {
+      name: 'an unknown quality',
+      body: () => ({ asset_id: assetId, quality: 'ultra' }),
+      code: 'parameter_invalid',
+      param: 'quality',
+    },
+    {
+      name: 'an unknown format',
+      body: () => ({ asset_id: assetId, format: 'gif' }),
+      code: 'parameter_invalid',
+      param: 'format',
+    },
+    {
+      name: 'an unknown resolution',
+      body: () => ({ asset_id: assetId, resolution: '720p' }),
+      code: 'parameter_invalid',
+      param: 'resolution',
+    },
+    {
+      name: 'an unknown aspect_ratio',
+      body: () => ({ asset_id: assetId, aspect_ratio: '4:3' }),
+      code: 'parameter_invalid',
+      param: 'aspect_ratio',
+    },
+    {
+      name: 'variables as an array',
+      body: () => ({ asset_id: assetId, variables: [] }),
+      code: 'parameter_invalid',
+      param: 'variables',
+    },
+    {
+      name: 'variables as a string',
+      body: () => ({ asset_id: assetId, variables: '{"title":"x"}' }),
+      code: 'parameter_invalid',
+      param: 'variables',
+    },
+    {
+      name: 'variables too large',
+      body: () => ({ asset_id: assetId, variables: { title: 'x'.repeat(2000) } }),
+      code: 'parameter_invalid',
+      param: 'variables',
+    },
+    {
+      name: 'strict_variables as a string',
+      body: () => ({ asset_id: assetId, strict_variables: 'yes' }),
+      code: 'parameter_invalid',
+      param: 'strict_variables',
+    },
+    {
+      name: 'a composition outside the asset',
+      body: () => ({ asset_id: assetId, composition: '../index.html' }),
+      code: 'parameter_invalid',
+      param: 'composition',
+    },
+    {
+      name: 'an absolute composition',
+      body: () => ({ asset_id: assetId, composition: '/etc/passwd' }),
+      code: 'parameter_invalid',
+      param: 'composition',
+    },
     { name: 'a url that does not parse', body: () => ({ url: 'not a url' }), code: 'parameter_invalid', param: 'url' },
-    { name: 'a javascript: url', body: () => ({ url: 'javascript:alert(1)' }), code: 'parameter_invalid', param: 'url' },
+    {
+      name: 'a javascript: url',
+      body: () => ({ url: 'javascript:alert(1)' }),
+      code: 'parameter_invalid',
+      param: 'url',
+    },
     { name: 'a file: url', body: () => ({ url: 'file:///etc/passwd' }), code: 'parameter_invalid', param: 'url' },
-    { name: 'a url with credentials', body: () => ({ url: 'https://user:pw@example.com/' }), code: 'parameter_invalid', param: 'url' },
-    { name: 'an http callback_url', body: () => ({ asset_id: assetId, callback_url: 'http://example.com/hook' }), code: 'callback_url_insecure', param: 'callback_url' },
-    { name: 'an http loopback callback_url without the dev flag', body: () => ({ asset_id: assetId, callback_url: 'http://127.0.0.1:9/hook' }), code: 'callback_url_insecure', param: 'callback_url' },
-    { name: 'a ftp callback_url', body: () => ({ asset_id: assetId, callback_url: 'ftp://example.com/hook' }), code: 'parameter_invalid', param: 'callback_url' },
-    { name: 'a callback_url that does not parse', body: () => ({ asset_id: assetId, callback_url: 'https//nope' }), code: 'parameter_invalid', param: 'callback_url' },
-    { name: 'a callback_id too long', body: () => ({ asset_id: assetId, callback_id: 'x'.repeat(256) }), code: 'parameter_invalid', param: 'callback_id' },
-    { name: '4k with webm', body: () => ({ asset_id: assetId, resolution: '4k', format: 'webm' }), code: 'resolution_format_unsupported', param: 'resolution' },
-    { name: '4k with mov', body: () => ({ asset_id: assetId, resolution: '4k', format: 'mov' }), code: 'resolution_format_unsupported', param: 'resolution' },
-    { name: 'an unknown asset', body: () => ({ asset_id: 'ast_doesnotexist' }), code: 'asset_not_found', param: 'asset_id', status: 404 },
-    { name: 'a composition missing from the asset', body: () => ({ asset_id: assetId, composition: 'other.html' }), code: 'composition_not_found', param: 'composition', status: 422 },
-    { name: 'a url on a private address', body: () => ({ url: 'http://10.0.0.1/' }), code: 'url_not_allowed', param: 'url' },
+    {
+      name: 'a url with credentials',
+      body: () => ({ url: 'https://user:pw@example.com/' }),
+      code: 'parameter_invalid',
+      param: 'url',
+    },
+    {
+      name: 'an http callback_url',
+      body: () => ({ asset_id: assetId, callback_url: 'http://example.com/hook' }),
+      code: 'callback_url_insecure',
+      param: 'callback_url',
+    },
+    {
+      name: 'an http loopback callback_url without the dev flag',
+      body: () => ({ asset_id: assetId, callback_url: 'http://127.0.0.1:9/hook' }),
+      code: 'callback_url_insecure',
+      param: 'callback_url',
+    },
+    {
+      name: 'a ftp callback_url',
+      body: () => ({ asset_id: assetId, callback_url: 'ftp://example.com/hook' }),
+      code: 'parameter_invalid',
+      param: 'callback_url',
+    },
+    {
+      name: 'a callback_url that does not parse',
+      body: () => ({ asset_id: assetId, callback_url: 'https//nope' }),
+      code: 'parameter_invalid',
+      param: 'callback_url',
+    },
+    {
+      name: 'a callback_id too long',
+      body: () => ({ asset_id: assetId, callback_id: 'x'.repeat(256) }),
+      code: 'parameter_invalid',
+      param: 'callback_id',
+    },
+    {
+      name: '4k with webm',
+      body: () => ({ asset_id: assetId, resolution: '4k', format: 'webm' }),
+      code: 'resolution_format_unsupported',
+      param: 'resolution',
+    },
+    {
+      name: '4k with mov',
+      body: () => ({ asset_id: assetId, resolution: '4k', format: 'mov' }),
+      code: 'resolution_format_unsupported',
+      param: 'resolution',
+    },
+    {
+      name: 'an unknown asset',
+      body: () => ({ asset_id: 'ast_doesnotexist' }),
+      code: 'asset_not_found',
+      param: 'asset_id',
+      status: 404,
+    },
+    {
+      name: 'a composition missing from the asset',
+      body: () => ({ asset_id: assetId, composition: 'other.html' }),
+      code: 'composition_not_found',
+      param: 'composition',
+      status: 422,
+    },
+    {
+      name: 'a url on a private address',
+      body: () => ({ url: 'http://10.0.0.1/' }),
+      code: 'url_not_allowed',
+      param: 'url',
+    },
     { name: 'a url on loopback', body: () => ({ url: 'http://127.0.0.1:1/' }), code: 'url_not_allowed', param: 'url' },
-    { name: 'a url on loopback through NAT64', body: () => ({ url: 'http://[64:ff9b::7f00:1]:1/' }), code: 'url_not_allowed', param: 'url' },
-    { name: 'a url on a private address through 6to4', body: () => ({ url: 'http://[2002:a00:1::1]:1/' }), code: 'url_not_allowed', param: 'url' },
-    { name: 'a url on loopback as IPv4-compatible IPv6', body: () => ({ url: 'http://[::127.0.0.1]:1/' }), code: 'url_not_allowed', param: 'url' },
-    { name: 'a composition lasting 1e308 seconds', body: () => ({ asset_id: assetId, composition: 'forever.html' }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
-    { name: 'a composition longer than 600 seconds', body: () => ({ asset_id: assetId, composition: 'eleven-minutes.html', fps: 1 }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
-    { name: 'more frames than allowed (300 s at 240 fps)', body: () => ({ asset_id: assetId, composition: 'five-minutes.html', fps: 240 }), code: 'composition_duration_too_long', param: 'composition', status: 422 },
+    {
+      name: 'a url on loopback through NAT64',
+      body: () => ({ url: 'http://[64:ff9b::7f00:1]:1/' }),
+      code: 'url_not_allowed',
+      param: 'url',
+    },
+    {
+      name: 'a url on a private address through 6to4',
+      body: () => ({ url: 'http://[2002:a00:1::1]:1/' }),
+      code: 'url_not_allowed',
+      param: 'url',
+    },
+    {
+      name: 'a url on loopback as IPv4-compatible IPv6',
+      body: () => ({ url: 'http://[::127.0.0.1]:1/' }),
+      code: 'url_not_allowed',
+      param: 'url',
+    },
+    {
+      name: 'a composition lasting 1e308 seconds',
+      body: () => ({ asset_id: assetId, composition: 'forever.html' }),
+      code: 'composition_duration_too_long',
+      param: 'composition',
+      status: 422,
+    },
+    {
+      name: 'a composition longer than 600 seconds',
+      body: () => ({ asset_id: assetId, composition: 'eleven-minutes.html', fps: 1 }),
+      code: 'composition_duration_too_long',
+      param: 'composition',
+      status: 422,
+    },
+    {
+      name: 'more frames than allowed (300 s at 240 fps)',
+      body: () => ({ asset_id: assetId, composition: 'five-minutes.html', fps: 240 }),
+      code: 'composition_duration_too_long',
+      param: 'composition',
+      status: 422,
+    },
   ];
 
   for (const bad of BAD_FIELDS) {
@@ -90,48 +281,82 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
   });
 
   test('a body above the limit → 413 body_too_large', async () => {
-    await submit({ asset_id: assetId, callback_id: 'x'.repeat(70_000) }, { status: 413, code: 'body_too_large', param: null });
+    await submit(
+      { asset_id: assetId, callback_id: 'x'.repeat(70_000) },
+      { status: 413, code: 'body_too_large', param: null },
+    );
   });
 
   test('a form body → 415 unsupported_media_type', async () => {
-    const response = await test_.api('/v3/renders', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'asset_id=x' });
+    const response = await test_.api('/v3/renders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'asset_id=x',
+    });
     assert.equal(response.status, 415);
     assert.equal(((await response.json()) as ErrorJson).error.code, 'unsupported_media_type');
   });
 
   test('a type mismatch → 422 render_project_invalid with the issue', async () => {
-    const json = await submit({ asset_id: assetId, variables: { title: 42 } }, { status: 422, code: 'render_project_invalid', param: 'variables.title' });
-    assert.deepEqual(json.error.issues?.map((found) => [found.code, found.path]), [['type-mismatch', ['variables', 'title']]]);
+    const json = await submit(
+      { asset_id: assetId, variables: { title: 42 } },
+      { status: 422, code: 'render_project_invalid', param: 'variables.title' },
+    );
+    assert.deepEqual(
+      json.error.issues?.map((found) => [found.code, found.path]),
+      [['type-mismatch', ['variables', 'title']]],
+    );
   });
 
   test('an enum value out of range → 422 render_project_invalid', async () => {
-    const json = await submit({ asset_id: assetId, variables: { theme: 'neon' } }, { status: 422, code: 'render_project_invalid', param: 'variables.theme' });
+    const json = await submit(
+      { asset_id: assetId, variables: { theme: 'neon' } },
+      { status: 422, code: 'render_project_invalid', param: 'variables.theme' },
+    );
     assert.equal(json.error.issues?.[0]?.code, 'enum-out-of-range');
   });
 
   test('every issue is listed, not only the first', async () => {
-    const json = await submit({ asset_id: assetId, variables: { title: 1, theme: 2, speed: 'fast' } }, { status: 422, code: 'render_project_invalid', param: 'variables.title' });
+    const json = await submit(
+      { asset_id: assetId, variables: { title: 1, theme: 2, speed: 'fast' } },
+      { status: 422, code: 'render_project_invalid', param: 'variables.title' },
+    );
     assert.equal(json.error.issues?.length, 3);
   });
 
   test('an undeclared variable with strict_variables → 422 render_project_invalid', async () => {
-    const json = await submit({ asset_id: assetId, strict_variables: true, variables: { subtitle: 'x' } }, { status: 422, code: 'render_project_invalid', param: 'variables.subtitle' });
-    assert.deepEqual(json.error.issues?.map((found) => [found.code, found.severity]), [['undeclared', 'warning']]);
+    const json = await submit(
+      { asset_id: assetId, strict_variables: true, variables: { subtitle: 'x' } },
+      { status: 422, code: 'render_project_invalid', param: 'variables.subtitle' },
+    );
+    assert.deepEqual(
+      json.error.issues?.map((found) => [found.code, found.severity]),
+      [['undeclared', 'warning']],
+    );
   });
 
   test('an out-of-range number with strict_variables → 422 render_project_invalid', async () => {
-    const json = await submit({ asset_id: assetId, strict_variables: true, variables: { speed: 11 } }, { status: 422, code: 'render_project_invalid', param: 'variables.speed' });
+    const json = await submit(
+      { asset_id: assetId, strict_variables: true, variables: { speed: 11 } },
+      { status: 422, code: 'render_project_invalid', param: 'variables.speed' },
+    );
     assert.equal(json.error.issues?.[0]?.code, 'out-of-range');
   });
 
   test('a composition with broken declarations → 422 render_project_invalid on "composition"', async () => {
-    const json = await submit({ asset_id: assetId, composition: 'broken.html' }, { status: 422, code: 'render_project_invalid', param: 'composition' });
+    const json = await submit(
+      { asset_id: assetId, composition: 'broken.html' },
+      { status: 422, code: 'render_project_invalid', param: 'composition' },
+    );
     assert.equal(json.error.issues?.[0]?.code, 'default_type_mismatch');
   });
 
   test("another account's asset → 404 asset_not_found", async () => {
     const other = await test_.newKey('other');
-    const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId }, { authorization: `Bearer ${other}` }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ asset_id: assetId }, { authorization: `Bearer ${other}` }),
+    );
     assert.equal(response.status, 404);
     assert.equal(((await response.json()) as ErrorJson).error.code, 'asset_not_found');
     assert.equal(test_.count('renders'), 0);
@@ -146,33 +371,64 @@ describe('POST /v3/renders accepts', () => {
   after(() => test_.close());
 
   test('a minimal body: 202, queued, defaults echoed, ratio detected from the entry', async () => {
-    const assetId = await uploadProject(test_, { 'index.html': compositionHtml({ width: 1080, height: 1920, variables: TITLE_DECLARATIONS }) });
+    const assetId = await uploadProject(test_, {
+      'index.html': compositionHtml({ width: 1080, height: 1920, variables: TITLE_DECLARATIONS }),
+    });
     const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId }));
     assert.equal(response.status, 202);
     const render = (await response.json()) as Record<string, unknown>;
     assert.match(String(render.render_id), /^rnd_/);
     assert.equal(render.status, 'queued');
     assert.deepEqual(
-      { composition: render.composition, fps: render.fps, quality: render.quality, format: render.format, resolution: render.resolution, aspect_ratio: render.aspect_ratio, variables: render.variables, strict_variables: render.strict_variables },
-      { composition: 'index.html', fps: 30, quality: 'standard', format: 'mp4', resolution: '1080p', aspect_ratio: '9:16', variables: {}, strict_variables: false },
+      {
+        composition: render.composition,
+        fps: render.fps,
+        quality: render.quality,
+        format: render.format,
+        resolution: render.resolution,
+        aspect_ratio: render.aspect_ratio,
+        variables: render.variables,
+        strict_variables: render.strict_variables,
+      },
+      {
+        composition: 'index.html',
+        fps: 30,
+        quality: 'standard',
+        format: 'mp4',
+        resolution: '1080p',
+        aspect_ratio: '9:16',
+        variables: {},
+        strict_variables: false,
+      },
     );
     assert.deepEqual(render.progress, { stage: 'queued', frames_done: 0, frames_total: null });
   });
 
   test('an explicit aspect_ratio over the detected one', async () => {
     const assetId = await uploadProject(test_, { 'index.html': compositionHtml({ width: 1000, height: 1000 }) });
-    const render = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, aspect_ratio: '16:9' }))).json()) as Record<string, unknown>;
+    const render = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, aspect_ratio: '16:9' }))
+    ).json()) as Record<string, unknown>;
     assert.equal(render.aspect_ratio, '16:9');
-    const detected = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId }))).json()) as Record<string, unknown>;
+    const detected = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId }))).json()) as Record<
+      string,
+      unknown
+    >;
     assert.equal(detected.aspect_ratio, '1:1');
   });
 
   test('an undeclared variable without strict: accepted, the warning kept on the record', async () => {
     const assetId = await uploadProject(test_, { 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS }) });
-    const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId, variables: { title: 'Hi', subtitle: 'x' } }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ asset_id: assetId, variables: { title: 'Hi', subtitle: 'x' } }),
+    );
     assert.equal(response.status, 202);
     const render = (await response.json()) as { warnings: { code: string; path: string[] }[] };
-    assert.deepEqual(render.warnings.map((found) => [found.code, found.path]), [['undeclared', ['variables', 'subtitle']]]);
+    assert.deepEqual(
+      render.warnings.map((found) => [found.code, found.path]),
+      [['undeclared', ['variables', 'subtitle']]],
+    );
   });
 
   test('4k with mp4', async () => {
@@ -183,7 +439,10 @@ describe('POST /v3/renders accepts', () => {
 
   test('an http loopback callback_url with allowInsecureCallbacks', async () => {
     const assetId = await uploadProject(test_, { 'index.html': compositionHtml() });
-    const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId, callback_url: 'http://localhost:9/hook', callback_id: 'job-1' }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ asset_id: assetId, callback_url: 'http://localhost:9/hook', callback_id: 'job-1' }),
+    );
     assert.equal(response.status, 202);
     const render = (await response.json()) as Record<string, unknown>;
     assert.deepEqual([render.callback_url, render.callback_id], ['http://localhost:9/hook', 'job-1']);

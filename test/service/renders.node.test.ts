@@ -8,14 +8,43 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { renderError, RenderErrorCode } from '../../src/render/errors.js';
 import type { RenderFunction, RenderOptions } from '../../src/render/types.js';
-import { createFfmpegRenderer, FAIL_MARKER, ISSUE_MARKER, TEST_VIDEO, WORKED_AROUND } from './helpers/ffmpeg-renderer.js';
-import { compositionHtml, jsonInit, startTestService, TITLE_DECLARATIONS, uploadProject, waitFor, waitForFinished, type RenderJson, type TestService } from './helpers/harness.js';
+import {
+  createFfmpegRenderer,
+  FAIL_MARKER,
+  ISSUE_MARKER,
+  TEST_VIDEO,
+  WORKED_AROUND,
+} from './helpers/ffmpeg-renderer.js';
+import {
+  compositionHtml,
+  jsonInit,
+  startTestService,
+  TITLE_DECLARATIONS,
+  uploadProject,
+  waitFor,
+  waitForFinished,
+  type RenderJson,
+  type TestService,
+} from './helpers/harness.js';
 
 const run = promisify(execFile);
 
 async function probe(file: string) {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,nb_read_frames,width,height', '-of', 'json', file]);
-  return (JSON.parse(stdout) as { streams: { codec_name: string; nb_read_frames: string; width: number; height: number }[] }).streams[0]!;
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=codec_name,nb_read_frames,width,height',
+    '-of',
+    'json',
+    file,
+  ]);
+  return (
+    JSON.parse(stdout) as { streams: { codec_name: string; nb_read_frames: string; width: number; height: number }[] }
+  ).streams[0]!;
 }
 
 interface CompletedRender extends RenderJson {
@@ -37,8 +66,15 @@ describe('render lifecycle', () => {
   let completed: CompletedRender;
   before(async () => {
     test_ = await startTestService({ concurrency: 4, signedUrlTtlSeconds: 60, now: () => Date.now() + clockOffset });
-    assetId = await uploadProject(test_, { 'index.html': compositionHtml({ variables: TITLE_DECLARATIONS, duration: 1 }), 'fail.html': compositionHtml({ extra: FAIL_MARKER }), 'issue.html': compositionHtml({ variables: TITLE_DECLARATIONS, extra: ISSUE_MARKER }), 'fifteen-seconds.html': compositionHtml({ duration: 15 }) });
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 12, variables: { title: 'Hi' } }))).json()) as RenderJson;
+    assetId = await uploadProject(test_, {
+      'index.html': compositionHtml({ variables: TITLE_DECLARATIONS, duration: 1 }),
+      'fail.html': compositionHtml({ extra: FAIL_MARKER }),
+      'issue.html': compositionHtml({ variables: TITLE_DECLARATIONS, extra: ISSUE_MARKER }),
+      'fifteen-seconds.html': compositionHtml({ duration: 15 }),
+    });
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 12, variables: { title: 'Hi' } }))
+    ).json()) as RenderJson;
     completed = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
   });
   after(() => test_.close());
@@ -60,7 +96,10 @@ describe('render lifecycle', () => {
     const file = join(test_.dataDir, 'download.mp4');
     await writeFile(file, new Uint8Array(await response.arrayBuffer()));
     const stream = await probe(file);
-    assert.deepEqual([stream.codec_name, Number(stream.nb_read_frames), stream.width, stream.height], ['h264', 12, TEST_VIDEO.width, TEST_VIDEO.height]);
+    assert.deepEqual(
+      [stream.codec_name, Number(stream.nb_read_frames), stream.width, stream.height],
+      ['h264', 12, TEST_VIDEO.width, TEST_VIDEO.height],
+    );
   });
 
   test('the signed thumbnail link serves a JPEG', async () => {
@@ -78,7 +117,10 @@ describe('render lifecycle', () => {
 
     test('the whole file says it takes ranges', async () => {
       const response = await fetch(completed.video_url);
-      assert.deepEqual([response.status, response.headers.get('accept-ranges'), response.headers.get('content-length')], [200, 'bytes', String(whole.length)]);
+      assert.deepEqual(
+        [response.status, response.headers.get('accept-ranges'), response.headers.get('content-length')],
+        [200, 'bytes', String(whole.length)],
+      );
       await response.arrayBuffer();
     });
 
@@ -127,7 +169,9 @@ describe('render lifecycle', () => {
 
     test('HEAD answers the headers and opens no file', async () => {
       // A video larger than one stream chunk (64 KiB): a stream opened for HEAD would stay open unread.
-      const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fifteen-seconds.html', fps: 30 }))).json()) as RenderJson;
+      const submitted = (await (
+        await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fifteen-seconds.html', fps: 30 }))
+      ).json()) as RenderJson;
       const large = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
       const size = (await (await fetch(large.video_url)).arrayBuffer()).byteLength;
       assert.ok(size > 96 * 1024, `the video must be larger than the stream's first read, got ${size} bytes`);
@@ -136,9 +180,16 @@ describe('render lifecycle', () => {
         const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
         return targets.filter((target) => target.endsWith(`${large.render_id}/video.mp4`)).length;
       };
-      for (const [headers, status, length] of [[{}, 200, size], [{ range: 'bytes=0-9' }, 206, 10], [{ range: 'bytes=10-' }, 206, size - 10]] as const) {
+      for (const [headers, status, length] of [
+        [{}, 200, size],
+        [{ range: 'bytes=0-9' }, 206, 10],
+        [{ range: 'bytes=10-' }, 206, size - 10],
+      ] as const) {
         const response = await fetch(large.video_url, { method: 'HEAD', headers });
-        assert.deepEqual([response.status, response.headers.get('content-length'), (await response.arrayBuffer()).byteLength], [status, String(length), 0]);
+        assert.deepEqual(
+          [response.status, response.headers.get('content-length'), (await response.arrayBuffer()).byteLength],
+          [status, String(length), 0],
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(await videoFds(), 0);
@@ -190,29 +241,46 @@ describe('render lifecycle', () => {
   });
 
   test('a failing composition ends failed with the renderer code and no credits', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fail.html' }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'fail.html' }))
+    ).json()) as RenderJson;
     const failed = await waitForFinished(test_, submitted.render_id);
     assert.equal(failed.status, 'failed');
     // An unknown code passes through; its message is a fixed one, the renderer's own is only logged.
-    assert.deepEqual(failed.failure, { code: 'composition_broken', message: 'the render failed with "composition_broken"; the service log has the details' });
+    assert.deepEqual(failed.failure, {
+      code: 'composition_broken',
+      message: 'the render failed with "composition_broken"; the service log has the details',
+    });
     assert.equal(failed.credits, null);
     assert.equal(failed.video_url, null);
   });
 
   test('compile problems the renderer worked around join the warnings of the record', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'issue.html', fps: 2, variables: { extra: 1 } }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api(
+        '/v3/renders',
+        jsonInit({ asset_id: assetId, composition: 'issue.html', fps: 2, variables: { extra: 1 } }),
+      )
+    ).json()) as RenderJson;
     const done = await waitForFinished(test_, submitted.render_id);
-    assert.deepEqual((done.warnings as { code: string }[]).map((found) => found.code), ['undeclared', WORKED_AROUND.code]);
+    assert.deepEqual(
+      (done.warnings as { code: string }[]).map((found) => found.code),
+      ['undeclared', WORKED_AROUND.code],
+    );
   });
 
   test('4k renders cost 1.5×', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 30, resolution: '4k' }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 30, resolution: '4k' }))
+    ).json()) as RenderJson;
     const done = await waitForFinished(test_, submitted.render_id);
     assert.equal(done.credits, 1.5);
   });
 
   test('webm output is VP9', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5, format: 'webm' }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5, format: 'webm' }))
+    ).json()) as RenderJson;
     const done = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
     assert.match(done.video_url, /\/video\.webm\?/);
     const response = await fetch(done.video_url);
@@ -223,7 +291,9 @@ describe('render lifecycle', () => {
   });
 
   test('an alpha render has a PNG thumbnail, served as image/png', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, format: 'mov' }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, format: 'mov' }))
+    ).json()) as RenderJson;
     const done = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
     assert.match(done.thumbnail_url, /\/thumbnail\.png\?/);
     const response = await fetch(done.thumbnail_url);
@@ -232,16 +302,31 @@ describe('render lifecycle', () => {
   });
 
   test('20 concurrent submits all complete', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 4, callback_id: `batch-${index}` }))));
-    assert.deepEqual(responses.map((response) => response.status), Array(20).fill(202));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 4, callback_id: `batch-${index}` })),
+      ),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      Array(20).fill(202),
+    );
     const ids = await Promise.all(responses.map(async (response) => ((await response.json()) as RenderJson).render_id));
     assert.equal(new Set(ids).size, 20);
     const finished = await Promise.all(ids.map((id) => waitForFinished(test_, id, 45_000)));
-    assert.deepEqual(finished.map((render) => render.status), Array(20).fill('completed'));
+    assert.deepEqual(
+      finished.map((render) => render.status),
+      Array(20).fill('completed'),
+    );
   });
 
   test('GET /v3/account reports the usage of this month', async () => {
-    const account = (await (await test_.api('/v3/account')).json()) as { account_id: string; credential: { kind: string }; webhook_secret: string; usage: { credits_used: number; renders_completed: number; renders_failed: number; renders_total: number } };
+    const account = (await (await test_.api('/v3/account')).json()) as {
+      account_id: string;
+      credential: { kind: string };
+      webhook_secret: string;
+      usage: { credits_used: number; renders_completed: number; renders_failed: number; renders_total: number };
+    };
     assert.equal(account.account_id, test_.accountId);
     assert.equal(account.credential.kind, 'api_key');
     assert.match(account.webhook_secret, /^whsec_[A-Za-z0-9+/]{32}$/);
@@ -258,17 +343,31 @@ describe('list, delete and cancel', () => {
   before(async () => {
     // Real-time frames: a 30 s composition would hold the only slot for 30 s unless deleting cancels it.
     test_ = await startTestService({ concurrency: 1, render: createFfmpegRenderer({ realtime: true }) });
-    assetId = await uploadProject(test_, { 'index.html': compositionHtml({ duration: 0.2 }), 'long.html': compositionHtml({ duration: 30 }) });
+    assetId = await uploadProject(test_, {
+      'index.html': compositionHtml({ duration: 0.2 }),
+      'long.html': compositionHtml({ duration: 30 }),
+    });
   });
   after(() => test_.close());
 
-  const listPage = async (query: string) => (await (await test_.api(`/v3/renders${query}`)).json()) as { data: RenderJson[]; next_token: string | null };
+  const listPage = async (query: string) =>
+    (await (await test_.api(`/v3/renders${query}`)).json()) as { data: RenderJson[]; next_token: string | null };
 
   test('pages through renders newest first with an opaque token', async () => {
     const other = await test_.newKey('someone-else');
-    await test_.api('/v3/renders', jsonInit({ asset_id: await uploadProject(test_, { 'index.html': compositionHtml() }) }, { authorization: `Bearer ${other}` }));
+    await test_.api(
+      '/v3/renders',
+      jsonInit(
+        { asset_id: await uploadProject(test_, { 'index.html': compositionHtml() }) },
+        { authorization: `Bearer ${other}` },
+      ),
+    );
     const ids: string[] = [];
-    for (let index = 0; index < 5; index++) ids.push(((await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 1 }))).json()) as RenderJson).render_id);
+    for (let index = 0; index < 5; index++)
+      ids.push(
+        ((await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 1 }))).json()) as RenderJson)
+          .render_id,
+      );
     const seen: string[] = [];
     let token: string | null = null;
     let pages = 0;
@@ -283,7 +382,12 @@ describe('list, delete and cancel', () => {
     assert.deepEqual(seen, [...ids].reverse());
   });
 
-  for (const [query, param] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=abc', 'limit'], ['?token=garbage', 'token']] as const) {
+  for (const [query, param] of [
+    ['?limit=0', 'limit'],
+    ['?limit=101', 'limit'],
+    ['?limit=abc', 'limit'],
+    ['?token=garbage', 'token'],
+  ] as const) {
     test(`refuses ${query} with parameter_invalid on "${param}"`, async () => {
       const response = await test_.api(`/v3/renders${query}`);
       assert.equal(response.status, 400);
@@ -293,7 +397,9 @@ describe('list, delete and cancel', () => {
   }
 
   test('a soft-deleted render answers 404, leaves the list, and its links stop working', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5 }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 5 }))
+    ).json()) as RenderJson;
     const done = (await waitForFinished(test_, submitted.render_id)) as CompletedRender;
     const deleted = await test_.api(`/v3/renders/${done.render_id}`, { method: 'DELETE' });
     assert.deepEqual([deleted.status, await deleted.json()], [200, { render_id: done.render_id, deleted: true }]);
@@ -309,7 +415,9 @@ describe('list, delete and cancel', () => {
   });
 
   test('deleting a rendering render cancels its job', async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'long.html', fps: 10 }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition: 'long.html', fps: 10 }))
+    ).json()) as RenderJson;
     await waitFor(async () => {
       const render = (await (await test_.api(`/v3/renders/${submitted.render_id}`)).json()) as CompletedRender;
       return render.status === 'rendering' && render.progress.frames_done > 0 ? render : undefined;
@@ -323,11 +431,23 @@ describe('list, delete and cancel', () => {
   });
 
   test("another account's render is 404", async () => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 1 }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 1 }))
+    ).json()) as RenderJson;
     const other = await test_.newKey('third');
-    const response = await test_.api(`/v3/renders/${submitted.render_id}`, { headers: { authorization: `Bearer ${other}` } });
+    const response = await test_.api(`/v3/renders/${submitted.render_id}`, {
+      headers: { authorization: `Bearer ${other}` },
+    });
     assert.equal(response.status, 404);
-    assert.equal((await test_.api(`/v3/renders/${submitted.render_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${other}` } })).status, 404);
+    assert.equal(
+      (
+        await test_.api(`/v3/renders/${submitted.render_id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${other}` },
+        })
+      ).status,
+      404,
+    );
   });
 });
 
@@ -342,11 +462,18 @@ describe('render failures as clients see them', () => {
   // A renderer failing the way the real one does: FFmpeg's stderr tail and a server path in the message.
   const leakyRenderer: RenderFunction = async (options) => {
     started.push(options);
-    throw renderError(RenderErrorCode.ffmpegFailed, `encoding the video: FFmpeg exited with code 1\n${options.outputPath}: Permission denied\n[libx264 @ 0x55d0] broken`);
+    throw renderError(
+      RenderErrorCode.ffmpegFailed,
+      `encoding the video: FFmpeg exited with code 1\n${options.outputPath}: Permission denied\n[libx264 @ 0x55d0] broken`,
+    );
   };
 
   before(async () => {
-    test_ = await startTestService({ render: leakyRenderer, limits: { maxDurationSeconds: 60, maxFrames: 1_000 }, log: (message, details) => logs.push({ message, details }) });
+    test_ = await startTestService({
+      render: leakyRenderer,
+      limits: { maxDurationSeconds: 60, maxFrames: 1_000 },
+      log: (message, details) => logs.push({ message, details }),
+    });
     assetId = await uploadProject(test_, { 'index.html': compositionHtml() });
     receiver = createServer((request, response) => {
       let body = '';
@@ -365,9 +492,15 @@ describe('render failures as clients see them', () => {
   });
 
   const submit = async (composition: string) => {
-    const submitted = (await (await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition, callback_url: receiverUrl }))).json()) as RenderJson;
+    const submitted = (await (
+      await test_.api('/v3/renders', jsonInit({ asset_id: assetId, composition, callback_url: receiverUrl }))
+    ).json()) as RenderJson;
     const failed = await waitForFinished(test_, submitted.render_id);
-    const webhook = await waitFor(() => deliveries.find((body) => body.includes(submitted.render_id)), 10_000, 'the webhook');
+    const webhook = await waitFor(
+      () => deliveries.find((body) => body.includes(submitted.render_id)),
+      10_000,
+      'the webhook',
+    );
     return { failed, webhook: JSON.parse(webhook) as { type: string; data: { failure: unknown } } };
   };
 
@@ -387,7 +520,10 @@ describe('render failures as clients see them', () => {
 
   test("the renderer gets the service's length limits and network rule", () => {
     const options = started.at(-1)!;
-    assert.deepEqual([options.maxDurationSeconds, options.maxFrames, options.unsafeAllowPrivateNetwork], [60, 1_000, true]);
+    assert.deepEqual(
+      [options.maxDurationSeconds, options.maxFrames, options.unsafeAllowPrivateNetwork],
+      [60, 1_000, true],
+    );
   });
 });
 
@@ -400,7 +536,12 @@ describe('url renders', () => {
     origin = createServer((request, response) => {
       if (request.url === '/page.html') {
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        response.end(compositionHtml({ variables: TITLE_DECLARATIONS, duration: 0.5 }).replace('<body>', '<head><title>t</title></head><body>'));
+        response.end(
+          compositionHtml({ variables: TITLE_DECLARATIONS, duration: 0.5 }).replace(
+            '<body>',
+            '<head><title>t</title></head><body>',
+          ),
+        );
       } else if (request.url === '/forever.html') {
         response.writeHead(200, { 'content-type': 'text/html' });
         response.end(compositionHtml({ duration: 1e308 }));
@@ -424,17 +565,28 @@ describe('url renders', () => {
   });
 
   test('renders a page fetched server-side, with a base href to its origin', async () => {
-    const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}/moved`, fps: 4, variables: { title: 'From URL' } }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ url: `${originUrl}/moved`, fps: 4, variables: { title: 'From URL' } }),
+    );
     assert.equal(response.status, 202);
     const submitted = (await response.json()) as RenderJson;
-    assert.deepEqual([submitted.url, submitted.asset_id, submitted.composition], [`${originUrl}/moved`, null, 'index.html']);
-    const stored = await (await import('node:fs/promises')).readFile(join(test_.dataDir, 'blobs', 'renders', submitted.render_id, 'project', 'index.html'), 'utf8');
+    assert.deepEqual(
+      [submitted.url, submitted.asset_id, submitted.composition],
+      [`${originUrl}/moved`, null, 'index.html'],
+    );
+    const stored = await (
+      await import('node:fs/promises')
+    ).readFile(join(test_.dataDir, 'blobs', 'renders', submitted.render_id, 'project', 'index.html'), 'utf8');
     assert.match(stored, new RegExp(`<head><base href="${originUrl}/page.html"><title>`));
     assert.equal((await waitForFinished(test_, submitted.render_id)).status, 'completed');
   });
 
   test('validates the page variables → 422 render_project_invalid', async () => {
-    const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}/page.html`, variables: { title: false } }));
+    const response = await test_.api(
+      '/v3/renders',
+      jsonInit({ url: `${originUrl}/page.html`, variables: { title: false } }),
+    );
     assert.equal(response.status, 422);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'render_project_invalid');
   });
@@ -448,7 +600,12 @@ describe('url renders', () => {
     assert.equal(test_.count('renders'), before);
   });
 
-  for (const [path, reason] of [['/missing', 'a 404'], ['/image.png', 'a non-HTML answer'], ['/huge.html', 'a page above the size limit'], ['/hang.html', 'a page slower than the timeout']] as const) {
+  for (const [path, reason] of [
+    ['/missing', 'a 404'],
+    ['/image.png', 'a non-HTML answer'],
+    ['/huge.html', 'a page above the size limit'],
+    ['/hang.html', 'a page slower than the timeout'],
+  ] as const) {
     test(`${reason} → 422 url_fetch_failed`, async () => {
       const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}${path}` }));
       assert.equal(response.status, 422);

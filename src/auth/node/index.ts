@@ -8,4 +8,9 @@ export {
   type NodeCredentials,
   type ResolveOptions,
 } from './resolve.js';
-export { CLI_CLIENT_ID, DEFAULT_LOGIN_TIMEOUT_MS, LoopbackSignIn, type LoopbackSignInOptions } from './loopback-sign-in.js';
+export {
+  CLI_CLIENT_ID,
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  LoopbackSignIn,
+  type LoopbackSignInOptions,
+} from './loopback-sign-in.js';

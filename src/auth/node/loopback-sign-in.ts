@@ -31,7 +31,8 @@ export class LoopbackSignIn extends OAuthSession {
   /** Runs one sign-in and stores its tokens; rejects with `auth_login_timeout` when no redirect came in time. */
   async signIn(options: LoopbackSignInOptions): Promise<TokenRecord> {
     const as = await this.connection.metadata();
-    if (!as.authorization_endpoint) throw authError(AuthErrorCode.discoveryFailed, 'the sign-in server names no authorization endpoint');
+    if (!as.authorization_endpoint)
+      throw authError(AuthErrorCode.discoveryFailed, 'the sign-in server names no authorization endpoint');
     const { verifier, challenge } = await createPkce();
     const state = oauth.generateRandomState();
     const server = createServer();
@@ -66,29 +67,61 @@ export class LoopbackSignIn extends OAuthSession {
     }
   }
 
-  private async exchange(as: oauth.AuthorizationServer, callback: URL, state: string, redirectUri: string, verifier: string): Promise<TokenRecord> {
+  private async exchange(
+    as: oauth.AuthorizationServer,
+    callback: URL,
+    state: string,
+    redirectUri: string,
+    verifier: string,
+  ): Promise<TokenRecord> {
     const { client, http } = this.connection;
     let params: URLSearchParams;
     try {
       params = oauth.validateAuthResponse(as, client, callback, state);
     } catch (error) {
       const denied = error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied';
-      throw authError(denied ? AuthErrorCode.accessDenied : AuthErrorCode.authorizationFailed, `the sign-in was not completed: ${error instanceof oauth.AuthorizationResponseError ? error.error : (error as Error).message}`, { cause: error });
+      throw authError(
+        denied ? AuthErrorCode.accessDenied : AuthErrorCode.authorizationFailed,
+        `the sign-in was not completed: ${error instanceof oauth.AuthorizationResponseError ? error.error : (error as Error).message}`,
+        { cause: error },
+      );
     }
     let response: Response | undefined;
     try {
-      response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, http);
+      response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        redirectUri,
+        verifier,
+        http,
+      );
       return await this.save(await oauth.processAuthorizationCodeResponse(as, client, response));
     } catch (error) {
-      throw authError(AuthErrorCode.tokenRequestFailed, 'the sign-in code could not be exchanged for tokens; start the sign-in again', { cause: error, ...(response ? { status: response.status } : {}) });
+      throw authError(
+        AuthErrorCode.tokenRequestFailed,
+        'the sign-in code could not be exchanged for tokens; start the sign-in again',
+        { cause: error, ...(response ? { status: response.status } : {}) },
+      );
     }
   }
 }
 
 /** The first request to the callback path; anything else gets a 404 and the wait goes on. */
-function waitForRedirect(server: Server, timeoutMs: number, signal: AbortSignal | undefined): Promise<{ callback: URL; respond: (status: number, html: string) => void }> {
+function waitForRedirect(
+  server: Server,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ callback: URL; respond: (status: number, html: string) => void }> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(() => reject(authError(AuthErrorCode.loginTimeout, `no sign-in arrived within ${Math.round(timeoutMs / 1000)} s`))), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        done(() =>
+          reject(authError(AuthErrorCode.loginTimeout, `no sign-in arrived within ${Math.round(timeoutMs / 1000)} s`)),
+        ),
+      timeoutMs,
+    );
     const onAbort = () => done(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = (settle: () => void) => {
@@ -103,7 +136,13 @@ function waitForRedirect(server: Server, timeoutMs: number, signal: AbortSignal 
         response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      done(() => resolve({ callback, respond: (status, html) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html) }));
+      done(() =>
+        resolve({
+          callback,
+          respond: (status, html) =>
+            response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+        }),
+      );
     });
   });
 }

@@ -1,4 +1,10 @@
-import { collisionProblem, ratioProblem, relativePathProblem, ZipErrorCode, type ZipLimits } from '../../wire/zip-limits.js';
+import {
+  collisionProblem,
+  ratioProblem,
+  relativePathProblem,
+  ZipErrorCode,
+  type ZipLimits,
+} from '../../wire/zip-limits.js';
 import { ZipError } from './errors.js';
 import { isStored } from './media.js';
 import { sizeOf, type ProjectFile } from './sources.js';
@@ -11,7 +17,10 @@ import type { WrittenEntry } from './writer.js';
  */
 export function checkProjectFiles(files: readonly ProjectFile[], composition: string, limits: ZipLimits): void {
   if (files.length > limits.zipEntries) {
-    throw new ZipError(ZipErrorCode.zipEntryCountExceeded, `the archive must hold at most ${limits.zipEntries} entries, got ${files.length}`);
+    throw new ZipError(
+      ZipErrorCode.zipEntryCountExceeded,
+      `the archive must hold at most ${limits.zipEntries} entries, got ${files.length}`,
+    );
   }
   for (const { path } of files) {
     const problem = relativePathProblem(path, 'entry name');
@@ -21,17 +30,27 @@ export function checkProjectFiles(files: readonly ProjectFile[], composition: st
   if (collision) throw ZipError.of(collision);
   const total = files.reduce((sum, { content }) => sum + sizeOf(content), 0);
   if (total > limits.zipUncompressedBytes) {
-    throw new ZipError(ZipErrorCode.zipDeclaredSizeExceeded, `the archive must unpack to at most ${limits.zipUncompressedBytes} bytes, the project has ${total}`);
+    throw new ZipError(
+      ZipErrorCode.zipDeclaredSizeExceeded,
+      `the archive must unpack to at most ${limits.zipUncompressedBytes} bytes, the project has ${total}`,
+    );
   }
   // Stored files alone already make the zip at least this large.
   const stored = files.reduce((sum, { path, content }) => sum + (isStored(path) ? sizeOf(content) : 0), 0);
   if (stored > limits.uploadBytes) {
-    throw new ZipError(ZipErrorCode.uploadTooLarge, `the zipped project must be at most ${limits.uploadBytes} bytes, its media alone is ${stored}`);
+    throw new ZipError(
+      ZipErrorCode.uploadTooLarge,
+      `the zipped project must be at most ${limits.uploadBytes} bytes, its media alone is ${stored}`,
+    );
   }
   const entry = relativePathProblem(composition, '"composition"');
   if (entry) throw ZipError.of(entry);
   if (!files.some(({ path }) => path === composition)) {
-    throw new ZipError(ZipErrorCode.assetEntryMissing, `the project has no entry composition ${JSON.stringify(composition)}`, { path: composition });
+    throw new ZipError(
+      ZipErrorCode.assetEntryMissing,
+      `the project has no entry composition ${JSON.stringify(composition)}`,
+      { path: composition },
+    );
   }
 }
 

@@ -25,8 +25,15 @@ export function crc32(data: Uint8Array, crc = 0): number {
   let i = 0;
   for (const last = data.length - 8; i <= last; i += 8) {
     const low = (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) ^ c;
-    c = t[1792 + (low & 255)]! ^ t[1536 + ((low >>> 8) & 255)]! ^ t[1280 + ((low >>> 16) & 255)]! ^ t[1024 + (low >>> 24)]! ^
-      t[768 + data[i + 4]!]! ^ t[512 + data[i + 5]!]! ^ t[256 + data[i + 6]!]! ^ t[data[i + 7]!]!;
+    c =
+      t[1792 + (low & 255)]! ^
+      t[1536 + ((low >>> 8) & 255)]! ^
+      t[1280 + ((low >>> 16) & 255)]! ^
+      t[1024 + (low >>> 24)]! ^
+      t[768 + data[i + 4]!]! ^
+      t[512 + data[i + 5]!]! ^
+      t[256 + data[i + 6]!]! ^
+      t[data[i + 7]!]!;
   }
   for (; i < data.length; i++) c = t[(c ^ data[i]!) & 255]! ^ (c >>> 8);
   return ~c >>> 0;

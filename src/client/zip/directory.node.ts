@@ -26,7 +26,11 @@ export async function readProjectDirectory(directory: string, ignore = true): Pr
     try {
       dirents = await readdir(folder, { withFileTypes: true });
     } catch (error) {
-      throw new ZipError(ProjectSourceErrorCode.sourceInvalid, `the folder ${JSON.stringify(folder)} could not be read: ${(error as Error).message}`, { cause: error });
+      throw new ZipError(
+        ProjectSourceErrorCode.sourceInvalid,
+        `the folder ${JSON.stringify(folder)} could not be read: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     for (const dirent of dirents) {
       const path = `${prefix}${dirent.name}`;
@@ -39,7 +43,11 @@ export async function readProjectDirectory(directory: string, ignore = true): Pr
         files.push({ path, content: await openAsBlob(full) });
       } else {
         const kind = dirent.isSymbolicLink() ? 'a symbolic link' : 'a special file';
-        throw new ZipError(ZipErrorCode.zipEntrySymlink, `entry ${JSON.stringify(path)} must be a regular file or folder, got ${kind}`, { path });
+        throw new ZipError(
+          ZipErrorCode.zipEntrySymlink,
+          `entry ${JSON.stringify(path)} must be a regular file or folder, got ${kind}`,
+          { path },
+        );
       }
     }
   };

@@ -42,25 +42,32 @@ export interface ProjectFilesOptions {
 }
 
 /** The compiler's scope: `allowCompositionReadsUnder` resolves against the page, as the element's compile does. */
-const readScope = (project: EmbedProject) => new ReadScope(project.entryUrl, project.allowCompositionReadsUnder, globalThis.location?.href ?? project.entryUrl);
+const readScope = (project: EmbedProject) =>
+  new ReadScope(project.entryUrl, project.allowCompositionReadsUnder, globalThis.location?.href ?? project.entryUrl);
 
 const bare = (url: URL) => `${url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin}${url.pathname}`;
 
 function decodePath(path: string): string {
-  return path.split('/').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return segment;
-    }
-  }).join('/');
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
 }
 
 /**
  * The project's files with their paths (the entry first, then by path) and the URLs left out: outside the entry's
  * folder, or outside what the composition may read.
  */
-export function projectDependencies(project: EmbedProject, extraUrls: readonly string[] = []): { files: ProjectDependency[]; external: string[] } {
+export function projectDependencies(
+  project: EmbedProject,
+  extraUrls: readonly string[] = [],
+): { files: ProjectDependency[]; external: string[] } {
   const entry = new URL(project.entryUrl);
   const folder = new URL('./', entry);
   const scope = readScope(project);
@@ -69,7 +76,11 @@ export function projectDependencies(project: EmbedProject, extraUrls: readonly s
   for (const raw of [...project.urls, ...extraUrls]) {
     const url = parseUrl(raw, entry.href);
     if (!url || bare(url) === bare(entry)) continue;
-    const inFolder = url.protocol === folder.protocol && url.host === folder.host && url.pathname.startsWith(folder.pathname) && url.pathname !== folder.pathname;
+    const inFolder =
+      url.protocol === folder.protocol &&
+      url.host === folder.host &&
+      url.pathname.startsWith(folder.pathname) &&
+      url.pathname !== folder.pathname;
     if (!inFolder || !scope.allows(url)) {
       external.add(url.href);
       continue;
@@ -77,7 +88,11 @@ export function projectDependencies(project: EmbedProject, extraUrls: readonly s
     const path = decodePath(url.pathname.slice(folder.pathname.length));
     const taken = byPath.get(path);
     if (taken && path === ENTRY_PATH) {
-      throw new ZipError(ProjectSourceErrorCode.entryNameTaken, `the entry goes into the zip as "${ENTRY_PATH}", but the composition also uses ${JSON.stringify(url.href)} at that path`, { path });
+      throw new ZipError(
+        ProjectSourceErrorCode.entryNameTaken,
+        `the entry goes into the zip as "${ENTRY_PATH}", but the composition also uses ${JSON.stringify(url.href)} at that path`,
+        { path },
+      );
     }
     if (!taken) byPath.set(path, { path, url: url.href });
   }
@@ -89,32 +104,47 @@ export function projectDependencies(project: EmbedProject, extraUrls: readonly s
  * Fetches the project's files, ready for `zipProject(files, { ignore: false })`: every file the composition uses is
  * zipped, hidden or not. A file that cannot be fetched is a {@link ZipError} (`project_file_unavailable`) naming it.
  */
-export async function fetchProjectFiles(project: EmbedProject, options: ProjectFilesOptions = {}): Promise<ProjectEntry[]> {
+export async function fetchProjectFiles(
+  project: EmbedProject,
+  options: ProjectFilesOptions = {},
+): Promise<ProjectEntry[]> {
   const extras = options.extraFiles ?? [];
-  const { files } = projectDependencies(project, extras.filter((extra): extra is string => typeof extra === 'string'));
+  const { files } = projectDependencies(
+    project,
+    extras.filter((extra): extra is string => typeof extra === 'string'),
+  );
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const scope = readScope(project);
-  const fetched = await Promise.all(files.map(async ({ path, url }): Promise<ProjectEntry> => {
-    if (path === ENTRY_PATH && project.entryHtml !== undefined) return { path, data: project.entryHtml };
-    const unavailable = (reason: string, cause?: unknown) =>
-      new ZipError(ProjectSourceErrorCode.fileUnavailable, `${JSON.stringify(url)} (${path}) ${reason}`, cause === undefined ? { path } : { path, cause });
-    let response: Response;
-    try {
-      response = await doFetch(url, { credentials: path === ENTRY_PATH ? 'same-origin' : 'omit', signal: options.signal });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      throw unavailable(`could not be fetched: ${(error as Error).message}`, error);
-    }
-    if (response.redirected && response.url && path !== ENTRY_PATH && !scope.allows(new URL(response.url))) {
-      response.body?.cancel().catch(() => undefined);
-      throw unavailable(`redirected outside the folders this composition may read`);
-    }
-    if (!response.ok) {
-      response.body?.cancel().catch(() => undefined);
-      throw unavailable(`answered HTTP ${response.status}`);
-    }
-    return { path, data: await response.blob() };
-  }));
+  const fetched = await Promise.all(
+    files.map(async ({ path, url }): Promise<ProjectEntry> => {
+      if (path === ENTRY_PATH && project.entryHtml !== undefined) return { path, data: project.entryHtml };
+      const unavailable = (reason: string, cause?: unknown) =>
+        new ZipError(
+          ProjectSourceErrorCode.fileUnavailable,
+          `${JSON.stringify(url)} (${path}) ${reason}`,
+          cause === undefined ? { path } : { path, cause },
+        );
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          credentials: path === ENTRY_PATH ? 'same-origin' : 'omit',
+          signal: options.signal,
+        });
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        throw unavailable(`could not be fetched: ${(error as Error).message}`, error);
+      }
+      if (response.redirected && response.url && path !== ENTRY_PATH && !scope.allows(new URL(response.url))) {
+        response.body?.cancel().catch(() => undefined);
+        throw unavailable(`redirected outside the folders this composition may read`);
+      }
+      if (!response.ok) {
+        response.body?.cancel().catch(() => undefined);
+        throw unavailable(`answered HTTP ${response.status}`);
+      }
+      return { path, data: await response.blob() };
+    }),
+  );
   // A given entry at a path already taken is left for zipProject to refuse (`zip_entry_duplicate`).
   return [...fetched, ...extras.filter((extra): extra is ProjectEntry => typeof extra !== 'string')];
 }

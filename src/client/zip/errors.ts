@@ -11,7 +11,11 @@ export class ZipError extends FxError<ZipErrorCode | ProjectSourceErrorCode> {
   /** The project path at fault, when one is. */
   readonly path: string | undefined;
 
-  constructor(code: ZipErrorCode | ProjectSourceErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ZipErrorCode | ProjectSourceErrorCode,
+    message: string,
+    options: { path?: string; cause?: unknown } = {},
+  ) {
     super(code, message, options.cause === undefined ? {} : { cause: options.cause });
     this.path = options.path;
   }

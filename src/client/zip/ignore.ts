@@ -60,10 +60,14 @@ function ruleIgnores(rules: readonly Rule[], path: string): boolean {
   const isFolder = path.endsWith('/');
   const segments = (isFolder ? path.slice(0, -1) : path).split('/');
   // The path's folders, then the path itself.
-  const candidates = segments.map((_, index) => ({ path: segments.slice(0, index + 1).join('/'), isFolder: isFolder || index < segments.length - 1 }));
+  const candidates = segments.map((_, index) => ({
+    path: segments.slice(0, index + 1).join('/'),
+    isFolder: isFolder || index < segments.length - 1,
+  }));
   let ignored = false;
   for (const rule of rules) {
-    if (candidates.some((candidate) => (candidate.isFolder || !rule.folderOnly) && rule.pattern.test(candidate.path))) ignored = !rule.negate;
+    if (candidates.some((candidate) => (candidate.isFolder || !rule.folderOnly) && rule.pattern.test(candidate.path)))
+      ignored = !rule.negate;
   }
   return ignored;
 }

@@ -33,7 +33,9 @@ export class LazyDeflate implements ZipInputFile {
   }
 
   #open(): ZipDeflate | AsyncZipDeflate {
-    const deflater = this.inWorker ? new AsyncZipDeflate(this.filename, DEFLATE) : new ZipDeflate(this.filename, DEFLATE);
+    const deflater = this.inWorker
+      ? new AsyncZipDeflate(this.filename, DEFLATE)
+      : new ZipDeflate(this.filename, DEFLATE);
     deflater.ondata = (error, chunk, final) => {
       // The zip reads the sizes and CRC from this entry when its last chunk comes.
       if (final) ({ crc: this.crc, size: this.size } = deflater);

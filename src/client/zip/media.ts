@@ -4,11 +4,36 @@
  */
 const STORED_EXTENSIONS: ReadonlySet<string> = new Set([
   // video and audio
-  'mp4', 'm4v', 'webm', 'mov', 'mkv', 'mp3', 'm4a', 'aac', 'ogg', 'oga', 'ogv', 'opus', 'flac',
+  'mp4',
+  'm4v',
+  'webm',
+  'mov',
+  'mkv',
+  'mp3',
+  'm4a',
+  'aac',
+  'ogg',
+  'oga',
+  'ogv',
+  'opus',
+  'flac',
   // images
-  'png', 'apng', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'heic',
+  'png',
+  'apng',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'avif',
+  'heic',
   // fonts and archives
-  'woff', 'woff2', 'zip', 'gz', 'br', 'zst', '7z',
+  'woff',
+  'woff2',
+  'zip',
+  'gz',
+  'br',
+  'zst',
+  '7z',
 ]);
 
 /** True when the file at `path` is stored rather than deflated. */

@@ -28,23 +28,31 @@ export interface ProjectFile {
   readonly content: Blob | Uint8Array;
 }
 
-export const sizeOf = (content: Blob | Uint8Array) => (content instanceof Uint8Array ? content.byteLength : content.size);
+export const sizeOf = (content: Blob | Uint8Array) =>
+  content instanceof Uint8Array ? content.byteLength : content.size;
 
 /**
  * Bytes `start` to `end` of `content`. Bytes in memory are a view on the caller's buffer unless `copy` (a worker
  * is given the buffer of what it is pushed, which would take the caller's bytes away).
  */
-export async function readBytes(content: Blob | Uint8Array, start: number, end: number, copy = false): Promise<Uint8Array> {
+export async function readBytes(
+  content: Blob | Uint8Array,
+  start: number,
+  end: number,
+  copy = false,
+): Promise<Uint8Array> {
   if (content instanceof Uint8Array) return copy ? content.slice(start, end) : content.subarray(start, end);
   return new Uint8Array(await content.slice(start, end).arrayBuffer());
 }
 
-const textOf = async (content: Blob | Uint8Array) => new TextDecoder().decode(await readBytes(content, 0, sizeOf(content)));
+const textOf = async (content: Blob | Uint8Array) =>
+  new TextDecoder().decode(await readBytes(content, 0, sizeOf(content)));
 
 /** `false`: zip every file given, the fixed ignore set and `.fxignore` included. */
 export type IgnoreOption = boolean;
 
-const invalid = (message: string, cause?: unknown) => new ZipError(ProjectSourceErrorCode.sourceInvalid, message, cause === undefined ? {} : { cause });
+const invalid = (message: string, cause?: unknown) =>
+  new ZipError(ProjectSourceErrorCode.sourceInvalid, message, cause === undefined ? {} : { cause });
 
 /**
  * The project's files, without the ignored ones (unless `ignore` is false). A `DataTransfer` is read at once, before
@@ -53,7 +61,10 @@ const invalid = (message: string, cause?: unknown) => new ZipError(ProjectSource
 export function readSource(source: ProjectSource, ignore: IgnoreOption = true): Promise<ProjectFile[]> {
   if (isDataTransfer(source)) {
     const entries = [...source.items].filter((item) => item.kind === 'file').map((item) => item.webkitGetAsEntry());
-    return readEntries(entries.filter((entry): entry is FileSystemEntry => entry !== null), ignore);
+    return readEntries(
+      entries.filter((entry): entry is FileSystemEntry => entry !== null),
+      ignore,
+    );
   }
   if (isDirectoryHandle(source)) return readHandle(source, ignore);
   const items = [...(source as ArrayLike<unknown> & Iterable<unknown>)];
@@ -61,7 +72,11 @@ export function readSource(source: ProjectSource, ignore: IgnoreOption = true): 
   if (items.every(isProjectEntry)) return entryFiles(items).then((files) => filtered(files, ignore));
   if (items.every(isFileSystemEntry)) return readEntries(items, ignore);
   if (items.every((item): item is File => item instanceof File)) return filtered(pickedFiles(items), ignore);
-  return Promise.reject(invalid('the project source must be a FileList, File[], DataTransfer, FileSystemEntry[], FileSystemDirectoryHandle or { path, data }[]'));
+  return Promise.reject(
+    invalid(
+      'the project source must be a FileList, File[], DataTransfer, FileSystemEntry[], FileSystemDirectoryHandle or { path, data }[]',
+    ),
+  );
 }
 
 function isDataTransfer(source: unknown): source is DataTransfer {
@@ -69,7 +84,12 @@ function isDataTransfer(source: unknown): source is DataTransfer {
 }
 
 function isDirectoryHandle(source: unknown): source is FileSystemDirectoryHandle {
-  return typeof source === 'object' && source !== null && (source as FileSystemHandle).kind === 'directory' && 'getFileHandle' in source;
+  return (
+    typeof source === 'object' &&
+    source !== null &&
+    (source as FileSystemHandle).kind === 'directory' &&
+    'getFileHandle' in source
+  );
 }
 
 function isProjectEntry(item: unknown): item is ProjectEntry {
@@ -77,7 +97,12 @@ function isProjectEntry(item: unknown): item is ProjectEntry {
 }
 
 function isFileSystemEntry(item: unknown): item is FileSystemEntry {
-  return typeof item === 'object' && item !== null && typeof (item as FileSystemEntry).isDirectory === 'boolean' && 'fullPath' in item;
+  return (
+    typeof item === 'object' &&
+    item !== null &&
+    typeof (item as FileSystemEntry).isDirectory === 'boolean' &&
+    'fullPath' in item
+  );
 }
 
 /** Characters of a string encoded per task. */
@@ -87,7 +112,10 @@ async function entryFiles(entries: readonly ProjectEntry[]): Promise<ProjectFile
   const files: ProjectFile[] = [];
   for (const { path, data } of entries) {
     if (typeof data === 'string') {
-      files.push({ path, content: data.length > STRING_SLICE ? await encodeLong(data) : new TextEncoder().encode(data) });
+      files.push({
+        path,
+        content: data.length > STRING_SLICE ? await encodeLong(data) : new TextEncoder().encode(data),
+      });
     } else if (data instanceof Uint8Array || data instanceof Blob) {
       files.push({ path, content: data });
     } else {
@@ -101,7 +129,7 @@ async function entryFiles(entries: readonly ProjectEntry[]): Promise<ProjectFile
 async function encodeLong(text: string): Promise<Blob> {
   const encoder = new TextEncoder();
   const parts: Uint8Array<ArrayBuffer>[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     await nextTask();
     let end = Math.min(start + STRING_SLICE, text.length);
     if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
@@ -116,7 +144,10 @@ function pickedFiles(files: readonly File[]): ProjectFile[] {
   const paths = files.map((file) => file.webkitRelativePath || file.name);
   const top = paths[0]!.split('/', 1)[0]!;
   const shared = paths.every((path) => path.startsWith(`${top}/`));
-  return files.map((file, index) => ({ path: shared ? paths[index]!.slice(top.length + 1) : paths[index]!, content: file }));
+  return files.map((file, index) => ({
+    path: shared ? paths[index]!.slice(top.length + 1) : paths[index]!,
+    content: file,
+  }));
 }
 
 async function filtered(files: ProjectFile[], ignore: IgnoreOption): Promise<ProjectFile[]> {
@@ -132,10 +163,14 @@ const NO_RULES: IgnoreRules = { ignores: () => false, prunes: () => false };
  * Dropped entries. One dropped folder is the project's root; several items are the root's content.
  */
 async function readEntries(entries: readonly FileSystemEntry[], ignore: IgnoreOption): Promise<ProjectFile[]> {
-  const root = entries.length === 1 && entries[0]!.isDirectory ? await directoryContent(entries[0] as FileSystemDirectoryEntry) : entries;
+  const root =
+    entries.length === 1 && entries[0]!.isDirectory
+      ? await directoryContent(entries[0] as FileSystemDirectoryEntry)
+      : entries;
   let rules = NO_RULES;
   if (ignore) {
-    const ignoreFile = root.find((entry) => entry.isFile && entry.name === IGNORE_FILE) as FileSystemFileEntry | undefined;
+    const ignoreFile = root.find((entry) => entry.isFile && entry.name === IGNORE_FILE) as
+      FileSystemFileEntry | undefined;
     rules = ignoreRules(ignoreFile ? await (await entryBlob(ignoreFile)).text() : undefined);
   }
   const files: ProjectFile[] = [];
@@ -158,23 +193,36 @@ async function directoryContent(directory: FileSystemDirectoryEntry): Promise<Fi
   const reader = directory.createReader();
   const all: FileSystemEntry[] = [];
   for (;;) {
-    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, (error) => reject(invalid(`folder ${JSON.stringify(directory.fullPath)} could not be read`, error))));
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
+      reader.readEntries(resolve, (error) =>
+        reject(invalid(`folder ${JSON.stringify(directory.fullPath)} could not be read`, error)),
+      ),
+    );
     if (batch.length === 0) return all;
     all.push(...batch);
   }
 }
 
 function entryBlob(entry: FileSystemFileEntry): Promise<File> {
-  return new Promise((resolve, reject) => entry.file(resolve, (error) => reject(invalid(`file ${JSON.stringify(entry.fullPath)} could not be read`, error))));
+  return new Promise((resolve, reject) =>
+    entry.file(resolve, (error) => reject(invalid(`file ${JSON.stringify(entry.fullPath)} could not be read`, error))),
+  );
 }
 
 /** The entries of a directory handle (`values()` is in the File System Access spec, not yet in TypeScript's DOM lib). */
-const handleValues = (handle: FileSystemDirectoryHandle) => (handle as unknown as { values(): AsyncIterable<FileSystemHandle> }).values();
+const handleValues = (handle: FileSystemDirectoryHandle) =>
+  (handle as unknown as { values(): AsyncIterable<FileSystemHandle> }).values();
 
 async function readHandle(root: FileSystemDirectoryHandle, ignore: IgnoreOption): Promise<ProjectFile[]> {
   let rules = NO_RULES;
   if (ignore) {
-    const text = await root.getFileHandle(IGNORE_FILE).then((handle) => handle.getFile()).then((file) => file.text(), () => undefined);
+    const text = await root
+      .getFileHandle(IGNORE_FILE)
+      .then((handle) => handle.getFile())
+      .then(
+        (file) => file.text(),
+        () => undefined,
+      );
     rules = ignoreRules(text);
   }
   const files: ProjectFile[] = [];

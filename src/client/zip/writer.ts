@@ -45,7 +45,10 @@ export interface WriteOptions {
 }
 
 /** The zip of `files`, in their order, with each entry's sizes. Rejects with the signal's reason on abort. */
-export function writeZip(files: readonly ProjectFile[], options: WriteOptions): Promise<{ zip: Blob; entries: WrittenEntry[] }> {
+export function writeZip(
+  files: readonly ProjectFile[],
+  options: WriteOptions,
+): Promise<{ zip: Blob; entries: WrittenEntry[] }> {
   const { signal, onBytes, maxBytes } = options;
   return new Promise((resolve, reject) => {
     const output: (Uint8Array | Blob)[] = [];
@@ -65,11 +68,22 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
     const onAbort = () => fail(signal!.reason);
     const zip = new Zip((error, chunk, final) => {
       if (settled) return;
-      if (error) return fail(new ZipError(ProjectSourceErrorCode.zipFailed, `the project could not be zipped: ${error.message}`, { cause: error }));
+      if (error)
+        return fail(
+          new ZipError(ProjectSourceErrorCode.zipFailed, `the project could not be zipped: ${error.message}`, {
+            cause: error,
+          }),
+        );
       // Only kept here: the zip emits a file's output in one burst when the files before it are done.
       output.push(sources.get(chunk) ?? chunk);
       outputBytes += chunk.byteLength;
-      if (outputBytes > maxBytes) return fail(new ZipError(ZipErrorCode.uploadTooLarge, `the zipped project must be at most ${maxBytes} bytes, it is already ${outputBytes}`));
+      if (outputBytes > maxBytes)
+        return fail(
+          new ZipError(
+            ZipErrorCode.uploadTooLarge,
+            `the zipped project must be at most ${maxBytes} bytes, it is already ${outputBytes}`,
+          ),
+        );
       if (!final) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
@@ -85,13 +99,21 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
       const stored = isStored(file.path);
       const size = sizeOf(file.content);
       const inWorker = !stored && size > SYNC_DEFLATE_BYTES;
-      const input: ZipInputFile & { push(chunk: Uint8Array, final: boolean): void } = stored ? new StoredEntry(file.path) : new LazyDeflate(file.path, inWorker);
+      const input: ZipInputFile & { push(chunk: Uint8Array, final: boolean): void } = stored
+        ? new StoredEntry(file.path)
+        : new LazyDeflate(file.path, inWorker);
       Object.assign(input, { mtime: FIXED_TIME, os: FIXED_HOST, attrs: FIXED_ATTRIBUTES });
       zip.add(input);
       return { size, inWorker, feed: () => feed(file, input, stored, size, inWorker) };
     };
 
-    const feed = async (file: ProjectFile, input: ZipInputFile & { push(chunk: Uint8Array, final: boolean): void }, stored: boolean, size: number, inWorker: boolean) => {
+    const feed = async (
+      file: ProjectFile,
+      input: ZipInputFile & { push(chunk: Uint8Array, final: boolean): void },
+      stored: boolean,
+      size: number,
+      inWorker: boolean,
+    ) => {
       // `zip.add` set the handler that writes into the zip; ours runs after it, to count.
       const pending: number[] = [];
       let compressedSize = 0;
@@ -117,9 +139,11 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
         // Bytes in memory are read without a task boundary: make one, so the page runs between chunks.
         if (file.content instanceof Uint8Array) await nextTask();
         const chunk = await readBytes(file.content, offset, offset + CHUNK_BYTES, inWorker);
-        if (stored && file.content instanceof Blob) sources.set(chunk, file.content.slice(offset, offset + CHUNK_BYTES));
+        if (stored && file.content instanceof Blob)
+          sources.set(chunk, file.content.slice(offset, offset + CHUNK_BYTES));
         if (settled) return;
-        while (pending.length >= MAX_IN_FLIGHT && !settled) await new Promise<void>((resolveWake) => (wake = resolveWake));
+        while (pending.length >= MAX_IN_FLIGHT && !settled)
+          await new Promise<void>((resolveWake) => (wake = resolveWake));
         if (settled) return;
         pending.push(chunk.byteLength);
         input.push(chunk, offset + CHUNK_BYTES >= size);
@@ -132,14 +156,26 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
     // Every file is added now, in archive order; they are fed in another: the worker-deflated ones first, largest
     // first (the longest poles), the rest in archive order. The bytes do not depend on the order they are fed in.
     const added = files.map(addFile);
-    const queue = [...added.filter((entry) => entry.inWorker).sort((a, b) => b.size - a.size), ...added.filter((entry) => !entry.inWorker)];
+    const queue = [
+      ...added.filter((entry) => entry.inWorker).sort((a, b) => b.size - a.size),
+      ...added.filter((entry) => !entry.inWorker),
+    ];
     let next = 0;
     const lane = async () => {
       while (next < queue.length && !settled) await queue[next++]!.feed();
     };
     Promise.all(Array.from({ length: LANES }, lane)).then(
       () => settled || zip.end(),
-      (error: unknown) => fail(error instanceof ZipError ? error : new ZipError(ProjectSourceErrorCode.sourceInvalid, `a project file could not be read: ${(error as Error).message}`, { cause: error })),
+      (error: unknown) =>
+        fail(
+          error instanceof ZipError
+            ? error
+            : new ZipError(
+                ProjectSourceErrorCode.sourceInvalid,
+                `a project file could not be read: ${(error as Error).message}`,
+                { cause: error },
+              ),
+        ),
     );
   });
 }
@@ -150,7 +186,7 @@ export function writeZip(files: readonly ProjectFile[], options: WriteOptions): 
  */
 async function toBlob(chunks: readonly (Uint8Array | Blob)[]): Promise<Blob> {
   const parts: Blob[] = [];
-  for (let start = 0; start < chunks.length; ) {
+  for (let start = 0; start < chunks.length;) {
     let end = start;
     for (let bytes = 0; end < chunks.length && bytes < BLOB_PART_BYTES; end++) {
       const chunk = chunks[end]!;

@@ -24,7 +24,10 @@ export class PanelBinding implements ReactiveController {
   #listeners: [string, EventListener][] = [
     [FxEvent.loadedMetadata, () => this.events.loaded()],
     [FxEvent.ready, () => this.events.loaded()],
-    [FxEvent.variablesChange, (event) => this.events.variablesChanged((event as CustomEvent<FxVariablesChangeDetail>).detail)],
+    [
+      FxEvent.variablesChange,
+      (event) => this.events.variablesChanged((event as CustomEvent<FxVariablesChangeDetail>).detail),
+    ],
     [FxEvent.error, (event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail)],
   ];
 

@@ -47,17 +47,31 @@ export function freeId(base: string, taken: ReadonlySet<string>): string {
 }
 
 const optionLines = (options: unknown) =>
-  Array.isArray(options) ? options.map((option) => (option?.label === option?.value ? String(option?.value) : `${option?.value}: ${option?.label}`)).join('\n') : '';
+  Array.isArray(options)
+    ? options
+        .map((option) =>
+          option?.label === option?.value ? String(option?.value) : `${option?.value}: ${option?.label}`,
+        )
+        .join('\n')
+    : '';
 
 /** The form's starting draft for `declaration`. */
 export function draftOf(declaration: VariableDeclaration): DeclarationDraft {
   const record = declaration as Record<string, unknown>;
   const fields: Record<string, string> = {};
   for (const field of Object.keys(DECLARATION_SCHEMA[declaration.type].fields)) {
-    fields[field] = field === 'options' ? optionLines(record.options) : record[field] === undefined ? '' : String(record[field]);
+    fields[field] =
+      field === 'options' ? optionLines(record.options) : record[field] === undefined ? '' : String(record[field]);
   }
   const isFlag = declaration.type === VariableType.boolean;
-  return { id: declaration.id, type: declaration.type, label: declaration.label, default: isFlag ? '' : String(declaration.default), defaultFlag: isFlag && declaration.default === true, fields };
+  return {
+    id: declaration.id,
+    type: declaration.type,
+    label: declaration.label,
+    default: isFlag ? '' : String(declaration.default),
+    defaultFlag: isFlag && declaration.default === true,
+    fields,
+  };
 }
 
 const parseOptions = (text: string) =>
@@ -67,7 +81,9 @@ const parseOptions = (text: string) =>
     .filter((line) => line !== '')
     .map((line) => {
       const colon = line.indexOf(':');
-      return colon < 0 ? { value: line, label: line } : { value: line.slice(0, colon).trim(), label: line.slice(colon + 1).trim() };
+      return colon < 0
+        ? { value: line, label: line }
+        : { value: line.slice(0, colon).trim(), label: line.slice(colon + 1).trim() };
     });
 
 /**
@@ -78,7 +94,16 @@ export function declarationOf(draft: DeclarationDraft, base?: VariableDeclaratio
   const record: Record<string, unknown> = { ...base };
   if (base) for (const field of Object.keys(DECLARATION_SCHEMA[base.type].fields)) delete record[field];
   const number = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-  const defaults: Record<VariableType, unknown> = { ...STARTING_DEFAULTS, string: draft.default, color: draft.default, enum: draft.default, font: draft.default, image: draft.default, number: number(draft.default), boolean: draft.defaultFlag };
+  const defaults: Record<VariableType, unknown> = {
+    ...STARTING_DEFAULTS,
+    string: draft.default,
+    color: draft.default,
+    enum: draft.default,
+    font: draft.default,
+    image: draft.default,
+    number: number(draft.default),
+    boolean: draft.defaultFlag,
+  };
   Object.assign(record, { id: draft.id, type: draft.type, label: draft.label, default: defaults[draft.type] });
   for (const field of Object.keys(DECLARATION_SCHEMA[draft.type].fields)) {
     const text = draft.fields[field] ?? '';
@@ -92,5 +117,7 @@ export function declarationOf(draft: DeclarationDraft, base?: VariableDeclaratio
 export function checkedList(list: readonly unknown[]): { declarations: VariableDeclaration[] } | { issues: Issue[] } {
   const { declarations, issues } = parseVariableDeclarations(list);
   const errors = issues.filter((found) => found.severity === 'error');
-  return errors.length > 0 || declarations.length !== list.length ? { issues: errors.length > 0 ? errors : issues } : { declarations };
+  return errors.length > 0 || declarations.length !== list.length
+    ? { issues: errors.length > 0 ? errors : issues }
+    : { declarations };
 }

@@ -37,12 +37,19 @@ const value = (event: Event) => (event.target as HTMLInputElement).value;
 export function declarationForm(editing: DeclarationEditing, actions: DeclarationFormActions): TemplateResult {
   const { draft } = editing;
   const update = (patch: Partial<DeclarationDraft>) => actions.change(() => patch);
-  const updateField = (name: string, text: string) => actions.change((current) => ({ fields: { ...current.fields, [name]: text } }));
+  const updateField = (name: string, text: string) =>
+    actions.change((current) => ({ fields: { ...current.fields, [name]: text } }));
   const field = (name: string) => {
     const id = `draft-${name}`;
     const input =
       name === 'options'
-        ? html`<textarea part="input" id=${id} rows="3" .value=${live(draft.fields[name] ?? '')} @input=${(event: Event) => updateField(name, value(event))}></textarea>`
+        ? html`<textarea
+            part="input"
+            id=${id}
+            rows="3"
+            .value=${live(draft.fields[name] ?? '')}
+            @input=${(event: Event) => updateField(name, value(event))}
+          ></textarea>`
         : html`<input
             part="input"
             id=${id}
@@ -64,19 +71,55 @@ export function declarationForm(editing: DeclarationEditing, actions: Declaratio
   >
     <fieldset part="group">
       <legend part="label">${editing.index === undefined ? 'New variable' : `Edit variable "${draft.id}"`}</legend>
-      <div class="row"><label part="label" for="draft-id">Id</label><input part="input" id="draft-id" required .value=${live(draft.id)} @input=${(event: Event) => update({ id: value(event) })} /></div>
+      <div class="row">
+        <label part="label" for="draft-id">Id</label
+        ><input
+          part="input"
+          id="draft-id"
+          required
+          .value=${live(draft.id)}
+          @input=${(event: Event) => update({ id: value(event) })}
+        />
+      </div>
       <div class="row">
         <label part="label" for="draft-type">Type</label>
-        <select part="input select" id="draft-type" @change=${(event: Event) => update({ type: value(event) as VariableType })}>
+        <select
+          part="input select"
+          id="draft-type"
+          @change=${(event: Event) => update({ type: value(event) as VariableType })}
+        >
           ${Object.values(VariableType).map((type) => html`<option .value=${type} .selected=${type === draft.type}>${type}</option>`)}
         </select>
       </div>
-      <div class="row"><label part="label" for="draft-label">Label</label><input part="input" id="draft-label" .value=${live(draft.label)} @input=${(event: Event) => update({ label: value(event) })} /></div>
+      <div class="row">
+        <label part="label" for="draft-label">Label</label
+        ><input
+          part="input"
+          id="draft-label"
+          .value=${live(draft.label)}
+          @input=${(event: Event) => update({ label: value(event) })}
+        />
+      </div>
       <div class="row">
         <label part="label" for="draft-default">Default</label>
-        ${isFlag
-          ? html`<input part="input checkbox" id="draft-default" type="checkbox" .checked=${live(draft.defaultFlag)} @change=${(event: Event) => update({ defaultFlag: (event.target as HTMLInputElement).checked })} />`
-          : html`<input part="input" id="draft-default" type=${draft.type === VariableType.number ? 'number' : 'text'} step="any" .value=${live(draft.default)} @input=${(event: Event) => update({ default: value(event) })} />`}
+        ${
+          isFlag
+            ? html`<input
+                part="input checkbox"
+                id="draft-default"
+                type="checkbox"
+                .checked=${live(draft.defaultFlag)}
+                @change=${(event: Event) => update({ defaultFlag: (event.target as HTMLInputElement).checked })}
+              />`
+            : html`<input
+                part="input"
+                id="draft-default"
+                type=${draft.type === VariableType.number ? 'number' : 'text'}
+                step="any"
+                .value=${live(draft.default)}
+                @input=${(event: Event) => update({ default: value(event) })}
+              />`
+        }
       </div>
       ${Object.keys(DECLARATION_SCHEMA[draft.type].fields).map(field)}
       ${editing.issues.length > 0 ? issueList('draft-issues', editing.issues) : nothing}

@@ -12,7 +12,10 @@ import { startTags, type StartTag } from './start-tags.js';
 
 /** The attribute's text: one declaration per line, single-quoted so the JSON's double quotes stay readable. */
 export function declarationsAttribute(declarations: readonly VariableDeclaration[]): string {
-  const json = declarations.length === 0 ? '[]' : `[\n  ${declarations.map((declaration) => JSON.stringify(declaration)).join(',\n  ')}\n]`;
+  const json =
+    declarations.length === 0
+      ? '[]'
+      : `[\n  ${declarations.map((declaration) => JSON.stringify(declaration)).join(',\n  ')}\n]`;
   return `${Attr.compositionVariables}='${json.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}'`;
 }
 
@@ -39,7 +42,11 @@ const sameList = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringif
  */
 export function writeDeclarations(html: string, declarations: readonly VariableDeclaration[]): string {
   const tag = rootTag(html);
-  if (!tag) throw new FxError(FxVariablesPanelErrorCode.declarationRootMissing, `the composition has no <html> or [${Attr.compositionId}] element to carry "${Attr.compositionVariables}"`);
+  if (!tag)
+    throw new FxError(
+      FxVariablesPanelErrorCode.declarationRootMissing,
+      `the composition has no <html> or [${Attr.compositionId}] element to carry "${Attr.compositionVariables}"`,
+    );
   const attribute = declarationsAttribute(declarations);
   const existing = tag.attributes.find((span) => span.name === Attr.compositionVariables);
   const written = existing
@@ -47,7 +54,10 @@ export function writeDeclarations(html: string, declarations: readonly VariableD
     : `${html.slice(0, tag.close)}${/[\t\n\f\r ]$/.test(html.slice(0, tag.close)) ? '' : ' '}${attribute}${html.slice(tag.close)}`;
   const read = extractCompositionMetadata(written).variables;
   if (!sameList(read, declarations)) {
-    throw new FxError(FxVariablesPanelErrorCode.declarationsRewriteFailed, `the composition's markup could not take the new "${Attr.compositionVariables}": it read back as ${read.length} declaration(s), not ${declarations.length}`);
+    throw new FxError(
+      FxVariablesPanelErrorCode.declarationsRewriteFailed,
+      `the composition's markup could not take the new "${Attr.compositionVariables}": it read back as ${read.length} declaration(s), not ${declarations.length}`,
+    );
   }
   return written;
 }

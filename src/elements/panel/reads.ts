@@ -41,7 +41,8 @@ export function compositionReads(html: string, declared: ReadonlySet<string>): C
     if (typeof id !== 'string') continue;
     if (code === LintCode.variableUnused && declared.has(id)) unused.add(id);
     const undeclaredRead = code === LintCode.bindingUndeclared || code === LintCode.colorGradingReferenceUndeclared;
-    if (undeclaredRead && id !== '' && !declared.has(id) && !undeclared.has(id)) undeclared.set(id, { id, type: READ_TYPES[String(where)] ?? VariableType.string });
+    if (undeclaredRead && id !== '' && !declared.has(id) && !undeclared.has(id))
+      undeclared.set(id, { id, type: READ_TYPES[String(where)] ?? VariableType.string });
   }
   return { unused, undeclared: [...undeclared.values()] };
 }

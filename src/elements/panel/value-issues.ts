@@ -15,7 +15,10 @@ export interface PlacedIssues {
   readonly general: readonly Issue[];
 }
 
-const VALUE_BINDING_CODES: ReadonlySet<string> = new Set([BindingIssueCode.urlRefused, BindingIssueCode.valueNotScalar]);
+const VALUE_BINDING_CODES: ReadonlySet<string> = new Set([
+  BindingIssueCode.urlRefused,
+  BindingIssueCode.valueNotScalar,
+]);
 
 /** The declared id a frame-reported issue is about, when it is about applying that id's value. */
 function reportedId(found: Issue, declared: ReadonlySet<string>): string | undefined {
@@ -23,11 +26,21 @@ function reportedId(found: Issue, declared: ReadonlySet<string>): string | undef
   if (typeof first !== 'string') return undefined;
   if (declared.has(first)) return first;
   if (first.startsWith('--') && declared.has(first.slice(2))) return first.slice(2);
-  if ((first === Attr.varSrc || first === Attr.varText) && typeof second === 'string' && declared.has(second) && VALUE_BINDING_CODES.has(found.code)) return second;
+  if (
+    (first === Attr.varSrc || first === Attr.varText) &&
+    typeof second === 'string' &&
+    declared.has(second) &&
+    VALUE_BINDING_CODES.has(found.code)
+  )
+    return second;
   return undefined;
 }
 
-export function placeIssues(overrides: Readonly<Record<string, unknown>>, declarations: readonly VariableDeclaration[], reported: readonly Issue[]): PlacedIssues {
+export function placeIssues(
+  overrides: Readonly<Record<string, unknown>>,
+  declarations: readonly VariableDeclaration[],
+  reported: readonly Issue[],
+): PlacedIssues {
   const declared = new Set(declarations.map((declaration) => declaration.id));
   const byId = new Map<string, Issue[]>();
   const general: Issue[] = [];

@@ -20,7 +20,10 @@ export const MAX_RATE_STEP = 0.2;
  * What to do with a playing element: `jump` (seek it onto the clock), `leave` it as it is, or `steer` it at `rate`
  * (`steering` says whether it is being steered from now on; a released element gets rate 1).
  */
-export type DriftAction = { readonly kind: 'jump' } | { readonly kind: 'leave' } | { readonly kind: 'steer'; readonly rate: number; readonly steering: boolean };
+export type DriftAction =
+  | { readonly kind: 'jump' }
+  | { readonly kind: 'leave' }
+  | { readonly kind: 'steer'; readonly rate: number; readonly steering: boolean };
 
 /** The action for an element that drifted by `drift`, `steering` if it was being steered already. */
 export function steerDrift(drift: number, steering: boolean): DriftAction {
@@ -29,5 +32,9 @@ export function steerDrift(drift: number, steering: boolean): DriftAction {
   if (!steering && size <= ENGAGE) return { kind: 'leave' };
   if (size < RELEASE) return { kind: 'steer', rate: 1, steering: false };
   // Steer with the rate rather than seek: a seek stalls decoding and is heard as a click.
-  return { kind: 'steer', rate: 1 - Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN)), steering: true };
+  return {
+    kind: 'steer',
+    rate: 1 - Math.max(-MAX_RATE_STEP, Math.min(MAX_RATE_STEP, drift * RATE_GAIN)),
+    steering: true,
+  };
 }

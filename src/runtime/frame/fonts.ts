@@ -10,7 +10,10 @@ const added = new Set<string>();
  * renders in that face. Sources go through the safety rules; a face is added once per name and source.
  * `document.fonts.ready`, which `seek` awaits, covers the loading.
  */
-export function applyFontValues(declarations: readonly VariableDeclaration[], values: Readonly<Record<string, unknown>>): Issue[] {
+export function applyFontValues(
+  declarations: readonly VariableDeclaration[],
+  values: Readonly<Record<string, unknown>>,
+): Issue[] {
   const issues: Issue[] = [];
   for (const { id, type } of declarations) {
     const value = values[id] as { name?: unknown; source?: unknown } | undefined;
@@ -18,7 +21,9 @@ export function applyFontValues(declarations: readonly VariableDeclaration[], va
     const name = String(value.name);
     const source = safeFontUrl(value.source);
     if (source === undefined) {
-      issues.push(issue('font_source_refused', [id, 'source'], `font "${name}" has a source that is not an allowed font URL`));
+      issues.push(
+        issue('font_source_refused', [id, 'source'], `font "${name}" has a source that is not an allowed font URL`),
+      );
       continue;
     }
     const key = `${name}\n${source}`;

@@ -20,7 +20,11 @@ export function connectHost(player: Player): SendToHost {
     if (port) return port.postMessage(message);
     // Before the host connects only the latest messages matter; `ready` is never the one dropped.
     queue.push(message);
-    if (queue.length > MAX_QUEUED) queue.splice(queue.findIndex((queued) => queued.type !== Message.ready), 1);
+    if (queue.length > MAX_QUEUED)
+      queue.splice(
+        queue.findIndex((queued) => queued.type !== Message.ready),
+        1,
+      );
   };
   const onWindowMessage = (event: MessageEvent) => {
     if (port || event.source !== parent || parent === window) return;
@@ -75,7 +79,12 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
 
 /** The top level's values and every scope's issues, as the host is told them. */
 export function variablesMessage(variables: FrameVariables): VariablesMessage {
-  return { type: Message.variables, values: variables.get(), issues: variables.issues, readsVariablesAtLoad: variables.readAtLoad };
+  return {
+    type: Message.variables,
+    values: variables.get(),
+    issues: variables.issues,
+    readsVariablesAtLoad: variables.readAtLoad,
+  };
 }
 
 /**

@@ -12,7 +12,16 @@ import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
 
 function readConfig(): FrameConfig {
-  const fallback: FrameConfig = { version: 1, compositionId: '', duration: 0, width: 1920, height: 1080, fps: 30, overrides: {}, aliases: true };
+  const fallback: FrameConfig = {
+    version: 1,
+    compositionId: '',
+    duration: 0,
+    width: 1920,
+    height: 1080,
+    fps: 30,
+    overrides: {},
+    aliases: true,
+  };
   const element = document.getElementById(CONFIG_ELEMENT_ID);
   // Read once and gone: instance scripts should not find the top level's overrides in the DOM either.
   element?.remove();
@@ -52,8 +61,12 @@ function boot(): void {
     onTime: (time, paused) => send({ type: Message.time, time, paused }),
     onEnded: () => send({ type: Message.ended }),
   };
-  addEventListener('error', (event) => send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }));
-  addEventListener('unhandledrejection', (event) => send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }));
+  addEventListener('error', (event) =>
+    send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }),
+  );
+  addEventListener('unhandledrejection', (event) =>
+    send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }),
+  );
   addEventListener('DOMContentLoaded', () => player.variables.applyAll(document), { once: true });
   const start = () =>
     player.start().then(() => {

@@ -15,7 +15,11 @@ const HIDDEN_WITH_ALIASES: ReadonlySet<PropertyKey> = new Set([...HIDDEN, HYPERF
  * instance shares the frame's realm, and `document.defaultView`, `parent`/`top` of a top-level render page,
  * `Function('return this')()` or the config element reach the real globals.
  */
-export function instanceWindow(instanceFx: FxRuntime, timelines: Record<string, SeekableTimeline>, aliases: boolean): Window {
+export function instanceWindow(
+  instanceFx: FxRuntime,
+  timelines: Record<string, SeekableTimeline>,
+  aliases: boolean,
+): Window {
   const hidden = aliases ? HIDDEN_WITH_ALIASES : HIDDEN;
   const view: Window = new Proxy(window, {
     get(target, key) {

@@ -31,14 +31,19 @@ interface Warmup {
  */
 export function preloadMediaInFull(): void {
   // `loadstart` does not bubble; a capturing listener on the window sees it for every element in the document.
-  addEventListener('loadstart', (event) => {
-    if (event.target instanceof HTMLMediaElement) event.target.preload = 'auto';
-  }, true);
+  addEventListener(
+    'loadstart',
+    (event) => {
+      if (event.target instanceof HTMLMediaElement) event.target.preload = 'auto';
+    },
+    true,
+  );
 }
 
 /** True while `media` fetches a source but has not decoded the frame at its position yet. */
 function isLoadingFirstFrame(media: HTMLMediaElement): boolean {
-  const fetching = media.networkState === HTMLMediaElement.NETWORK_LOADING || media.networkState === HTMLMediaElement.NETWORK_IDLE;
+  const fetching =
+    media.networkState === HTMLMediaElement.NETWORK_LOADING || media.networkState === HTMLMediaElement.NETWORK_IDLE;
   return fetching && !media.error && media.readyState < HTMLMediaElement.HAVE_CURRENT_DATA;
 }
 
@@ -121,7 +126,8 @@ export class MediaSync {
       const target = Number.isFinite(media.duration) ? Math.min(exact, media.duration) : exact;
       if (Math.abs(media.currentTime - target) < 0.0005 && !media.seeking) continue;
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
-      if (media.readyState >= HTMLMediaElement.HAVE_METADATA) pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
+      if (media.readyState >= HTMLMediaElement.HAVE_METADATA)
+        pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
       media.currentTime = target;
     }
     await Promise.all(pending);

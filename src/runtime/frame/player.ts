@@ -161,7 +161,17 @@ export class Player {
   }
 
   /** Runs one wrapped sub-composition script with the instance's `window` and `__fx` (and `__hyperframes`). */
-  runInstanceScript(instance: string, script: (window: Window, globalThis: Window, self: Window, fx: FxRuntime, fxVariables: undefined, hyperframes: FxRuntime) => void): void {
+  runInstanceScript(
+    instance: string,
+    script: (
+      window: Window,
+      globalThis: Window,
+      self: Window,
+      fx: FxRuntime,
+      fxVariables: undefined,
+      hyperframes: FxRuntime,
+    ) => void,
+  ): void {
     let timelines = this.#instanceTimelines.get(instance);
     if (!timelines) this.#instanceTimelines.set(instance, (timelines = {}));
     const fx = this.api(instance);

@@ -100,7 +100,13 @@ function durationOf(element: Element, issues: Issue[]): number | undefined {
   if (raw !== null) {
     const seconds = Number(raw);
     if (raw.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds;
-    issues.push(issue('duration_invalid', [element.id || element.localName, Attr.duration], `"${Attr.duration}" must be a number of seconds, got "${raw}"`));
+    issues.push(
+      issue(
+        'duration_invalid',
+        [element.id || element.localName, Attr.duration],
+        `"${Attr.duration}" must be a number of seconds, got "${raw}"`,
+      ),
+    );
   }
   if (element instanceof HTMLMediaElement && Number.isFinite(element.duration)) return element.duration;
   return undefined;

@@ -85,7 +85,8 @@ export class FrameVariables {
   /** Applies bindings and CSS properties of every composition in the document. */
   applyAll(document: Document): void {
     this.#scope(TOP);
-    for (const host of document.querySelectorAll(`[${FrameAttr.instance}]`)) this.#scope(host.getAttribute(FrameAttr.instance)!);
+    for (const host of document.querySelectorAll(`[${FrameAttr.instance}]`))
+      this.#scope(host.getAttribute(FrameAttr.instance)!);
     for (const [key, scope] of this.#scopes) this.#apply(key, scope);
     this.#isolateInstances();
   }
@@ -104,7 +105,10 @@ export class FrameVariables {
     if (!scope.values) {
       const top = key === TOP;
       const host = top ? undefined : this.#parseHostValues(scope);
-      const result = resolveVariables(scope.declarations, top ? { overrides: this.#overrides } : { host, topLevel: false });
+      const result = resolveVariables(
+        scope.declarations,
+        top ? { overrides: this.#overrides } : { host, topLevel: false },
+      );
       scope.values = result.values;
       scope.resolveIssues = result.issues;
     }
@@ -117,7 +121,9 @@ export class FrameVariables {
     try {
       return JSON.parse(raw);
     } catch {
-      scope.issues.push(issue(ValueIssueCode.valuesInvalid, [Attr.variableValues], `"${Attr.variableValues}" is not valid JSON`));
+      scope.issues.push(
+        issue(ValueIssueCode.valuesInvalid, [Attr.variableValues], `"${Attr.variableValues}" is not valid JSON`),
+      );
       return undefined;
     }
   }
@@ -127,7 +133,9 @@ export class FrameVariables {
     if (scope) return scope;
     const root: Element | Document | null = key === TOP ? document : document.querySelector(instanceSelector(key));
     const declaringElement = key === TOP ? topDeclaringElement() : (root as Element | null);
-    const parsed = parseVariableDeclarations(declaringElement?.getAttribute(Attr.compositionVariables), [Attr.compositionVariables]);
+    const parsed = parseVariableDeclarations(declaringElement?.getAttribute(Attr.compositionVariables), [
+      Attr.compositionVariables,
+    ]);
     scope = { root: root ?? document, declarations: parsed.declarations, issues: [...parsed.issues] };
     this.#scopes.set(key, scope);
     return scope;

@@ -44,7 +44,9 @@ export class SqliteAccountStore implements AccountStore {
 
   async ensure(name: string, now: number) {
     this.db
-      .prepare('INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING')
+      .prepare(
+        'INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING',
+      )
       .run(newId(IdPrefix.account), name, newWebhookSecret(), now);
     return (await this.findByName(name))!;
   }

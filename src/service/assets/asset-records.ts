@@ -21,13 +21,22 @@ export class SqliteAssetRecords implements AssetRecords {
 
   async create(asset: AssetRecord) {
     this.db
-      .prepare('INSERT INTO assets (id, account_id, composition, file_count, size_bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO assets (id, account_id, composition, file_count, size_bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(asset.id, asset.accountId, asset.composition, asset.fileCount, asset.sizeBytes, asset.createdAt);
   }
 
   async get(accountId: string, id: string) {
     const row = this.db.prepare('SELECT * FROM assets WHERE id = ? AND account_id = ?').get(id, accountId) as
-      | { id: string; account_id: string; composition: string; file_count: number; size_bytes: number; created_at: number }
+      | {
+          id: string;
+          account_id: string;
+          composition: string;
+          file_count: number;
+          size_bytes: number;
+          created_at: number;
+        }
       | undefined;
     return (
       row && {

@@ -13,7 +13,12 @@ import { checkRelativePath } from './zip-names.js';
  * an entry failing its checks midway leaves nothing) and records the asset. A refused archive writes nothing; a
  * crash mid-write leaves only a temporary folder swept on start.
  */
-export async function uploadAsset(context: ServiceContext, principal: Principal, archive: Uint8Array, composition: string): Promise<AssetRecord> {
+export async function uploadAsset(
+  context: ServiceContext,
+  principal: Principal,
+  archive: Uint8Array,
+  composition: string,
+): Promise<AssetRecord> {
   let entry: string;
   try {
     entry = checkRelativePath(composition, '"composition"');

@@ -28,23 +28,38 @@ const SYMLINK = 0o120000;
  */
 export function checkProjectArchive(archive: Uint8Array, composition: string, limits: ZipLimits): CheckedProject {
   const entries = readZipDirectory(archive, limits.zipEntries);
-  const named = entries.map((entry) => ({ entry, path: checkRelativePath(entry.name, 'entry name'), isDirectory: entry.isDirectory }));
+  const named = entries.map((entry) => ({
+    entry,
+    path: checkRelativePath(entry.name, 'entry name'),
+    isDirectory: entry.isDirectory,
+  }));
   checkNoCollisions(named);
   for (const { entry } of named) checkFileType(entry);
 
   const files = named.filter(({ isDirectory }) => !isDirectory);
   const declared = files.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
   if (declared > limits.zipUncompressedBytes) {
-    throw new ServiceError(ErrorCode.zipDeclaredSizeExceeded, `the archive must unpack to at most ${limits.zipUncompressedBytes} bytes, it declares ${declared}`);
+    throw new ServiceError(
+      ErrorCode.zipDeclaredSizeExceeded,
+      `the archive must unpack to at most ${limits.zipUncompressedBytes} bytes, it declares ${declared}`,
+    );
   }
-  for (const { entry } of files) checkRatio(`entry ${JSON.stringify(entry.name)}`, entry.uncompressedSize, entry.compressedSize, limits);
+  for (const { entry } of files)
+    checkRatio(`entry ${JSON.stringify(entry.name)}`, entry.uncompressedSize, entry.compressedSize, limits);
   // Many entries just under the per-entry threshold add up: 500 of them unpacked 550 KB into 500 MiB.
   const compressed = files.reduce((sum, { entry }) => sum + entry.compressedSize, 0);
   checkRatio('the archive as a whole', declared, compressed, limits);
   if (!files.some(({ path }) => path === composition)) {
-    throw new ServiceError(ErrorCode.assetEntryMissing, `the archive has no entry composition ${JSON.stringify(composition)}`, { param: 'composition' });
+    throw new ServiceError(
+      ErrorCode.assetEntryMissing,
+      `the archive has no entry composition ${JSON.stringify(composition)}`,
+      { param: 'composition' },
+    );
   }
-  return { files: files.map(({ entry, path }) => ({ path, content: entryContent(archive, entry) })), sizeBytes: declared };
+  return {
+    files: files.map(({ entry, path }) => ({ path, content: entryContent(archive, entry) })),
+    sizeBytes: declared,
+  };
 }
 
 function checkFileType(entry: ZipEntry): void {
@@ -52,7 +67,10 @@ function checkFileType(entry: ZipEntry): void {
   const type = entry.unixMode & FILE_TYPE_MASK;
   if (ALLOWED_FILE_TYPES.has(type)) return;
   const kind = type === SYMLINK ? 'a symbolic link' : `a special file (mode ${type.toString(8)})`;
-  throw new ServiceError(ErrorCode.zipEntrySymlink, `entry ${JSON.stringify(entry.name)} must be a regular file or folder, got ${kind}`);
+  throw new ServiceError(
+    ErrorCode.zipEntrySymlink,
+    `entry ${JSON.stringify(entry.name)} must be a regular file or folder, got ${kind}`,
+  );
 }
 
 function checkRatio(what: string, uncompressed: number, compressed: number, limits: ZipLimits): void {

@@ -16,7 +16,11 @@ const METHOD_STORED = 0;
  */
 export async function* entryContent(archive: Uint8Array, entry: ZipEntry): AsyncGenerator<Uint8Array> {
   const name = JSON.stringify(entry.name);
-  const tooLarge = () => new ServiceError(ErrorCode.zipInflatedSizeExceeded, `entry ${name} inflates to more than its declared ${entry.uncompressedSize} bytes`);
+  const tooLarge = () =>
+    new ServiceError(
+      ErrorCode.zipInflatedSizeExceeded,
+      `entry ${name} inflates to more than its declared ${entry.uncompressedSize} bytes`,
+    );
   const data = archive.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   if (entry.method === METHOD_STORED && entry.compressedSize > entry.uncompressedSize) throw tooLarge();
   let size = 0;
@@ -27,12 +31,18 @@ export async function* entryContent(archive: Uint8Array, entry: ZipEntry): Async
     crc = crc32(chunk, crc);
     yield chunk;
   }
-  if (size !== entry.uncompressedSize) throw new ServiceError(ErrorCode.zipInvalid, `entry ${name} holds ${size} bytes, it declares ${entry.uncompressedSize}`);
-  if (crc >>> 0 !== entry.crc32 >>> 0) throw new ServiceError(ErrorCode.zipInvalid, `entry ${name} fails its CRC-32 check`);
+  if (size !== entry.uncompressedSize)
+    throw new ServiceError(
+      ErrorCode.zipInvalid,
+      `entry ${name} holds ${size} bytes, it declares ${entry.uncompressedSize}`,
+    );
+  if (crc >>> 0 !== entry.crc32 >>> 0)
+    throw new ServiceError(ErrorCode.zipInvalid, `entry ${name} fails its CRC-32 check`);
 }
 
 function* slices(data: Uint8Array): Generator<Uint8Array> {
-  for (let offset = 0; offset < data.byteLength; offset += CHUNK_BYTES) yield data.subarray(offset, offset + CHUNK_BYTES);
+  for (let offset = 0; offset < data.byteLength; offset += CHUNK_BYTES)
+    yield data.subarray(offset, offset + CHUNK_BYTES);
 }
 
 /** Raw deflate data inflated by zlib, pulled chunk by chunk; the streams are destroyed when the consumer stops. */
@@ -45,7 +55,10 @@ async function* inflated(data: Uint8Array): AsyncGenerator<Uint8Array> {
     for await (const chunk of inflater) yield chunk as Uint8Array;
   } catch (error) {
     if (error instanceof ServiceError) throw error;
-    const message = (error as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'is truncated' : `is corrupt: ${(error as Error).message}`;
+    const message =
+      (error as NodeJS.ErrnoException).code === 'Z_BUF_ERROR'
+        ? 'is truncated'
+        : `is corrupt: ${(error as Error).message}`;
     throw new ServiceError(ErrorCode.zipInvalid, `an entry's deflate data ${message}`, { cause: error });
   } finally {
     input.destroy();

@@ -16,7 +16,12 @@ export interface ZipEntry {
   readonly unixMode: number | undefined;
 }
 
-const Signature = { endOfDirectory: 0x06054b50, zip64Locator: 0x07064b50, directoryEntry: 0x02014b50, localHeader: 0x04034b50 } as const;
+const Signature = {
+  endOfDirectory: 0x06054b50,
+  zip64Locator: 0x07064b50,
+  directoryEntry: 0x02014b50,
+  localHeader: 0x04034b50,
+} as const;
 const END_RECORD_SIZE = 22;
 const DIRECTORY_ENTRY_SIZE = 46;
 const LOCAL_HEADER_SIZE = 30;
@@ -48,19 +53,26 @@ function findEndRecord(view: DataView): number {
  */
 export function readZipDirectory(archive: Uint8Array, maxEntries: number): ZipEntry[] {
   const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength);
-  if (archive.byteLength < END_RECORD_SIZE) throw invalid(`the upload is not a zip archive: ${archive.byteLength} bytes`);
+  if (archive.byteLength < END_RECORD_SIZE)
+    throw invalid(`the upload is not a zip archive: ${archive.byteLength} bytes`);
   const end = findEndRecord(view);
-  if (end >= 20 && view.getUint32(end - 20, true) === Signature.zip64Locator) throw unsupported('zip64 archives are not supported');
+  if (end >= 20 && view.getUint32(end - 20, true) === Signature.zip64Locator)
+    throw unsupported('zip64 archives are not supported');
   const disk = view.getUint16(end + 4, true);
   const directoryDisk = view.getUint16(end + 6, true);
   const entriesOnDisk = view.getUint16(end + 8, true);
   const count = view.getUint16(end + 10, true);
   const directorySize = view.getUint32(end + 12, true);
   const directoryOffset = view.getUint32(end + 16, true);
-  if (count === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) throw unsupported('zip64 archives are not supported');
-  if (disk !== 0 || directoryDisk !== 0 || entriesOnDisk !== count) throw unsupported('multi-disk archives are not supported');
+  if (count === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff)
+    throw unsupported('zip64 archives are not supported');
+  if (disk !== 0 || directoryDisk !== 0 || entriesOnDisk !== count)
+    throw unsupported('multi-disk archives are not supported');
   if (count > maxEntries) {
-    throw new ServiceError(ErrorCode.zipEntryCountExceeded, `the archive must hold at most ${maxEntries} entries, got ${count}`);
+    throw new ServiceError(
+      ErrorCode.zipEntryCountExceeded,
+      `the archive must hold at most ${maxEntries} entries, got ${count}`,
+    );
   }
   if (directoryOffset + directorySize > end) throw invalid('the central directory lies outside the archive');
 
@@ -95,10 +107,14 @@ export function readZipDirectory(archive: Uint8Array, maxEntries: number): ZipEn
       throw unsupported(`entry "${name}" uses zip64 sizes, which are not supported`);
     }
     if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) throw unsupported(`entry "${name}" is encrypted`);
-    if (!SUPPORTED_METHODS.has(method)) throw unsupported(`entry "${name}" uses compression method ${method}; only 0 (stored) and 8 (deflate) are supported`);
+    if (!SUPPORTED_METHODS.has(method))
+      throw unsupported(
+        `entry "${name}" uses compression method ${method}; only 0 (stored) and 8 (deflate) are supported`,
+      );
 
     const dataOffset = localDataOffset(archive, view, localOffset, nameBytes, name);
-    if (dataOffset + compressedSize > directoryOffset) throw invalid(`the data of entry "${name}" runs past the archive`);
+    if (dataOffset + compressedSize > directoryOffset)
+      throw invalid(`the data of entry "${name}" runs past the archive`);
     entries.push({
       name,
       method,
@@ -115,7 +131,13 @@ export function readZipDirectory(archive: Uint8Array, maxEntries: number): ZipEn
 }
 
 /** Checks the local header of an entry and returns where its data starts. */
-function localDataOffset(archive: Uint8Array, view: DataView, offset: number, nameBytes: Uint8Array, name: string): number {
+function localDataOffset(
+  archive: Uint8Array,
+  view: DataView,
+  offset: number,
+  nameBytes: Uint8Array,
+  name: string,
+): number {
   if (offset + LOCAL_HEADER_SIZE > archive.byteLength || view.getUint32(offset, true) !== Signature.localHeader) {
     throw invalid(`the local header of entry "${name}" is missing`);
   }

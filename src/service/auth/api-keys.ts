@@ -46,13 +46,18 @@ export class ApiKeyStore implements Authenticator {
 
   /** Revokes a key; true when it existed and was active. */
   revoke(id: string): boolean {
-    return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.now(), id).changes === 1;
+    return (
+      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.now(), id)
+        .changes === 1
+    );
   }
 
   list(accountId?: string): ApiKeyInfo[] {
-    const rows = (accountId === undefined
-      ? this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all()
-      : this.db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId)) as KeyRow[];
+    const rows = (
+      accountId === undefined
+        ? this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all()
+        : this.db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at').all(accountId)
+    ) as KeyRow[];
     return rows.map((row) => ({
       id: row.id,
       accountId: row.account_id,
@@ -65,9 +70,9 @@ export class ApiKeyStore implements Authenticator {
 
   async authenticate(token: string): Promise<Principal | undefined> {
     if (!token.startsWith(API_KEY_PREFIX)) return undefined;
-    const row = this.db.prepare('SELECT id, account_id FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(sha256Hex(token)) as
-      | { id: string; account_id: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT id, account_id FROM api_keys WHERE hash = ? AND revoked_at IS NULL')
+      .get(sha256Hex(token)) as { id: string; account_id: string } | undefined;
     if (!row) return undefined;
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(this.now(), row.id);
     return { accountId: row.account_id, credentialId: row.id, kind: 'api_key' };

@@ -15,10 +15,14 @@ export function bearerAuth(authenticator: Authenticator): MiddlewareHandler<Serv
   return async (c, next) => {
     const header = c.req.header(Header.authorization);
     if (!header || !/^Bearer(\s|$)/i.test(header)) {
-      throw new ServiceError(ErrorCode.authenticationRequired, 'this endpoint needs an "Authorization: Bearer <token>" header', {
-        param: 'Authorization',
-        headers: { [Header.wwwAuthenticate]: REALM },
-      });
+      throw new ServiceError(
+        ErrorCode.authenticationRequired,
+        'this endpoint needs an "Authorization: Bearer <token>" header',
+        {
+          param: 'Authorization',
+          headers: { [Header.wwwAuthenticate]: REALM },
+        },
+      );
     }
     const token = BEARER.exec(header)?.[1];
     const principal = token === undefined ? undefined : await authenticator.authenticate(token);

@@ -32,11 +32,16 @@ export function createApp(context: ServiceContext): Hono<ServiceEnv> {
   app.onError((caught, c) => {
     if (caught instanceof ClientAbortedError || c.req.raw.signal.aborted) {
       // Not a failure of the service, and nobody reads the answer: one line, no stack.
-      context.config.log('client aborted', { method: c.req.method, path: c.req.path, error: caught instanceof Error ? caught.message : String(caught) });
+      context.config.log('client aborted', {
+        method: c.req.method,
+        path: c.req.path,
+        error: caught instanceof Error ? caught.message : String(caught),
+      });
       return c.body(null, 400);
     }
     const error = caught instanceof ServiceError ? caught : internalError(caught);
-    if (error.status >= 500) context.config.log('request failed', { path: c.req.path, error: String((caught as Error)?.stack ?? caught) });
+    if (error.status >= 500)
+      context.config.log('request failed', { path: c.req.path, error: String((caught as Error)?.stack ?? caught) });
     return c.json(errorBody(error), error.status as 400, error.headers);
   });
   return app;

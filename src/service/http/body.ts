@@ -5,8 +5,14 @@ import { ClientAbortedError, ServiceError } from '../errors.js';
  * Reads a request body into memory, refusing it as soon as it passes `limit` bytes (from `Content-Length` before
  * reading anything, else while streaming) with `code` (413).
  */
-export async function readBodyLimited(request: Request, limit: number, code: ErrorCode, what: string): Promise<Uint8Array> {
-  const tooLarge = (got: string, headers?: Record<string, string>) => new ServiceError(code, `the ${what} must be at most ${limit} bytes, got ${got}`, { headers });
+export async function readBodyLimited(
+  request: Request,
+  limit: number,
+  code: ErrorCode,
+  what: string,
+): Promise<Uint8Array> {
+  const tooLarge = (got: string, headers?: Record<string, string>) =>
+    new ServiceError(code, `the ${what} must be at most ${limit} bytes, got ${got}`, { headers });
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(String(declared));
   if (!request.body) return new Uint8Array(0);
@@ -16,7 +22,9 @@ export async function readBodyLimited(request: Request, limit: number, code: Err
   for (;;) {
     // The body is the client's connection: it fails only when the client hangs up or breaks the framing.
     const { done, value } = await reader.read().catch((error: unknown) => {
-      throw new ClientAbortedError(`the client closed the connection after ${total} bytes of the ${what}`, { cause: error });
+      throw new ClientAbortedError(`the client closed the connection after ${total} bytes of the ${what}`, {
+        cause: error,
+      });
     });
     if (done) break;
     total += value.byteLength;
@@ -44,6 +52,10 @@ export function mediaType(request: Request): string {
 export function requireMediaType(request: Request, expected: string): void {
   const got = mediaType(request);
   if (got !== expected) {
-    throw new ServiceError(ErrorCode.unsupportedMediaType, `"Content-Type" must be "${expected}", got ${JSON.stringify(got)}`, { param: 'Content-Type' });
+    throw new ServiceError(
+      ErrorCode.unsupportedMediaType,
+      `"Content-Type" must be "${expected}", got ${JSON.stringify(got)}`,
+      { param: 'Content-Type' },
+    );
   }
 }

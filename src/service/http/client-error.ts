@@ -7,13 +7,19 @@ import { errorBody, ServiceError } from '../errors.js';
 function refusalOf(error: NodeJS.ErrnoException): ServiceError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ServiceError(ErrorCode.headersTooLarge, `the request line and headers must be at most ${maxHeaderSize} bytes in all, got more`);
+      return new ServiceError(
+        ErrorCode.headersTooLarge,
+        `the request line and headers must be at most ${maxHeaderSize} bytes in all, got more`,
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ServiceError(ErrorCode.bodyTooLarge, 'the chunk extensions of the request body are too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ServiceError(ErrorCode.requestTimeout, 'the request did not arrive in time');
     default:
-      return new ServiceError(ErrorCode.requestMalformed, `the request is not valid HTTP/1.1: ${error.code ?? 'parse error'}`);
+      return new ServiceError(
+        ErrorCode.requestMalformed,
+        `the request is not valid HTTP/1.1: ${error.code ?? 'parse error'}`,
+      );
   }
 }
 
@@ -25,7 +31,11 @@ function refusalOf(error: NodeJS.ErrnoException): ServiceError {
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten !== 0) {
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as Duplex & { bytesWritten?: number }).bytesWritten !== 0
+    ) {
       socket.destroy();
       return;
     }

@@ -10,6 +10,13 @@ export const apiCors = () =>
     origin: '*',
     allowMethods: ['GET', 'POST', 'DELETE'],
     allowHeaders: [Header.authorization, Header.contentType, Header.idempotencyKey, Header.range, Header.ifRange],
-    exposeHeaders: [Header.retryAfter, Header.idempotentReplayed, Header.wwwAuthenticate, Header.contentLength, Header.contentRange, Header.acceptRanges],
+    exposeHeaders: [
+      Header.retryAfter,
+      Header.idempotentReplayed,
+      Header.wwwAuthenticate,
+      Header.contentLength,
+      Header.contentRange,
+      Header.acceptRanges,
+    ],
     maxAge: 600,
   });

@@ -38,16 +38,29 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
     }
     const scope = { credentialId: c.var.principal.credentialId, endpoint, key };
     const now = options.now();
-    const begun = await options.store.begin(scope, requestHash(c.req.raw, c.var.body), now, now + options.ttlSeconds * 1000);
+    const begun = await options.store.begin(
+      scope,
+      requestHash(c.req.raw, c.var.body),
+      now,
+      now + options.ttlSeconds * 1000,
+    );
     switch (begun.state) {
       case 'mismatch':
-        throw new ServiceError(ErrorCode.idempotencyKeyReused, `"Idempotency-Key" ${JSON.stringify(key)} was already used with a different request`, {
-          param: 'Idempotency-Key',
-        });
+        throw new ServiceError(
+          ErrorCode.idempotencyKeyReused,
+          `"Idempotency-Key" ${JSON.stringify(key)} was already used with a different request`,
+          {
+            param: 'Idempotency-Key',
+          },
+        );
       case 'in_progress':
-        throw new ServiceError(ErrorCode.idempotencyKeyInProgress, `a request with "Idempotency-Key" ${JSON.stringify(key)} is still being processed`, {
-          param: 'Idempotency-Key',
-        });
+        throw new ServiceError(
+          ErrorCode.idempotencyKeyInProgress,
+          `a request with "Idempotency-Key" ${JSON.stringify(key)} is still being processed`,
+          {
+            param: 'Idempotency-Key',
+          },
+        );
       case 'replay':
         return new Response(begun.body, {
           status: begun.status,
@@ -60,7 +73,8 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
       await options.store.release(scope);
       throw error;
     }
-    if (c.res.status >= 200 && c.res.status < 300) await options.store.complete(scope, c.res.status, await c.res.clone().text());
+    if (c.res.status >= 200 && c.res.status < 300)
+      await options.store.complete(scope, c.res.status, await c.res.clone().text());
     else await options.store.release(scope);
   };
 }

@@ -10,7 +10,8 @@ import type { RenderFailure } from '../renders/render-types.js';
 const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
   [CompileIssueCode.entryNotFound]: 'the entry composition could not be loaded from the project',
   [CompileIssueCode.entryEmpty]: 'the entry composition is empty',
-  [CompileIssueCode.entryInvalid]: 'the entry composition could not be compiled; it needs an element with "data-composition-id"',
+  [CompileIssueCode.entryInvalid]:
+    'the entry composition could not be compiled; it needs an element with "data-composition-id"',
   [CompileIssueCode.tooLarge]: 'the composition and its files are larger than the compiler accepts',
   [RenderErrorCode.optionInvalid]: 'the renderer refused a render option',
   [RenderErrorCode.resolutionFormatUnsupported]: '4k is rendered without alpha; use mp4 for 4k',
@@ -21,7 +22,8 @@ const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
   [RenderErrorCode.bundleMissing]: 'the renderer is not installed completely on the server',
   [RenderErrorCode.browserNotFound]: 'the renderer is not installed completely on the server',
   [RenderErrorCode.browserCrashed]: 'the browser crashed while rendering; try again, or simplify the composition',
-  [RenderErrorCode.compositionLoadFailed]: 'a script of the composition failed while loading, or the runtime never became ready; check the preview for errors',
+  [RenderErrorCode.compositionLoadFailed]:
+    'a script of the composition failed while loading, or the runtime never became ready; check the preview for errors',
   [RenderErrorCode.frameCaptureFailed]: 'the browser returned no image for a frame several times in a row',
   [RenderErrorCode.ffmpegNotFound]: 'the renderer is not installed completely on the server',
   [RenderErrorCode.ffmpegFailed]: 'encoding the video failed',
@@ -40,5 +42,8 @@ export function renderFailure(error: unknown): { failure: RenderFailure; detail:
   const raw = (error as { code?: unknown } | null)?.code;
   const code = typeof raw === 'string' && CODE_PATTERN.test(raw) ? raw : FailureCode.failed;
   const message = PUBLIC_MESSAGES[code] ?? `the render failed with "${code}"; the service log has the details`;
-  return { failure: { code, message }, detail: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  return {
+    failure: { code, message },
+    detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  };
 }

@@ -13,7 +13,14 @@ import { renderFailure } from './render-failure.js';
 /** The webhook a render's final state sends, if it asked for one. */
 export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime: number) {
   if (render.request.callback_url === null) return undefined;
-  return { id: newId(IdPrefix.webhookMessage), renderId: render.id, accountId: render.accountId, url: render.request.callback_url, eventType: type, eventTime };
+  return {
+    id: newId(IdPrefix.webhookMessage),
+    renderId: render.id,
+    accountId: render.accountId,
+    url: render.request.callback_url,
+    eventType: type,
+    eventTime,
+  };
 }
 
 /**
@@ -62,7 +69,12 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
         warnings: [...render.warnings, ...(result.issues ?? [])],
         videoKey,
         thumbnailKey,
-        output: { width: result.width, height: result.height, frames: result.frames, duration: result.frames / result.fps },
+        output: {
+          width: result.width,
+          height: result.height,
+          frames: result.frames,
+          duration: result.frames / result.fps,
+        },
         credits: creditsFor(result.frames, render.request.resolution),
         finishedAt,
       },
@@ -78,7 +90,8 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
     const { failure, detail } = renderFailure(error);
     config.log('render failed', { renderId, code: failure.code, error: detail });
     const now = config.now();
-    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now))) context.wakeWebhooks();
+    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now)))
+      context.wakeWebhooks();
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -95,7 +108,9 @@ function throttledProgress(context: ServiceContext, renderId: string) {
     lastStage = progress.stage;
     // The renderer counts 0 frames until it compiled the composition; the record says "not known" then (null).
     const framesTotal = progress.framesTotal > 0 ? progress.framesTotal : null;
-    context.renders.recordProgress(renderId, { stage: progress.stage, framesDone: progress.framesDone, framesTotal }).catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
+    context.renders
+      .recordProgress(renderId, { stage: progress.stage, framesDone: progress.framesDone, framesTotal })
+      .catch((error) => context.config.log('progress not saved', { renderId, error: String(error) }));
   };
 }
 

@@ -33,19 +33,27 @@ export class AccessTokenVerifier implements Authenticator {
     if (!verified) return undefined;
     const { header, payload } = verified;
     const now = this.now();
-    if (typeof header.typ !== 'string' || !/^(application\/)?at\+jwt$/i.test(header.typ)) throw invalidTokenError(`the token is not an access token (typ ${ACCESS_TOKEN_TYP})`);
+    if (typeof header.typ !== 'string' || !/^(application\/)?at\+jwt$/i.test(header.typ))
+      throw invalidTokenError(`the token is not an access token (typ ${ACCESS_TOKEN_TYP})`);
     if (payload.iss !== this.options.issuer) throw invalidTokenError('the access token is from another issuer');
-    if (!hasAudience(payload.aud, this.options.audience)) throw invalidTokenError('the access token is for another audience');
+    if (!hasAudience(payload.aud, this.options.audience))
+      throw invalidTokenError('the access token is for another audience');
     if (typeof payload.exp !== 'number') throw invalidTokenError('the access token has no expiry');
-    if (now >= payload.exp * 1000) throw invalidTokenError(`the access token expired at ${new Date(payload.exp * 1000).toISOString()}; refresh it`);
-    if (typeof payload.nbf === 'number' && now < payload.nbf * 1000) throw invalidTokenError('the access token is not valid yet');
+    if (now >= payload.exp * 1000)
+      throw invalidTokenError(`the access token expired at ${new Date(payload.exp * 1000).toISOString()}; refresh it`);
+    if (typeof payload.nbf === 'number' && now < payload.nbf * 1000)
+      throw invalidTokenError('the access token is not valid yet');
     // Sender-constrained tokens (DPoP, mTLS) need a proof this service does not check: never take them as bearer.
-    if (payload.cnf !== undefined) throw invalidTokenError('the access token is sender-constrained, which this service does not accept');
-    if (typeof payload.scope !== 'string' || !payload.scope.split(' ').includes(OAuthScope.renders)) throw invalidTokenError(`the access token lacks the scope ${OAuthScope.renders}`);
+    if (payload.cnf !== undefined)
+      throw invalidTokenError('the access token is sender-constrained, which this service does not accept');
+    if (typeof payload.scope !== 'string' || !payload.scope.split(' ').includes(OAuthScope.renders))
+      throw invalidTokenError(`the access token lacks the scope ${OAuthScope.renders}`);
     const accountId = payload.sub;
     const grantId = payload[GRANT_ID_CLAIM];
-    if (typeof accountId !== 'string' || typeof grantId !== 'string') throw invalidTokenError('the access token names no account or grant');
-    if (!grantIsLive(this.options.db, grantId, now)) throw invalidTokenError('the sign-in behind the access token was revoked or has expired; sign in again');
+    if (typeof accountId !== 'string' || typeof grantId !== 'string')
+      throw invalidTokenError('the access token names no account or grant');
+    if (!grantIsLive(this.options.db, grantId, now))
+      throw invalidTokenError('the sign-in behind the access token was revoked or has expired; sign in again');
     return { accountId, credentialId: grantId, kind: 'oauth' };
   }
 }

@@ -18,7 +18,8 @@ const FORM_BYTES = 8 * 1024;
 const WRONG_CREDENTIALS = 'The account name or the password is wrong.';
 const BUSY = 'The server is busy with other sign-ins. Try again in a moment.';
 const BUSY_RETRY_SECONDS = 1;
-const tooManyFailures = (seconds: number) => `Too many wrong passwords for this account. Try again in ${Math.ceil(seconds / 60)} minute(s).`;
+const tooManyFailures = (seconds: number) =>
+  `Too many wrong passwords for this account. Try again in ${Math.ceil(seconds / 60)} minute(s).`;
 
 /** What each scope lets a client do, as the consent page says it. */
 const PERMISSIONS: Record<string, string> = {
@@ -64,11 +65,20 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
     try {
       details = await provider.interactionDetails(incoming, outgoing);
     } catch (error) {
-      if (error instanceof errors.SessionNotFound) throw new InteractionStop(400, 'This sign-in has expired or was started in another browser. Go back to the app and sign in again.');
+      if (error instanceof errors.SessionNotFound)
+        throw new InteractionStop(
+          400,
+          'This sign-in has expired or was started in another browser. Go back to the app and sign in again.',
+        );
       throw error;
     }
-    if (details.uid !== c.req.param('uid')) throw new InteractionStop(400, 'This sign-in page does not belong to the sign-in in progress. Go back to the app and sign in again.');
-    if (prompt !== undefined && details.prompt.name !== prompt) throw new InteractionStop(400, 'This step of the sign-in is already done. Go back to the app and sign in again.');
+    if (details.uid !== c.req.param('uid'))
+      throw new InteractionStop(
+        400,
+        'This sign-in page does not belong to the sign-in in progress. Go back to the app and sign in again.',
+      );
+    if (prompt !== undefined && details.prompt.name !== prompt)
+      throw new InteractionStop(400, 'This step of the sign-in is already done. Go back to the app and sign in again.');
     return details;
   };
 
@@ -78,33 +88,46 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
     return c.redirect(returnTo, 303);
   };
 
-  const show = (c: Context<ServiceEnv>, html: string, status: 200 | 401 | 429 | 503 = 200, headers: Record<string, string> = {}) =>
-    c.html(html, status, { ...PAGE_HEADERS, ...headers });
+  const show = (
+    c: Context<ServiceEnv>,
+    html: string,
+    status: 200 | 401 | 429 | 503 = 200,
+    headers: Record<string, string> = {},
+  ) => c.html(html, status, { ...PAGE_HEADERS, ...headers });
 
   const clientName = async (details: InteractionDetails) =>
-    (details.params.client_id ? (await provider.Client.find(details.params.client_id))?.clientName : undefined) ?? 'An application';
+    (details.params.client_id ? (await provider.Client.find(details.params.client_id))?.clientName : undefined) ??
+    'An application';
 
   const grantConsent = async (details: InteractionDetails): Promise<InteractionResults> => {
     const accountId = details.session?.accountId;
     const clientId = details.params.client_id;
-    if (!accountId || !clientId) throw new InteractionStop(400, 'This sign-in has no account. Go back to the app and sign in again.');
-    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId });
+    if (!accountId || !clientId)
+      throw new InteractionStop(400, 'This sign-in has no account. Go back to the app and sign in again.');
+    const grant =
+      (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+      new provider.Grant({ accountId, clientId });
     const missing = details.prompt.details;
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(resource, scopes.join(' '));
     return { consent: { grantId: await grant.save() } };
   };
 
-  const devAccountId = async () => (settings.devAutoLogin === undefined ? undefined : (await accounts.findByName(settings.devAutoLogin))?.id);
+  const devAccountId = async () =>
+    settings.devAutoLogin === undefined ? undefined : (await accounts.findByName(settings.devAutoLogin))?.id;
 
   /** A form post: same origin only (the cookie is SameSite=Lax already), urlencoded, small. */
   const readForm = async (c: Context<ServiceEnv>): Promise<URLSearchParams> => {
     // The request's own origin, or the issuer's when a proxy in front rewrites the Host header.
     const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== new URL(c.req.url).origin && origin !== issuerOrigin) throw new InteractionStop(403, 'This form was sent from another site and is refused.');
+    if (origin !== undefined && origin !== new URL(c.req.url).origin && origin !== issuerOrigin)
+      throw new InteractionStop(403, 'This form was sent from another site and is refused.');
     requireMediaType(c.req.raw, FORM_CONTENT_TYPE);
-    return new URLSearchParams(new TextDecoder().decode(await readBodyLimited(c.req.raw, FORM_BYTES, ErrorCode.bodyTooLarge, 'form')));
+    return new URLSearchParams(
+      new TextDecoder().decode(await readBodyLimited(c.req.raw, FORM_BYTES, ErrorCode.bodyTooLarge, 'form')),
+    );
   };
 
   const guarded = (handler: (c: Context<ServiceEnv>) => Promise<Response>) => async (c: Context<ServiceEnv>) => {
@@ -124,7 +147,14 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
       switch (details.prompt.name) {
         case 'login':
           if (devAccount) return finish(c, { login: { accountId: devAccount } });
-          return show(c, loginPage({ clientName: await clientName(details), loginAction: at(InteractionPath.login, details.uid), abortAction: at(InteractionPath.abort, details.uid) }));
+          return show(
+            c,
+            loginPage({
+              clientName: await clientName(details),
+              loginAction: at(InteractionPath.login, details.uid),
+              abortAction: at(InteractionPath.abort, details.uid),
+            }),
+          );
         case 'consent': {
           if (devAccount) return finish(c, await grantConsent(details));
           const account = details.session && (await accounts.get(details.session.accountId));
@@ -156,7 +186,13 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
       const address = nodeBindings(c).incoming.socket.remoteAddress ?? 'unknown';
       const logged = { account: name.slice(0, 100), client: details.params.client_id };
       const again = async (error: string, status: 401 | 429 | 503, headers?: Record<string, string>) => {
-        const page = loginPage({ clientName: await clientName(details), loginAction: at(InteractionPath.login, details.uid), abortAction: at(InteractionPath.abort, details.uid), account: name, error });
+        const page = loginPage({
+          clientName: await clientName(details),
+          loginAction: at(InteractionPath.login, details.uid),
+          abortAction: at(InteractionPath.abort, details.uid),
+          account: name,
+          error,
+        });
         return show(c, page, status, headers);
       };
       const waitMs = throttle.retryAfterMs(name, address, Date.now());

@@ -17,13 +17,19 @@ export function verifyCompactJws(token: string, keys: ReadonlyMap<string, KeyObj
   if (parts.length !== 3 || !parts.every((part) => SEGMENT.test(part))) return undefined;
   const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
   const header = decodeJson(encodedHeader);
-  if (!header || header.alg !== SIGNING_ALG || typeof header.kid !== 'string' || header.crit !== undefined) return undefined;
+  if (!header || header.alg !== SIGNING_ALG || typeof header.kid !== 'string' || header.crit !== undefined)
+    return undefined;
   const key = keys.get(header.kid);
   if (!key) return undefined;
   const signature = Buffer.from(encodedSignature, 'base64url');
   // ES256 signatures are r || s, 64 bytes (RFC 7518 §3.4), not DER.
   if (signature.length !== 64) return undefined;
-  const valid = verify('sha256', Buffer.from(`${encodedHeader}.${encodedPayload}`), { key, dsaEncoding: 'ieee-p1363' }, signature);
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${encodedHeader}.${encodedPayload}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    signature,
+  );
   if (!valid) return undefined;
   const payload = decodeJson(encodedPayload);
   return payload && { header, payload };
@@ -32,7 +38,9 @@ export function verifyCompactJws(token: string, keys: ReadonlyMap<string, KeyObj
 function decodeJson(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,10 @@ import type { ServiceEnv } from '../http/env.js';
 /** The Node request and response under a Hono request; oidc-provider (a Koa app) works on these. */
 export function nodeBindings(c: Context<ServiceEnv>): HttpBindings {
   const env = c.env as Partial<HttpBindings> | undefined;
-  if (!env?.incoming || !env.outgoing) throw new Error('the OAuth authorization server needs the service\'s Node HTTP server (service.listen), not service.fetch');
+  if (!env?.incoming || !env.outgoing)
+    throw new Error(
+      "the OAuth authorization server needs the service's Node HTTP server (service.listen), not service.fetch",
+    );
   return env as HttpBindings;
 }
 

@@ -53,7 +53,9 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
   const accounts = new SqliteAccountStore(db);
   if (settings.devAutoLogin !== undefined) {
     await accounts.ensure(settings.devAutoLogin, Date.now());
-    settings.log('oauth devAutoLogin is on: every sign-in is this account, without password or consent', { account: settings.devAutoLogin });
+    settings.log('oauth devAutoLogin is on: every sign-in is this account, without password or consent', {
+      account: settings.devAutoLogin,
+    });
   }
   const provider = createProvider({
     settings,
@@ -67,7 +69,12 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
   return {
     issuer: settings.issuer,
     audience: settings.audience,
-    authenticator: new AccessTokenVerifier({ issuer: settings.issuer, audience: settings.audience, publicKeys: keys.publicKeys, db }),
+    authenticator: new AccessTokenVerifier({
+      issuer: settings.issuer,
+      audience: settings.audience,
+      publicKeys: keys.publicKeys,
+      db,
+    }),
     routes: (app) => {
       interactionRoutes(app, { provider, accounts, passwords, settings });
       app.all(`${settings.mountPath}/*`, providerHandler(provider, settings.mountPath));

@@ -90,7 +90,12 @@ declare module 'oidc-provider' {
     readonly Client: { find(id: string): Promise<Client | undefined> };
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionResult(req: IncomingMessage, res: ServerResponse, result: InteractionResults, options?: { mergeWithLastSubmission?: boolean }): Promise<string>;
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: InteractionResults,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     on(event: string, listener: (...args: any[]) => void): this;
     /** Koa middleware, run before the provider's own. */
     use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): this;

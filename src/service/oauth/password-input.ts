@@ -8,7 +8,9 @@ export async function readPassword(): Promise<string> {
   if (!stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   const first = await hiddenPrompt('new password: ');
   const second = await hiddenPrompt('again: ');

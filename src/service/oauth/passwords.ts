@@ -23,12 +23,24 @@ export class PasswordError extends Error {
 
 /** Throws `PasswordError` when `password` cannot be set. */
 export function assertPasswordAcceptable(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw new PasswordError('password_too_short', `the password must be at least ${PASSWORD_MIN_LENGTH} characters, got ${password.length}`);
-  if (password.length > PASSWORD_MAX_LENGTH) throw new PasswordError('password_too_long', `the password must be at most ${PASSWORD_MAX_LENGTH} characters, got ${password.length}`);
+  if (password.length < PASSWORD_MIN_LENGTH)
+    throw new PasswordError(
+      'password_too_short',
+      `the password must be at least ${PASSWORD_MIN_LENGTH} characters, got ${password.length}`,
+    );
+  if (password.length > PASSWORD_MAX_LENGTH)
+    throw new PasswordError(
+      'password_too_long',
+      `the password must be at most ${PASSWORD_MAX_LENGTH} characters, got ${password.length}`,
+    );
 }
 
 const derive = (password: string, salt: Buffer, options: ScryptOptions & { N: number; r: number; p: number }) =>
-  new Promise<Buffer>((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
 
 /** `scrypt$N$r$p$salt$key` (base64url): the parameters travel with the hash so the cost can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
@@ -59,14 +71,23 @@ export class PasswordStore {
   async set(accountId: string, password: string): Promise<void> {
     const hash = await hashPassword(password);
     this.db
-      .prepare('INSERT INTO account_passwords (account_id, hash, updated_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at')
+      .prepare(
+        'INSERT INTO account_passwords (account_id, hash, updated_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at',
+      )
       .run(accountId, hash, this.now());
   }
 
   /** True when the account has a password and `password` is it; takes as long for an unknown account. */
   async check(accountId: string | undefined, password: string): Promise<boolean> {
-    const row = accountId === undefined ? undefined : (this.db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(accountId) as { hash: string } | undefined);
-    const matches = await verifyPassword(password, row?.hash ?? (await (unknownAccountHash ??= hashPassword(randomBytes(24).toString('base64url')))));
+    const row =
+      accountId === undefined
+        ? undefined
+        : (this.db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(accountId) as
+            { hash: string } | undefined);
+    const matches = await verifyPassword(
+      password,
+      row?.hash ?? (await (unknownAccountHash ??= hashPassword(randomBytes(24).toString('base64url')))),
+    );
     return row !== undefined && matches;
   }
 }

@@ -1,6 +1,13 @@
 import Provider, { errors, type Adapter, type Client } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.js';
-import { GRANT_ID_CLAIM, LOOPBACK_CALLBACK_PATH, LOOPBACK_HOSTS, OAuthClientId, OAuthScope, SIGNING_ALG } from './constants.js';
+import {
+  GRANT_ID_CLAIM,
+  LOOPBACK_CALLBACK_PATH,
+  LOOPBACK_HOSTS,
+  OAuthClientId,
+  OAuthScope,
+  SIGNING_ALG,
+} from './constants.js';
 import { errorPage, PAGE_HEADERS } from './pages.js';
 import type { ResolvedOAuthSettings } from './settings.js';
 import type { SigningJwk } from './signing-keys.js';
@@ -60,9 +67,21 @@ export function createProvider(parts: ProviderParts): Provider {
     adapter: parts.adapter,
     jwks: parts.jwks,
     clients: [
-      { ...publicClient, client_id: OAuthClientId.browser, client_name: 'fx in the browser', application_type: 'web', redirect_uris: [...settings.browserRedirectUris] },
+      {
+        ...publicClient,
+        client_id: OAuthClientId.browser,
+        client_name: 'fx in the browser',
+        application_type: 'web',
+        redirect_uris: [...settings.browserRedirectUris],
+      },
       // `native`: oidc-provider then accepts the registered loopback URIs with any port, nothing else (§7.3).
-      { ...publicClient, client_id: OAuthClientId.cli, client_name: 'the fx command line', application_type: 'native', redirect_uris: cliRedirectUris() },
+      {
+        ...publicClient,
+        client_id: OAuthClientId.cli,
+        client_name: 'the fx command line',
+        application_type: 'native',
+        redirect_uris: cliRedirectUris(),
+      },
     ],
     clientDefaults: { ...publicClient, application_type: 'web' },
     clientAuthMethods: ['none'],
@@ -85,13 +104,18 @@ export function createProvider(parts: ProviderParts): Provider {
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
       // `fx auth logout` revokes its refresh token: the grant and its access tokens go with it.
-      revocation: { enabled: true, allowedPolicy: (_ctx: unknown, client: Client, token: { clientId: string }) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: Client, token: { clientId: string }) =>
+          token.clientId === client.clientId,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => settings.audience,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-          if (indicator !== settings.audience) throw new errors.InvalidTarget(`the only resource is ${settings.audience}`);
+          if (indicator !== settings.audience)
+            throw new errors.InvalidTarget(`the only resource is ${settings.audience}`);
           return resourceServer;
         },
       },
@@ -105,7 +129,9 @@ export function createProvider(parts: ProviderParts): Provider {
     issueRefreshToken: (_ctx: unknown, client: GrantClient) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
     expiresWithSession: () => false,
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${settings.mountPath}/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `${settings.mountPath}/interaction/${interaction.uid}`,
+    },
     clientBasedCORS: (_ctx: unknown, origin: string, client: Client) =>
       client.clientId === OAuthClientId.browser && client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
     ttl: {
@@ -125,15 +151,21 @@ export function createProvider(parts: ProviderParts): Provider {
     renderError: async (ctx: HookContext, out: { error: string; error_description?: string }) => {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value);
       ctx.type = 'html';
-      ctx.body = errorPage('Sign-in failed', `${out.error}: ${out.error_description ?? 'the request cannot be completed'}`);
+      ctx.body = errorPage(
+        'Sign-in failed',
+        `${out.error}: ${out.error_description ?? 'the request cannot be completed'}`,
+      );
     },
   });
   // Resource-server scopes are not provider scopes, so discovery would not list `renders` on its own.
   provider.use(async (ctx: DiscoveryContext, next: () => Promise<void>) => {
     await next();
-    if (ctx.oidc?.route === 'discovery' && Array.isArray(ctx.body?.scopes_supported)) ctx.body.scopes_supported = [...ctx.body.scopes_supported, OAuthScope.renders];
+    if (ctx.oidc?.route === 'discovery' && Array.isArray(ctx.body?.scopes_supported))
+      ctx.body.scopes_supported = [...ctx.body.scopes_supported, OAuthScope.renders];
   });
-  provider.on('server_error', (_ctx: unknown, error: unknown) => settings.log('oauth server error', { error: String(error) }));
+  provider.on('server_error', (_ctx: unknown, error: unknown) =>
+    settings.log('oauth server error', { error: String(error) }),
+  );
   provider.on('grant.revoked', (_ctx: unknown, grantId: string) => settings.log('oauth grant revoked', { grantId }));
   return provider;
 }

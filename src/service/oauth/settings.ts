@@ -96,17 +96,21 @@ export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSett
   const issuer = parseIssuer(settings.issuer ?? DEFAULT_ISSUER);
   const lifetimes = { ...DEFAULT_LIFETIMES, ...settings.lifetimes };
   for (const [name, seconds] of Object.entries(lifetimes)) {
-    if (!Number.isInteger(seconds) || seconds < 1) fail(`"lifetimes.${name}" must be a positive whole number of seconds, got ${seconds}`);
+    if (!Number.isInteger(seconds) || seconds < 1)
+      fail(`"lifetimes.${name}" must be a positive whole number of seconds, got ${seconds}`);
   }
   const signIn = { ...DEFAULT_SIGN_IN_LIMITS, ...settings.signIn };
   for (const [name, value] of Object.entries(signIn)) {
     const least = name === 'hashQueue' ? 0 : 1;
-    if (!Number.isInteger(value) || value < least) fail(`"signIn.${name}" must be a whole number from ${least}, got ${value}`);
+    if (!Number.isInteger(value) || value < least)
+      fail(`"signIn.${name}" must be a whole number from ${least}, got ${value}`);
   }
   if (settings.devAutoLogin !== undefined && !isLoopbackHostname(issuer.hostname)) {
     fail(`"devAutoLogin" is a development setting and needs a loopback issuer, got ${JSON.stringify(issuer.href)}`);
   }
-  const browserRedirectUris = [...(settings.browserRedirectUris ?? DEFAULT_BROWSER_REDIRECT_URIS)].map((uri) => parseRedirectUri(uri));
+  const browserRedirectUris = [...(settings.browserRedirectUris ?? DEFAULT_BROWSER_REDIRECT_URIS)].map((uri) =>
+    parseRedirectUri(uri),
+  );
   return {
     dataDir: settings.dataDir,
     issuer: issuer.href.replace(/\/+$/, ''),
@@ -126,23 +130,29 @@ function fail(message: string): never {
 
 function parseIssuer(value: string): URL {
   const url = URL.parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) fail(`"issuer" must be an http(s) URL, got ${JSON.stringify(value)}`);
-  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) fail(`"issuer" must use https unless its host is loopback, got ${JSON.stringify(value)}`);
-  if (url.search || url.hash || url.username || url.password) fail(`"issuer" must have no query, fragment or credentials, got ${JSON.stringify(value)}`);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    fail(`"issuer" must be an http(s) URL, got ${JSON.stringify(value)}`);
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname))
+    fail(`"issuer" must use https unless its host is loopback, got ${JSON.stringify(value)}`);
+  if (url.search || url.hash || url.username || url.password)
+    fail(`"issuer" must have no query, fragment or credentials, got ${JSON.stringify(value)}`);
   const path = url.pathname.replace(/\/+$/, '');
   // The server is mounted at the issuer's path, next to `/v3`: it needs a path of its own.
-  if (path === '' || path === '/v3' || path.startsWith('/v3/')) fail(`"issuer" must have a path of its own such as "/oauth", got ${JSON.stringify(value)}`);
+  if (path === '' || path === '/v3' || path.startsWith('/v3/'))
+    fail(`"issuer" must have a path of its own such as "/oauth", got ${JSON.stringify(value)}`);
   return url;
 }
 
 function parseAudience(value: string): string {
   const url = URL.parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) fail(`"audience" must be an absolute http(s) URL without a fragment, got ${JSON.stringify(value)}`);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash)
+    fail(`"audience" must be an absolute http(s) URL without a fragment, got ${JSON.stringify(value)}`);
   return value;
 }
 
 function parseRedirectUri(value: string): string {
   const url = URL.parse(value);
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash) fail(`"browserRedirectUris" must hold http(s) URLs without a fragment, got ${JSON.stringify(value)}`);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hash)
+    fail(`"browserRedirectUris" must hold http(s) URLs without a fragment, got ${JSON.stringify(value)}`);
   return value;
 }

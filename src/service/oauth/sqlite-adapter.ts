@@ -6,7 +6,13 @@ import { sha256Hex } from '../ids.js';
  * Models whose id is a bearer secret: stored under the SHA-256 of the id, with the id itself left out of the
  * payload, so a leaked database leaks no usable code or refresh token (JWT access tokens are never stored).
  */
-const SECRET_MODELS = new Set(['AuthorizationCode', 'RefreshToken', 'AccessToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const SECRET_MODELS = new Set([
+  'AuthorizationCode',
+  'RefreshToken',
+  'AccessToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 
 interface RecordRow {
   payload: string;
@@ -41,24 +47,37 @@ export class SqliteOAuthAdapter implements Adapter {
          ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
            user_code = excluded.user_code, expires_at = excluded.expires_at`,
       )
-      .run(this.model, this.key(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, payload.userCode ?? null, expiresAt);
+      .run(
+        this.model,
+        this.key(id),
+        JSON.stringify(stored),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ?? null,
+        expiresAt,
+      );
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return this.read(this.db.prepare(`SELECT payload, consumed_at FROM oauth_records WHERE model = ? AND id = ? AND ${LIVE}`).get(this.model, this.key(id), this.now()), id);
+    return this.read(
+      this.db
+        .prepare(`SELECT payload, consumed_at FROM oauth_records WHERE model = ? AND id = ? AND ${LIVE}`)
+        .get(this.model, this.key(id), this.now()),
+      id,
+    );
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const row = this.db.prepare(`SELECT id, payload, consumed_at FROM oauth_records WHERE model = ? AND uid = ? AND ${LIVE}`).get(this.model, uid, this.now()) as
-      | (RecordRow & { id: string })
-      | undefined;
+    const row = this.db
+      .prepare(`SELECT id, payload, consumed_at FROM oauth_records WHERE model = ? AND uid = ? AND ${LIVE}`)
+      .get(this.model, uid, this.now()) as (RecordRow & { id: string }) | undefined;
     return this.read(row, this.secret ? undefined : row?.id);
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    const row = this.db.prepare(`SELECT id, payload, consumed_at FROM oauth_records WHERE model = ? AND user_code = ? AND ${LIVE}`).get(this.model, userCode, this.now()) as
-      | (RecordRow & { id: string })
-      | undefined;
+    const row = this.db
+      .prepare(`SELECT id, payload, consumed_at FROM oauth_records WHERE model = ? AND user_code = ? AND ${LIVE}`)
+      .get(this.model, userCode, this.now()) as (RecordRow & { id: string }) | undefined;
     return this.read(row, this.secret ? undefined : row?.id);
   }
 
@@ -70,7 +89,10 @@ export class SqliteOAuthAdapter implements Adapter {
     const changed = this.db
       .prepare('UPDATE oauth_records SET consumed_at = ? WHERE model = ? AND id = ? AND consumed_at IS NULL')
       .run(Math.floor(this.now() / 1000), this.model, this.key(id)).changes;
-    if (changed === 0) throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`);
+    if (changed === 0)
+      throw new errors.InvalidGrant(
+        `${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`,
+      );
   }
 
   async destroy(id: string): Promise<void> {
@@ -100,5 +122,8 @@ export function purgeExpiredOAuthRecords(db: Sqlite, now: number): number {
 
 /** Whether a grant is still there: gone once revoked (refresh token or code reuse, revocation) or expired. */
 export function grantIsLive(db: Sqlite, grantId: string, now: number): boolean {
-  return db.prepare(`SELECT 1 FROM oauth_records WHERE model = 'Grant' AND id = ? AND ${LIVE}`).get(grantId, now) !== undefined;
+  return (
+    db.prepare(`SELECT 1 FROM oauth_records WHERE model = 'Grant' AND id = ? AND ${LIVE}`).get(grantId, now) !==
+    undefined
+  );
 }

@@ -20,7 +20,8 @@ export class WorkLimit {
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.concurrency) {
-      if (this.waiting.length >= this.queue) throw new WorkLimitBusyError(`${this.concurrency} running and ${this.queue} waiting already`);
+      if (this.waiting.length >= this.queue)
+        throw new WorkLimitBusyError(`${this.concurrency} running and ${this.queue} waiting already`);
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else this.active += 1;
     try {

@@ -21,11 +21,16 @@ export const filePath = (key: string) => `${Route.files}/${key}`;
 
 /** Fresh signed links to a completed render's files (nulls before that). */
 export function signedLinks(render: RenderRow, { signer, ttlSeconds, baseUrl, now }: LinkSigner): SignedLinks {
-  if (render.videoKey === null || render.thumbnailKey === null) return { video_url: null, thumbnail_url: null, expires_at: null };
+  if (render.videoKey === null || render.thumbnailKey === null)
+    return { video_url: null, thumbnail_url: null, expires_at: null };
   const expires = Math.floor(now / 1000) + ttlSeconds;
   const link = (key: string) => {
     const path = filePath(key);
     return `${baseUrl}${path}?expires=${expires}&signature=${signer.sign(path, expires)}`;
   };
-  return { video_url: link(render.videoKey), thumbnail_url: link(render.thumbnailKey), expires_at: new Date(expires * 1000).toISOString() };
+  return {
+    video_url: link(render.videoKey),
+    thumbnail_url: link(render.thumbnailKey),
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
 }

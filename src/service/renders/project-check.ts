@@ -27,7 +27,12 @@ const paramOf = (found: Issue) => found.path.join('.');
  * preview and the CLI use. Broken declarations and value errors refuse the render (`render_project_invalid`,
  * every issue listed); warnings are kept, and refuse it too when `strict`.
  */
-export function checkProject(html: string, composition: string, variables: Record<string, unknown>, strict: boolean): ProjectCheck {
+export function checkProject(
+  html: string,
+  composition: string,
+  variables: Record<string, unknown>,
+  strict: boolean,
+): ProjectCheck {
   const metadata = extractCompositionMetadata(html);
   const declarationIssues = metadata.issues.filter((found) => found.severity === 'error');
   const valueIssues = validateVariables(variables, metadata.variables, { path: ['variables'] });
@@ -39,7 +44,10 @@ export function checkProject(html: string, composition: string, variables: Recor
     throw new ServiceError(
       ErrorCode.renderProjectInvalid,
       `the composition ${JSON.stringify(composition)} cannot render with these variables: ${first.message}${refused.length > 1 ? ` (and ${refused.length - 1} more issue(s))` : ''}`,
-      { param: declarationIssues.includes(first) ? 'composition' : paramOf(first) || 'variables', issues: strict ? [...errors, ...warnings] : errors },
+      {
+        param: declarationIssues.includes(first) ? 'composition' : paramOf(first) || 'variables',
+        issues: strict ? [...errors, ...warnings] : errors,
+      },
     );
   }
   return { metadata, warnings };
@@ -53,14 +61,24 @@ const framesOf = (duration: number, fps: number) => Math.max(1, Math.round(durat
  * its root `data-duration` above `maxDurationSeconds`, or duration × fps above `maxFrames`. A composition without
  * a duration is left to the renderer, which refuses it.
  */
-export function checkCompositionLength(duration: number | undefined, composition: string, fps: number, limits: Pick<Limits, 'maxDurationSeconds' | 'maxFrames'>): void {
+export function checkCompositionLength(
+  duration: number | undefined,
+  composition: string,
+  fps: number,
+  limits: Pick<Limits, 'maxDurationSeconds' | 'maxFrames'>,
+): void {
   if (duration === undefined) return;
-  const tooLong = (message: string) => new ServiceError(ErrorCode.compositionTooLong, message, { param: 'composition' });
+  const tooLong = (message: string) =>
+    new ServiceError(ErrorCode.compositionTooLong, message, { param: 'composition' });
   if (duration > limits.maxDurationSeconds) {
-    throw tooLong(`"data-duration" of ${JSON.stringify(composition)} must be at most ${limits.maxDurationSeconds} seconds, got ${duration}`);
+    throw tooLong(
+      `"data-duration" of ${JSON.stringify(composition)} must be at most ${limits.maxDurationSeconds} seconds, got ${duration}`,
+    );
   }
   const frames = framesOf(duration, fps);
   if (frames > limits.maxFrames) {
-    throw tooLong(`${JSON.stringify(composition)} must render at most ${limits.maxFrames} frames, got ${frames} (${duration} s at ${fps} fps); lower "fps" or shorten the composition`);
+    throw tooLong(
+      `${JSON.stringify(composition)} must render at most ${limits.maxFrames} frames, got ${frames} (${duration} s at ${fps} fps); lower "fps" or shorten the composition`,
+    );
   }
 }

@@ -16,7 +16,9 @@ export interface RequestPolicy {
 }
 
 /** What the body says: the aspect ratio may be left to detection, and the page URL is known only after fetching. */
-export type ParsedRenderRequest = Omit<RenderRequest, 'aspect_ratio' | 'page_url'> & { readonly aspect_ratio: AspectRatio | null };
+export type ParsedRenderRequest = Omit<RenderRequest, 'aspect_ratio' | 'page_url'> & {
+  readonly aspect_ratio: AspectRatio | null;
+};
 
 const invalid = (param: string, message: string) => new ServiceError(ErrorCode.parameterInvalid, message, { param });
 
@@ -26,12 +28,16 @@ const invalid = (param: string, message: string) => new ServiceError(ErrorCode.p
  */
 export function parseRenderRequest(body: unknown, policy: RequestPolicy): ParsedRenderRequest {
   const checked = checkRenderRequest(body, { variablesDepth: policy.variablesDepth });
-  if ('problem' in checked) throw new ServiceError(checked.problem.code, checked.problem.message, { param: checked.problem.param });
+  if ('problem' in checked)
+    throw new ServiceError(checked.problem.code, checked.problem.message, { param: checked.problem.param });
   const parsed = checked.fields;
   const variables = parsed.variables ?? {};
   const variablesBytes = Buffer.byteLength(JSON.stringify(variables));
   if (variablesBytes > policy.variablesBytes) {
-    throw invalid('variables', `"variables" must be at most ${policy.variablesBytes} bytes as JSON, got ${variablesBytes}; pass media as URLs`);
+    throw invalid(
+      'variables',
+      `"variables" must be at most ${policy.variablesBytes} bytes as JSON, got ${variablesBytes}; pass media as URLs`,
+    );
   }
   return {
     asset_id: parsed.asset_id ?? null,
@@ -44,7 +50,8 @@ export function parseRenderRequest(body: unknown, policy: RequestPolicy): Parsed
     aspect_ratio: parsed.aspect_ratio ?? null,
     variables,
     strict_variables: parsed.strict_variables ?? false,
-    callback_url: parsed.callback_url === undefined ? null : checkCallbackUrl(parsed.callback_url, policy.allowInsecureCallbacks),
+    callback_url:
+      parsed.callback_url === undefined ? null : checkCallbackUrl(parsed.callback_url, policy.allowInsecureCallbacks),
     callback_id: parsed.callback_id ?? null,
   };
 }
@@ -56,14 +63,16 @@ function parseUrl(value: string, param: string, expected: string): URL {
   } catch {
     throw invalid(param, `"${param}" must be ${expected}, got ${describe(value)}`);
   }
-  if (url.username || url.password) throw invalid(param, `"${param}" must not carry credentials, got ${describe(value)}`);
+  if (url.username || url.password)
+    throw invalid(param, `"${param}" must not carry credentials, got ${describe(value)}`);
   return url;
 }
 
 /** Checked after parsing: the protocol of the parsed URL, and the string returned is the one validated. */
 function checkPageUrl(value: string): string {
   const url = parseUrl(value, 'url', RENDER_REQUEST_FIELDS.url.expected);
-  if (!HTTP_PROTOCOLS.has(url.protocol)) throw invalid('url', `"url" must be ${RENDER_REQUEST_FIELDS.url.expected}, got protocol "${url.protocol}"`);
+  if (!HTTP_PROTOCOLS.has(url.protocol))
+    throw invalid('url', `"url" must be ${RENDER_REQUEST_FIELDS.url.expected}, got protocol "${url.protocol}"`);
   return url.href;
 }
 
@@ -72,9 +81,14 @@ function checkCallbackUrl(value: string, allowInsecure: boolean): string {
   if (url.protocol === 'https:') return url.href;
   if (url.protocol === 'http:') {
     if (allowInsecure && isLoopbackHost(url.hostname)) return url.href;
-    throw new ServiceError(ErrorCode.callbackUrlInsecure, `"callback_url" must use https:, got ${describe(value)}`, { param: 'callback_url' });
+    throw new ServiceError(ErrorCode.callbackUrlInsecure, `"callback_url" must use https:, got ${describe(value)}`, {
+      param: 'callback_url',
+    });
   }
-  throw invalid('callback_url', `"callback_url" must be ${RENDER_REQUEST_FIELDS.callback_url.expected}, got protocol "${url.protocol}"`);
+  throw invalid(
+    'callback_url',
+    `"callback_url" must be ${RENDER_REQUEST_FIELDS.callback_url.expected}, got protocol "${url.protocol}"`,
+  );
 }
 
 function checkComposition(value: string): string {

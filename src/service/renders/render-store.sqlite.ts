@@ -78,7 +78,15 @@ export class SqliteRenderStore implements RenderStore {
         `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
          VALUES (?, ?, ?, '${RenderStatus.queued}', ?, ?, ?, ?)`,
       )
-      .run(render.id, render.accountId, render.credentialId, JSON.stringify(render.request), JSON.stringify(render.warnings), render.projectKey, render.createdAt);
+      .run(
+        render.id,
+        render.accountId,
+        render.credentialId,
+        JSON.stringify(render.request),
+        JSON.stringify(render.warnings),
+        render.projectKey,
+        render.createdAt,
+      );
   }
 
   async get(accountId: string, id: string) {
@@ -117,7 +125,9 @@ export class SqliteRenderStore implements RenderStore {
 
   async recordProgress(id: string, progress: Pick<RenderRow, 'stage' | 'framesDone' | 'framesTotal'>) {
     this.db
-      .prepare(`UPDATE renders SET stage = ?, frames_done = ?, frames_total = ? WHERE id = ? AND status = '${RenderStatus.rendering}'`)
+      .prepare(
+        `UPDATE renders SET stage = ?, frames_done = ?, frames_total = ? WHERE id = ? AND status = '${RenderStatus.rendering}'`,
+      )
       .run(progress.stage, progress.framesDone, progress.framesTotal, id);
   }
 
@@ -126,7 +136,17 @@ export class SqliteRenderStore implements RenderStore {
       `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = ?, frames_total = ?, finished_at = ?,
          video_key = ?, thumbnail_key = ?, output = ?, credits = ?, warnings = ?
        WHERE id = ? AND status = '${RenderStatus.rendering}' AND ${LIVE}`,
-      [result.output.frames, result.output.frames, result.finishedAt, result.videoKey, result.thumbnailKey, JSON.stringify(result.output), result.credits, JSON.stringify(result.warnings), id],
+      [
+        result.output.frames,
+        result.output.frames,
+        result.finishedAt,
+        result.videoKey,
+        result.thumbnailKey,
+        JSON.stringify(result.output),
+        result.credits,
+        JSON.stringify(result.warnings),
+        id,
+      ],
       webhook,
     );
   }
@@ -142,20 +162,34 @@ export class SqliteRenderStore implements RenderStore {
 
   async requeue(id: string) {
     this.db
-      .prepare(`UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued', attempts = MAX(attempts - 1, 0) WHERE id = ? AND status = '${RenderStatus.rendering}'`)
+      .prepare(
+        `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued', attempts = MAX(attempts - 1, 0) WHERE id = ? AND status = '${RenderStatus.rendering}'`,
+      )
       .run(id);
   }
 
   async interrupted() {
-    return (this.db.prepare(`SELECT * FROM renders WHERE status = '${RenderStatus.rendering}' AND ${LIVE} ORDER BY seq`).all() as Row[]).map(toRender);
+    return (
+      this.db
+        .prepare(`SELECT * FROM renders WHERE status = '${RenderStatus.rendering}' AND ${LIVE} ORDER BY seq`)
+        .all() as Row[]
+    ).map(toRender);
   }
 
   async resume(id: string) {
-    this.db.prepare(`UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued' WHERE id = ? AND status = '${RenderStatus.rendering}'`).run(id);
+    this.db
+      .prepare(
+        `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued' WHERE id = ? AND status = '${RenderStatus.rendering}'`,
+      )
+      .run(id);
   }
 
   async queuedIds() {
-    return (this.db.prepare(`SELECT id FROM renders WHERE status = '${RenderStatus.queued}' AND ${LIVE} ORDER BY seq`).all() as { id: string }[]).map((row) => row.id);
+    return (
+      this.db
+        .prepare(`SELECT id FROM renders WHERE status = '${RenderStatus.queued}' AND ${LIVE} ORDER BY seq`)
+        .all() as { id: string }[]
+    ).map((row) => row.id);
   }
 
   async usage(accountId: string, from: number, to: number) {
@@ -168,6 +202,11 @@ export class SqliteRenderStore implements RenderStore {
          FROM renders WHERE account_id = ? AND created_at >= ? AND created_at < ?`,
       )
       .get(accountId, from, to) as { total: number; completed: number; failed: number; credits: number };
-    return { creditsUsed: Math.round(row.credits * 100) / 100, rendersTotal: row.total, rendersCompleted: row.completed, rendersFailed: row.failed };
+    return {
+      creditsUsed: Math.round(row.credits * 100) / 100,
+      rendersTotal: row.total,
+      rendersCompleted: row.completed,
+      rendersFailed: row.failed,
+    };
   }
 }

@@ -1,4 +1,11 @@
-import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow, Usage } from './render-types.js';
+import type {
+  CompletedRender,
+  NewRender,
+  NewWebhookDelivery,
+  RenderFailure,
+  RenderRow,
+  Usage,
+} from './render-types.js';
 
 /**
  * Render records and their state machine (`queued → rendering → completed | failed`). Every transition is

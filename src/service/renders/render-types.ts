@@ -58,7 +58,10 @@ export interface RenderRow {
   readonly deletedAt: number | null;
 }
 
-export type NewRender = Pick<RenderRow, 'id' | 'accountId' | 'credentialId' | 'request' | 'warnings' | 'projectKey' | 'createdAt'>;
+export type NewRender = Pick<
+  RenderRow,
+  'id' | 'accountId' | 'credentialId' | 'request' | 'warnings' | 'projectKey' | 'createdAt'
+>;
 
 export interface CompletedRender {
   /** Submit warnings plus the compile problems the renderer reported without failing. */

@@ -12,7 +12,8 @@ export interface PageFetchOptions {
 
 const MAX_REDIRECTS = 5;
 const HTML_TYPES: ReadonlySet<string> = new Set(['', 'text/html', 'application/xhtml+xml']);
-const failed = (message: string, cause?: unknown) => new ServiceError(ErrorCode.urlFetchFailed, message, { param: 'url', cause });
+const failed = (message: string, cause?: unknown) =>
+  new ServiceError(ErrorCode.urlFetchFailed, message, { param: 'url', cause });
 
 /**
  * Fetches the HTML of a `url` render once, server-side: http(s) only, every redirect hop checked against the
@@ -24,15 +25,23 @@ export async function fetchPage(url: string, options: PageFetchOptions): Promise
   const fetchHop = outboundFetch(options.fetch, options.allowPrivateNetwork);
   let current = new URL(url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (current.protocol !== 'http:' && current.protocol !== 'https:') throw failed(`"url" redirected to a non-http(s) URL ${JSON.stringify(current.href)}`);
+    if (current.protocol !== 'http:' && current.protocol !== 'https:')
+      throw failed(`"url" redirected to a non-http(s) URL ${JSON.stringify(current.href)}`);
     let response: Response;
     try {
       response = await fetchHop(current, { redirect: 'manual', signal, headers: { accept: 'text/html' } });
     } catch (error) {
       if (error instanceof AddressRefusedError) {
-        throw new ServiceError(ErrorCode.urlNotAllowed, `"url" must reach a public address, ${JSON.stringify(current.host)} does not`, { param: 'url' });
+        throw new ServiceError(
+          ErrorCode.urlNotAllowed,
+          `"url" must reach a public address, ${JSON.stringify(current.host)} does not`,
+          { param: 'url' },
+        );
       }
-      throw failed(`"url" could not be fetched: ${signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message}`, error);
+      throw failed(
+        `"url" could not be fetched: ${signal.aborted ? `no answer within ${options.timeoutMs} ms` : (error as Error).message}`,
+        error,
+      );
     }
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location) {

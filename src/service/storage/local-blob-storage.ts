@@ -70,7 +70,10 @@ export class LocalBlobStorage implements BlobStorage {
     try {
       const info = await stat(path);
       if (!info.isFile()) return undefined;
-      return { size: info.size, stream: (range) => createReadStream(path, range && { start: range.start, end: range.end }) };
+      return {
+        size: info.size,
+        stream: (range) => createReadStream(path, range && { start: range.start, end: range.end }),
+      };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;

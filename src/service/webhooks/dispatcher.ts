@@ -8,12 +8,18 @@ import { signWebhook } from './signature.js';
 
 const BATCH = 20;
 /** Delay before attempt `attempts + 1`: base × 4^(attempts − 1), capped (5 s, 20 s, 80 s, … ≤ 1 h by default). */
-export const retryDelay = (attempts: number, baseMs: number, maxMs: number) => Math.min(baseMs * 4 ** Math.max(attempts - 1, 0), maxMs);
+export const retryDelay = (attempts: number, baseMs: number, maxMs: number) =>
+  Math.min(baseMs * 4 ** Math.max(attempts - 1, 0), maxMs);
 
 /** The event body (openapi.yaml `WebhookEvent`), with links signed for this attempt. */
 export function webhookEvent(context: ServiceContext, delivery: WebhookDelivery, render: RenderRow, now: number) {
   const completed = delivery.eventType === WebhookEventType.completed;
-  const links = signedLinks(render, { signer: context.signer, ttlSeconds: context.config.signedUrlTtlSeconds, baseUrl: context.baseUrl(), now });
+  const links = signedLinks(render, {
+    signer: context.signer,
+    ttlSeconds: context.config.signedUrlTtlSeconds,
+    baseUrl: context.baseUrl(),
+    now,
+  });
   return {
     type: delivery.eventType,
     timestamp: new Date(delivery.eventTime).toISOString(),
@@ -105,7 +111,8 @@ export class WebhookDispatcher {
       if (status >= 200 && status < 300) return outbox.delivered(delivery.id, attempts, status, config.now());
       error = `answered HTTP ${status}`;
     } catch (caught) {
-      if (caught instanceof AddressRefusedError) error = `"callback_url" host ${JSON.stringify(caught.hostname)} is not a public address`;
+      if (caught instanceof AddressRefusedError)
+        error = `"callback_url" host ${JSON.stringify(caught.hostname)} is not a public address`;
       else if ((caught as Error).name === 'TimeoutError') error = `no answer within ${config.webhooks.timeoutMs} ms`;
       else error = String((caught as Error).message ?? caught);
     }

@@ -7,7 +7,15 @@ export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery):
   db.prepare(
     `INSERT INTO webhook_deliveries (id, render_id, account_id, url, event_type, event_time, state, next_attempt_at)
      VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
-  ).run(delivery.id, delivery.renderId, delivery.accountId, delivery.url, delivery.eventType, delivery.eventTime, delivery.eventTime);
+  ).run(
+    delivery.id,
+    delivery.renderId,
+    delivery.accountId,
+    delivery.url,
+    delivery.eventType,
+    delivery.eventTime,
+    delivery.eventTime,
+  );
 }
 
 interface Row {
@@ -25,7 +33,9 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   async due(now: number, limit: number) {
     const rows = this.db
-      .prepare(`SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`)
+      .prepare(
+        `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
+      )
       .all(now, limit) as Row[];
     return rows.map((row) => ({
       id: row.id,
@@ -40,19 +50,25 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
 
   async delivered(id: string, attempts: number, status: number, now: number) {
     this.db
-      .prepare(`UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?`)
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?`,
+      )
       .run(attempts, status, now, id);
   }
 
   async retryLater(id: string, attempts: number, nextAttemptAt: number, status: number | null, error: string) {
     this.db
-      .prepare(`UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?`)
+      .prepare(
+        `UPDATE webhook_deliveries SET attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?`,
+      )
       .run(attempts, nextAttemptAt, status, error, id);
   }
 
   async abandon(id: string, attempts: number, status: number | null, error: string) {
     this.db
-      .prepare(`UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_status = ?, last_error = ? WHERE id = ?`)
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'failed', attempts = ?, last_status = ?, last_error = ? WHERE id = ?`,
+      )
       .run(attempts, status, error, id);
   }
 }

@@ -27,8 +27,13 @@ export async function checkApp(browser, url, failures) {
   };
   try {
     await page.goto(url);
-    await check('ready', () => page.waitForFunction(() => document.querySelector('fx-composition')?.ready === true, null, { timeout: READY_MS }).then(() => undefined));
-    const headline = () => compositionFrame(page)?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
+    await check('ready', () =>
+      page
+        .waitForFunction(() => document.querySelector('fx-composition')?.ready === true, null, { timeout: READY_MS })
+        .then(() => undefined),
+    );
+    const headline = () =>
+      compositionFrame(page)?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
     await check('live variable change', async () => {
       await page.click('#change');
       const deadline = Date.now() + 5000;
@@ -42,13 +47,17 @@ export async function checkApp(browser, url, failures) {
     });
     await check('no event loop', async () => {
       await page.waitForTimeout(500);
-      const count = await page.evaluate((ms) => new Promise((resolve) => {
-        const element = document.querySelector('fx-composition');
-        let events = 0;
-        const count = () => events++;
-        element.addEventListener('variableschange', count);
-        setTimeout(() => (element.removeEventListener('variableschange', count), resolve(events)), ms);
-      }), IDLE_MS);
+      const count = await page.evaluate(
+        (ms) =>
+          new Promise((resolve) => {
+            const element = document.querySelector('fx-composition');
+            let events = 0;
+            const count = () => events++;
+            element.addEventListener('variableschange', count);
+            setTimeout(() => (element.removeEventListener('variableschange', count), resolve(events)), ms);
+          }),
+        IDLE_MS,
+      );
       if (count > MAX_IDLE_EVENTS) throw new Error(`${count} "variableschange" events in ${IDLE_MS / 1000} s idle`);
     });
     await check('no failed requests', () => {
@@ -58,7 +67,7 @@ export async function checkApp(browser, url, failures) {
       if (consoleErrors.length > 0) throw new Error(consoleErrors.join(' | '));
     });
     // An app's development build resolves lit's development build; its notice is about fx, not the app.
-    await check("no lit dev-mode notice", () => {
+    await check('no lit dev-mode notice', () => {
       if (litNotices.length > 0) throw new Error(litNotices[0]);
     });
   } finally {

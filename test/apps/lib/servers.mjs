@@ -7,15 +7,28 @@ import { connect } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
 };
 
 /** Listens on a free loopback port; resolves `{ port, failures, close }`. */
 function listen(handler, failures) {
   const server = createServer(handler);
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port, failures, close: () => new Promise((done) => server.close(done)) }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        port: server.address().port,
+        failures,
+        close: () => new Promise((done) => server.close(done)),
+      }),
+    );
   });
 }
 
@@ -47,11 +60,14 @@ export function serveStatic(folder, { failures = [], cors = false } = {}) {
 export async function proxyTo(targetPort) {
   const failures = [];
   const proxy = await listen((req, res) => {
-    const upstream = request({ host: '127.0.0.1', port: targetPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      if (answer.statusCode >= 400) failures.push(`${answer.statusCode} ${req.url}`);
-      res.writeHead(answer.statusCode, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: targetPort, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        if (answer.statusCode >= 400) failures.push(`${answer.statusCode} ${req.url}`);
+        res.writeHead(answer.statusCode, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
       failures.push(`502 ${req.url} (${error.message})`);
       res.writeHead(502).end();
@@ -60,7 +76,9 @@ export async function proxyTo(targetPort) {
   }, failures);
   proxy.server.on('upgrade', (req, socket, head) => {
     const upstream = connect(targetPort, '127.0.0.1', () => {
-      const headers = Object.entries(req.headers).map(([name, value]) => `${name}: ${value}`).join('\r\n');
+      const headers = Object.entries(req.headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
       upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers}\r\n\r\n`);
       upstream.write(head);
       upstream.pipe(socket).pipe(upstream);

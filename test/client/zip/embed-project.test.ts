@@ -6,7 +6,16 @@ import { mount, nextEvent } from '../../elements/helpers.js';
 
 const FOLDER = new URL('/test/fixtures/project/', location.href).href;
 /** Every file the fixture's composition uses with its image variable set to media/chosen.svg — not unused.svg. */
-const USED = ['fonts/title.ttf', 'index.html', 'media/bg.svg', 'media/chosen.svg', 'media/default.svg', 'parts/card.html', 'parts/logo.svg', 'style.css'];
+const USED = [
+  'fonts/title.ttf',
+  'index.html',
+  'media/bg.svg',
+  'media/chosen.svg',
+  'media/default.svg',
+  'parts/card.html',
+  'parts/logo.svg',
+  'style.css',
+];
 
 async function loaded(attributes: Record<string, string>, srcdoc?: string) {
   const element = mount(attributes, srcdoc === undefined ? {} : { srcdoc });
@@ -18,7 +27,10 @@ const fileBytes = async (url: string) => new Uint8Array(await (await fetch(url))
 
 describe('<fx-composition> as a project', () => {
   it('lists the files the composition uses, with the current image value, and zips exactly them', async () => {
-    const element = await loaded({ src: `${FOLDER}index.html`, variables: JSON.stringify({ photo: 'media/chosen.svg' }) });
+    const element = await loaded({
+      src: `${FOLDER}index.html`,
+      variables: JSON.stringify({ photo: 'media/chosen.svg' }),
+    });
     expect(element.dependencies.map(({ path }) => path).sort()).to.deep.equal(USED);
     expect(element.dependencies[0]).to.deep.equal({ path: 'index.html', url: `${FOLDER}index.html` });
     expect(element.dependencies.find(({ path }) => path === 'parts/logo.svg')!.url).to.equal(`${FOLDER}parts/logo.svg`);
@@ -41,7 +53,9 @@ describe('<fx-composition> as a project', () => {
 
   it('adds extra files by URL or as entries', async () => {
     const element = await loaded({ src: `${FOLDER}index.html` });
-    const files = await element.projectFiles({ extraFiles: ['media/extra.svg', { path: 'data/rows.json', data: '[1]' }] });
+    const files = await element.projectFiles({
+      extraFiles: ['media/extra.svg', { path: 'data/rows.json', data: '[1]' }],
+    });
     expect(files.map(({ path }) => path)).to.include.members(['media/extra.svg', 'data/rows.json']);
   });
 
@@ -56,7 +70,10 @@ describe('<fx-composition> as a project', () => {
     const element = mount({ src: `${FOLDER}outside.html` });
     element.allowCompositionReadsUnder = [new URL('/test/fixtures/basic/', location.href).href];
     await nextEvent(element, 'ready');
-    expect(element.dependencies).to.deep.equal([{ path: 'index.html', url: `${FOLDER}outside.html` }, { path: 'media/bg.svg', url: `${FOLDER}media/bg.svg` }]);
+    expect(element.dependencies).to.deep.equal([
+      { path: 'index.html', url: `${FOLDER}outside.html` },
+      { path: 'media/bg.svg', url: `${FOLDER}media/bg.svg` },
+    ]);
   });
 
   it('refuses before a load, and names a file that cannot be fetched', async () => {
@@ -67,7 +84,9 @@ describe('<fx-composition> as a project', () => {
     element.remove();
 
     const loadedElement = await loaded({ src: `${FOLDER}index.html` });
-    const missing = await loadedElement.projectFiles({ extraFiles: ['media/missing.svg'] }).catch((error: unknown) => error);
+    const missing = await loadedElement
+      .projectFiles({ extraFiles: ['media/missing.svg'] })
+      .catch((error: unknown) => error);
     expect(isFxError(missing, 'project_file_unavailable')).to.be.true;
     expect((missing as { path?: string }).path).to.equal('media/missing.svg');
   });

@@ -31,7 +31,15 @@ const PROJECT: Record<string, string | Uint8Array> = {
   'drafts/old.html': 'x',
   'notes.txt': 'x',
 };
-const KEPT = ['index.html', 'keep.psd', 'media/clip.mp4', 'media/photo.png', 'style.css', 'sub/notes.txt', 'sub/renders/kept.txt'];
+const KEPT = [
+  'index.html',
+  'keep.psd',
+  'media/clip.mp4',
+  'media/photo.png',
+  'style.css',
+  'sub/notes.txt',
+  'sub/renders/kept.txt',
+];
 
 async function writeProject(root: string, files: Record<string, string | Uint8Array>) {
   for (const [path, data] of Object.entries(files)) {
@@ -57,9 +65,15 @@ describe('zipProjectDirectory (Node)', () => {
     const { zip, entries } = await zipProjectDirectory(root);
     const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
     assert.deepEqual(Object.keys(files).sort(), KEPT);
-    assert.deepEqual(entries.map((entry) => entry.path), KEPT);
+    assert.deepEqual(
+      entries.map((entry) => entry.path),
+      KEPT,
+    );
     assert.deepEqual(Buffer.from(files['media/photo.png']!), Buffer.from(PROJECT['media/photo.png']!));
-    assert.deepEqual(entries.filter((entry) => entry.stored).map((entry) => entry.path), ['media/clip.mp4', 'media/photo.png']);
+    assert.deepEqual(
+      entries.filter((entry) => entry.stored).map((entry) => entry.path),
+      ['media/clip.mp4', 'media/photo.png'],
+    );
   });
 
   test('writes the same bytes every time', async () => {
@@ -75,17 +89,26 @@ describe('zipProjectDirectory (Node)', () => {
 
   test('the service accepts the zip', async () => {
     const { zip, entries } = await zipProjectDirectory(root);
-    const response = await service.api('/v3/assets?composition=index.html', zipInit(new Uint8Array(await zip.arrayBuffer())));
+    const response = await service.api(
+      '/v3/assets?composition=index.html',
+      zipInit(new Uint8Array(await zip.arrayBuffer())),
+    );
     assert.equal(response.status, 201, await response.clone().text());
     const asset = (await response.json()) as { file_count: number; size_bytes: number };
     assert.equal(asset.file_count, KEPT.length);
-    assert.equal(asset.size_bytes, entries.reduce((sum, entry) => sum + entry.size, 0));
+    assert.equal(
+      asset.size_bytes,
+      entries.reduce((sum, entry) => sum + entry.size, 0),
+    );
   });
 
   test('the service accepts the embed fixture project (test/fixtures/project) zipped from disk', async () => {
     const folder = new URL('../../fixtures/project/', import.meta.url);
     const { zip, entries } = await zipProjectDirectory(folder.pathname);
-    assert.ok(entries.some((entry) => entry.path === 'parts/card.html') && entries.some((entry) => entry.path === 'fonts/title.ttf'));
+    assert.ok(
+      entries.some((entry) => entry.path === 'parts/card.html') &&
+        entries.some((entry) => entry.path === 'fonts/title.ttf'),
+    );
     const response = await service.api('/v3/assets', zipInit(new Uint8Array(await zip.arrayBuffer())));
     assert.equal(response.status, 201, await response.clone().text());
     assert.equal(((await response.json()) as { file_count: number }).file_count, entries.length);
@@ -96,13 +119,18 @@ describe('zipProjectDirectory (Node)', () => {
     try {
       await writeProject(linked, { 'index.html': compositionHtml() });
       await symlink('/etc/passwd', join(linked, 'passwd'));
-      await assert.rejects(zipProjectDirectory(linked), (error) => isFxError(error, 'zip_entry_symlink') && (error as { path?: string }).path === 'passwd');
+      await assert.rejects(
+        zipProjectDirectory(linked),
+        (error) => isFxError(error, 'zip_entry_symlink') && (error as { path?: string }).path === 'passwd',
+      );
     } finally {
       await rm(linked, { recursive: true, force: true });
     }
   });
 
   test('refuses a project without its entry composition', async () => {
-    await assert.rejects(zipProjectDirectory(root, { composition: 'main.html' }), (error) => isFxError(error, 'asset_entry_missing'));
+    await assert.rejects(zipProjectDirectory(root, { composition: 'main.html' }), (error) =>
+      isFxError(error, 'asset_entry_missing'),
+    );
   });
 });

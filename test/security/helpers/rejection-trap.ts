@@ -25,4 +25,7 @@ export function trapRejections(): RejectionTrap {
 }
 
 /** One line per trapped error, for an assertion message. */
-export const describeCaught = (caught: readonly unknown[]) => caught.map((error) => (error instanceof Error ? error.stack?.split('\n').slice(0, 3).join(' | ') : String(error))).join('\n');
+export const describeCaught = (caught: readonly unknown[]) =>
+  caught
+    .map((error) => (error instanceof Error ? error.stack?.split('\n').slice(0, 3).join(' | ') : String(error)))
+    .join('\n');

@@ -14,7 +14,12 @@ export const TEST_VIDEO = { width: 160, height: 90 } as const;
 export const FAIL_MARKER = 'data-test-fail';
 /** A composition containing this renders, reporting a compile issue it worked around. */
 export const ISSUE_MARKER = 'data-test-issue';
-export const WORKED_AROUND = { code: 'sub_composition_missing', severity: 'warning', path: ['scene.html'], message: 'sub-composition "scene.html" is missing; left empty' } as const;
+export const WORKED_AROUND = {
+  code: 'sub_composition_missing',
+  severity: 'warning',
+  path: ['scene.html'],
+  message: 'sub-composition "scene.html" is missing; left empty',
+} as const;
 
 const CODEC_ARGS: Record<RenderOptions['format'], string[]> = {
   mp4: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
@@ -29,9 +34,15 @@ export interface FfmpegRendererOptions {
   readonly onStart?: (options: RenderOptions) => void;
 }
 
-function ffmpeg(args: string[], signal: AbortSignal | undefined, onLine: (line: string) => void = () => {}): Promise<void> {
+function ffmpeg(
+  args: string[],
+  signal: AbortSignal | undefined,
+  onLine: (line: string) => void = () => {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -60,10 +71,24 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
     const duration = extractCompositionMetadata(html).duration ?? 1;
     const frames = Math.max(1, Math.round(duration * options.fps));
     options.onProgress?.({ stage: 'compiling', framesDone: 0, framesTotal: frames });
-    if (html.includes(FAIL_MARKER)) throw Object.assign(new Error('the composition is broken on purpose'), { code: 'composition_broken' });
+    if (html.includes(FAIL_MARKER))
+      throw Object.assign(new Error('the composition is broken on purpose'), { code: 'composition_broken' });
     const source = `testsrc=size=${TEST_VIDEO.width}x${TEST_VIDEO.height}:rate=${options.fps}`;
     await ffmpeg(
-      [...(settings.realtime ? ['-re'] : []), '-f', 'lavfi', '-i', source, '-frames:v', String(frames), ...CODEC_ARGS[options.format], '-progress', 'pipe:1', '-nostats', options.outputPath],
+      [
+        ...(settings.realtime ? ['-re'] : []),
+        '-f',
+        'lavfi',
+        '-i',
+        source,
+        '-frames:v',
+        String(frames),
+        ...CODEC_ARGS[options.format],
+        '-progress',
+        'pipe:1',
+        '-nostats',
+        options.outputPath,
+      ],
       options.signal,
       (line) => {
         const done = /^frame=(\d+)/.exec(line);
@@ -75,6 +100,15 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
     await ffmpeg(['-i', options.outputPath, '-frames:v', '1', thumbnailPath], options.signal);
     options.onProgress?.({ stage: 'done', framesDone: frames, framesTotal: frames });
     const issues = html.includes(ISSUE_MARKER) ? [WORKED_AROUND] : undefined;
-    return { videoPath: options.outputPath, thumbnailPath, width: TEST_VIDEO.width, height: TEST_VIDEO.height, fps: options.fps, frames, duration: frames / options.fps, issues };
+    return {
+      videoPath: options.outputPath,
+      thumbnailPath,
+      width: TEST_VIDEO.width,
+      height: TEST_VIDEO.height,
+      fps: options.fps,
+      frames,
+      duration: frames / options.fps,
+      issues,
+    };
   };
 }

@@ -62,7 +62,8 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     count: (table) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
     rows: (sql, ...params) => reader.prepare(sql).all(...params) as Record<string, unknown>[],
     storedAssetEntries: async () => {
-      const list = async (folder: string) => (await readdir(join(dataDir, 'blobs', folder)).catch(() => [] as string[])).map((name) => `${folder}/${name}`);
+      const list = async (folder: string) =>
+        (await readdir(join(dataDir, 'blobs', folder)).catch(() => [] as string[])).map((name) => `${folder}/${name}`);
       return [...(await list('assets')), ...(await list('.tmp'))];
     },
     close: async () => {
@@ -86,7 +87,11 @@ export const zipInit = (zip: Uint8Array, headers: Record<string, string> = {}): 
 });
 
 /** Polls `check` until it returns a value, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -104,14 +109,20 @@ export interface RenderJson {
 
 /** Polls a render until it is `completed` or `failed`. */
 export function waitForFinished(test: TestService, renderId: string, timeoutMs = 20_000): Promise<RenderJson> {
-  return waitFor(async () => {
-    const render = (await (await test.api(`/v3/renders/${renderId}`)).json()) as RenderJson;
-    return render.status === 'completed' || render.status === 'failed' ? render : undefined;
-  }, timeoutMs, `render ${renderId} to finish`);
+  return waitFor(
+    async () => {
+      const render = (await (await test.api(`/v3/renders/${renderId}`)).json()) as RenderJson;
+      return render.status === 'completed' || render.status === 'failed' ? render : undefined;
+    },
+    timeoutMs,
+    `render ${renderId} to finish`,
+  );
 }
 
 /** A composition entry with declared variables, size and duration. */
-export function compositionHtml(options: { variables?: unknown[]; width?: number; height?: number; duration?: number; extra?: string } = {}): string {
+export function compositionHtml(
+  options: { variables?: unknown[]; width?: number; height?: number; duration?: number; extra?: string } = {},
+): string {
   const declarations = JSON.stringify(options.variables ?? []).replaceAll("'", '&#39;');
   return `<!doctype html><html data-composition-variables='${declarations}'><body>
   <div data-composition-id="main" data-width="${options.width ?? 1920}" data-height="${options.height ?? 1080}" data-duration="${options.duration ?? 0.5}" ${options.extra ?? ''}>
@@ -122,7 +133,16 @@ export function compositionHtml(options: { variables?: unknown[]; width?: number
 export const TITLE_DECLARATIONS = [
   { id: 'title', type: 'string', label: 'Title', default: 'Hello', maxLength: 20 },
   { id: 'speed', type: 'number', label: 'Speed', default: 1, min: 0, max: 10 },
-  { id: 'theme', type: 'enum', label: 'Theme', default: 'dark', options: [{ value: 'dark', label: 'Dark' }, { value: 'light', label: 'Light' }] },
+  {
+    id: 'theme',
+    type: 'enum',
+    label: 'Theme',
+    default: 'dark',
+    options: [
+      { value: 'dark', label: 'Dark' },
+      { value: 'light', label: 'Light' },
+    ],
+  },
 ];
 
 /** Uploads a project and returns its asset id. */

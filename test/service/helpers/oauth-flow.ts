@@ -53,7 +53,12 @@ export async function startOAuthService(options: OAuthTestOptions = {}): Promise
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'fx-oauth-test-')));
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const oauth = await createOAuthServer({ dataDir, issuer: `${url}/oauth`, browserRedirectUris: ['http://127.0.0.1:5173/demo/'], ...options.oauth });
+  const oauth = await createOAuthServer({
+    dataDir,
+    issuer: `${url}/oauth`,
+    browserRedirectUris: ['http://127.0.0.1:5173/demo/'],
+    ...options.oauth,
+  });
   const service = await createService({
     dataDir,
     render: createFfmpegRenderer(),
@@ -103,13 +108,18 @@ export class Browser {
 
   async request(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size && new URL(url).origin === this.origin) headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    if (this.cookies.size && new URL(url).origin === this.origin)
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const name = pair.slice(0, pair.indexOf('='));
       const value = pair.slice(pair.indexOf('=') + 1);
-      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute) || (/^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1]!) < Date.now()));
+      const expired = attributes.some(
+        (attribute) =>
+          /^\s*max-age=0\s*$/i.test(attribute) ||
+          (/^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1]!) < Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -164,7 +174,12 @@ export interface AuthorizeParams {
 
 export function authorizeUrl(issuer: string, params: AuthorizeParams): string {
   const url = new URL(`${issuer}/auth`);
-  const all: Record<string, string | undefined> = { response_type: 'code', scope: 'openid renders', state: 'st4te', ...params };
+  const all: Record<string, string | undefined> = {
+    response_type: 'code',
+    scope: 'openid renders',
+    state: 'st4te',
+    ...params,
+  };
   for (const [name, value] of Object.entries(all)) if (value !== undefined) url.searchParams.set(name, value);
   return url.href;
 }
@@ -182,15 +197,31 @@ export interface SignIn {
 export async function signIn(
   browser: Browser,
   issuer: string,
-  options: { clientId: string; redirectUri: string; account: string; password?: string; deliver?: (redirect: URL) => Promise<URLSearchParams> },
+  options: {
+    clientId: string;
+    redirectUri: string;
+    account: string;
+    password?: string;
+    deliver?: (redirect: URL) => Promise<URLSearchParams>;
+  },
 ): Promise<SignIn> {
   const { verifier, challenge } = pkce();
-  let step = await browser.follow(authorizeUrl(issuer, { client_id: options.clientId, redirect_uri: options.redirectUri, code_challenge: challenge, code_challenge_method: 'S256' }));
+  let step = await browser.follow(
+    authorizeUrl(issuer, {
+      client_id: options.clientId,
+      redirect_uri: options.redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }),
+  );
   for (let pages = 0; step.page && pages < 4; pages += 1) {
     const html = await step.page.text();
     if (step.page.status !== 200) throw new Error(`sign-in page answered ${step.page.status}: ${html.slice(0, 300)}`);
     step = html.includes('name="password"')
-      ? await browser.post(formAction(html, 'login'), { account: options.account, password: options.password ?? PASSWORD })
+      ? await browser.post(formAction(html, 'login'), {
+          account: options.account,
+          password: options.password ?? PASSWORD,
+        })
       : await browser.post(formAction(html, 'confirm'), {});
   }
   if (!step.redirect) throw new Error('the sign-in did not end with a redirect');
@@ -201,7 +232,10 @@ export async function signIn(
 }
 
 /** `POST /token` as a public client (form body, no authentication). */
-export async function tokenRequest(issuer: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function tokenRequest(
+  issuer: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -210,8 +244,20 @@ export async function tokenRequest(issuer: string, fields: Record<string, string
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-export const redeemCode = (issuer: string, clientId: string, signed: SignIn, redirectUri: string, verifier = signed.verifier) =>
-  tokenRequest(issuer, { grant_type: 'authorization_code', client_id: clientId, code: signed.code, redirect_uri: redirectUri, code_verifier: verifier });
+export const redeemCode = (
+  issuer: string,
+  clientId: string,
+  signed: SignIn,
+  redirectUri: string,
+  verifier = signed.verifier,
+) =>
+  tokenRequest(issuer, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: signed.code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
 
 export const refresh = (issuer: string, clientId: string, refreshToken: string) =>
   tokenRequest(issuer, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
@@ -225,7 +271,9 @@ export class LoopbackReceiver {
   private constructor() {
     this.server = createHttpServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      response.writeHead(url.pathname === '/callback' ? 200 : 404, { 'content-type': 'text/plain' }).end('you can close this window');
+      response
+        .writeHead(url.pathname === '/callback' ? 200 : 404, { 'content-type': 'text/plain' })
+        .end('you can close this window');
       if (url.pathname !== '/callback') return;
       if (this.waiting) this.waiting(url.searchParams);
       else this.received.push(url.searchParams);

@@ -3,7 +3,14 @@ import { live } from 'lit/directives/live.js';
 import type { BooleanDeclaration } from '../../../runtime/declarations.js';
 import { labelOf, targetOf, type InputRenderer } from './types.js';
 
-export const booleanInput: InputRenderer<BooleanDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) =>
+export const booleanInput: InputRenderer<BooleanDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) =>
   html`<input
       part="input checkbox"
       id=${controlId}

@@ -5,13 +5,28 @@ import type { ColorDeclaration } from '../../../runtime/declarations.js';
 import { labelOf, targetOf, type InputRenderer } from './types.js';
 
 /** A color picker and a text entry for the same `#rrggbb` value; what the text holds is written as typed. */
-export const colorInput: InputRenderer<ColorDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) => {
+export const colorInput: InputRenderer<ColorDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) => {
   const text = typeof value === 'string' ? value : '';
   const picked = COLOR_PATTERN.test(text) ? text.toLowerCase() : '#000000';
   const write = (event: Event) => set(targetOf(event).value);
   return html`<fieldset part="group">
     <legend part="label">${labelOf(declaration)}</legend>
-    <input part="input color-picker" id=${controlId} type="color" aria-label="Pick" .value=${live(picked)} aria-describedby=${describedBy} @input=${write} />
+    <input
+      part="input color-picker"
+      id=${controlId}
+      type="color"
+      aria-label="Pick"
+      .value=${live(picked)}
+      aria-describedby=${describedBy}
+      @input=${write}
+    />
     <input
       part="input"
       id=${`${controlId}-text`}

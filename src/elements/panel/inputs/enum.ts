@@ -3,7 +3,14 @@ import type { EnumDeclaration } from '../../../runtime/declarations.js';
 import { labelOf, type InputRenderer } from './types.js';
 
 /** A select of the declared options; a value none of them holds shows as an extra, marked entry. */
-export const enumInput: InputRenderer<EnumDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) => {
+export const enumInput: InputRenderer<EnumDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) => {
   const current = typeof value === 'string' ? value : '';
   const known = declaration.options.some((option) => option.value === current);
   return html`<label part="label" for=${controlId}>${labelOf(declaration)}</label>

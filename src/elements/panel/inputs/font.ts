@@ -8,7 +8,11 @@ import { labelOf, targetOf, type InputRenderer } from './types.js';
 /** The family and file of a font value (`"Inter"` or `{ name, source }`). */
 function fontParts(value: unknown): { name: string; source: string | undefined } {
   if (typeof value === 'string') return { name: value, source: undefined };
-  if (isRecord(value)) return { name: typeof value.name === 'string' ? value.name : '', source: typeof value.source === 'string' ? value.source : undefined };
+  if (isRecord(value))
+    return {
+      name: typeof value.name === 'string' ? value.name : '',
+      source: typeof value.source === 'string' ? value.source : undefined,
+    };
   return { name: '', source: undefined };
 }
 
@@ -23,9 +27,17 @@ async function fontSource(file: File): Promise<string> {
 }
 
 /** A family name and an optional font file for it. */
-export const fontInput: InputRenderer<FontDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) => {
+export const fontInput: InputRenderer<FontDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) => {
   const { name, source } = fontParts(value);
-  const write = (nextName: string, nextSource: string | undefined) => set(nextSource === undefined ? nextName : { name: nextName, source: nextSource });
+  const write = (nextName: string, nextSource: string | undefined) =>
+    set(nextSource === undefined ? nextName : { name: nextName, source: nextSource });
   return html`<fieldset part="group">
     <legend part="label">${labelOf(declaration)}</legend>
     <input

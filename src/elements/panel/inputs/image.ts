@@ -4,7 +4,8 @@ import { blobToDataUrl, isRecord } from '../../../runtime/data.js';
 import type { ImageDeclaration } from '../../../runtime/declarations.js';
 import { labelOf, targetOf, type InputRenderer } from './types.js';
 
-const urlOf = (value: unknown) => (typeof value === 'string' ? value : isRecord(value) && typeof value.url === 'string' ? value.url : '');
+const urlOf = (value: unknown) =>
+  typeof value === 'string' ? value : isRecord(value) && typeof value.url === 'string' ? value.url : '';
 
 /**
  * The first image among dropped or chosen files as a `data:` URL (anything else is ignored): the composition's
@@ -16,7 +17,14 @@ async function imageUrl(files: FileList | null | undefined): Promise<string | un
 }
 
 /** A URL entry, a file picker, and the whole group as a drop target for an image file. */
-export const imageInput: InputRenderer<ImageDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) => {
+export const imageInput: InputRenderer<ImageDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) => {
   const put = async (url: Promise<string | undefined>) => {
     const read = await url;
     if (read !== undefined) set(read);
@@ -40,6 +48,13 @@ export const imageInput: InputRenderer<ImageDeclaration> = ({ declaration, value
       aria-invalid=${invalid ? 'true' : 'false'}
       @input=${(event: Event) => set(targetOf(event).value)}
     />
-    <input part="input file" id=${`${controlId}-file`} type="file" accept="image/*" aria-label="Image file (or drop one here)" @change=${(event: Event) => void put(imageUrl(targetOf(event).files))} />
+    <input
+      part="input file"
+      id=${`${controlId}-file`}
+      type="file"
+      accept="image/*"
+      aria-label="Image file (or drop one here)"
+      @change=${(event: Event) => void put(imageUrl(targetOf(event).files))}
+    />
   </fieldset>`;
 };

@@ -7,8 +7,17 @@ import { labelOf, targetOf, type InputRenderer } from './types.js';
  * A number input with the declared `min`, `max` and `step`. A number out of range is still written (the runtime
  * clamps it and reports `out-of-range`); an empty or unreadable entry writes nothing.
  */
-export const numberInput: InputRenderer<NumberDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) =>
-  html`<label part="label" for=${controlId}>${labelOf(declaration)}${declaration.unit ? ` (${declaration.unit})` : ''}</label>
+export const numberInput: InputRenderer<NumberDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) =>
+  html`<label part="label" for=${controlId}
+      >${labelOf(declaration)}${declaration.unit ? ` (${declaration.unit})` : ''}</label
+    >
     <input
       part="input"
       id=${controlId}

@@ -4,7 +4,14 @@ import type { StringDeclaration } from '../../../runtime/declarations.js';
 import { labelOf, targetOf, type InputRenderer } from './types.js';
 
 /** A text input with the declared placeholder, and a length counter when a `maxLength` is declared. */
-export const stringInput: InputRenderer<StringDeclaration> = ({ declaration, value, controlId, describedBy, invalid, set }) => {
+export const stringInput: InputRenderer<StringDeclaration> = ({
+  declaration,
+  value,
+  controlId,
+  describedBy,
+  invalid,
+  set,
+}) => {
   const text = typeof value === 'string' ? value : '';
   const { maxLength } = declaration;
   const counterId = `${controlId}-count`;
@@ -19,7 +26,11 @@ export const stringInput: InputRenderer<StringDeclaration> = ({ declaration, val
       aria-invalid=${invalid ? 'true' : 'false'}
       @input=${(event: Event) => set(targetOf(event).value)}
     />
-    ${maxLength === undefined
-      ? nothing
-      : html`<span part="counter" id=${counterId} class=${text.length > maxLength ? 'over' : ''}>${text.length} / ${maxLength}</span>`}`;
+    ${
+      maxLength === undefined
+        ? nothing
+        : html`<span part="counter" id=${counterId} class=${text.length > maxLength ? 'over' : ''}
+            >${text.length} / ${maxLength}</span
+          >`
+    }`;
 };

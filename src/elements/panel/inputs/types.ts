@@ -16,7 +16,9 @@ export interface InputContext<Declaration extends VariableDeclaration = Variable
 }
 
 /** Renders the labelled controls of one variable type. */
-export type InputRenderer<Declaration extends VariableDeclaration = VariableDeclaration> = (context: InputContext<Declaration>) => TemplateResult;
+export type InputRenderer<Declaration extends VariableDeclaration = VariableDeclaration> = (
+  context: InputContext<Declaration>,
+) => TemplateResult;
 
 /** The name a variable is shown by. */
 export const labelOf = (declaration: VariableDeclaration): string => declaration.label || declaration.id;

@@ -7,7 +7,10 @@ import type { ServiceEnv } from '../env.js';
 /** The current calendar month in UTC: the usage period. */
 export function usagePeriod(now: number): { start: number; end: number } {
   const date = new Date(now);
-  return { start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
+  return {
+    start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+    end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+  };
 }
 
 /**

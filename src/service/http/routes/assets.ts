@@ -16,9 +16,18 @@ export function assetRoutes(app: Hono<ServiceEnv>, context: ServiceContext): voi
       c.set('body', await readBodyLimited(c.req.raw, config.limits.uploadBytes, ErrorCode.uploadTooLarge, 'upload'));
       await next();
     },
-    idempotency(`POST ${Route.assets}`, { store: context.idempotency, ttlSeconds: config.idempotencyTtlSeconds, now: config.now }),
+    idempotency(`POST ${Route.assets}`, {
+      store: context.idempotency,
+      ttlSeconds: config.idempotencyTtlSeconds,
+      now: config.now,
+    }),
     async (c) => {
-      const asset = await uploadAsset(context, c.var.principal, c.var.body, c.req.query('composition') ?? DEFAULT_COMPOSITION);
+      const asset = await uploadAsset(
+        context,
+        c.var.principal,
+        c.var.body,
+        c.req.query('composition') ?? DEFAULT_COMPOSITION,
+      );
       return c.json(
         {
           asset_id: asset.id,

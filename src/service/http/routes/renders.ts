@@ -19,18 +19,31 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
   const record = (c: Context<ServiceEnv>, render: RenderRow) =>
     renderRecord(
       render,
-      signedLinks(render, { signer: context.signer, ttlSeconds: config.signedUrlTtlSeconds, baseUrl: context.baseUrl(new URL(c.req.url).origin), now: config.now() }),
+      signedLinks(render, {
+        signer: context.signer,
+        ttlSeconds: config.signedUrlTtlSeconds,
+        baseUrl: context.baseUrl(new URL(c.req.url).origin),
+        now: config.now(),
+      }),
     );
-  const notFound = (id: string) => new ServiceError(ErrorCode.renderNotFound, `no render ${JSON.stringify(id)}`, { param: 'render_id' });
+  const notFound = (id: string) =>
+    new ServiceError(ErrorCode.renderNotFound, `no render ${JSON.stringify(id)}`, { param: 'render_id' });
 
   app.post(
     Route.renders,
     async (c, next) => {
       requireMediaType(c.req.raw, JSON_CONTENT_TYPE);
-      c.set('body', await readBodyLimited(c.req.raw, config.limits.jsonBodyBytes, ErrorCode.bodyTooLarge, 'request body'));
+      c.set(
+        'body',
+        await readBodyLimited(c.req.raw, config.limits.jsonBodyBytes, ErrorCode.bodyTooLarge, 'request body'),
+      );
       await next();
     },
-    idempotency(`POST ${Route.renders}`, { store: context.idempotency, ttlSeconds: config.idempotencyTtlSeconds, now: config.now }),
+    idempotency(`POST ${Route.renders}`, {
+      store: context.idempotency,
+      ttlSeconds: config.idempotencyTtlSeconds,
+      now: config.now,
+    }),
     async (c) => {
       let body: unknown;
       try {
@@ -48,7 +61,10 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
     const before = token === undefined ? undefined : decodeListToken(token);
     const rows = await context.renders.list(c.var.principal.accountId, limit + 1, before);
     const page = rows.slice(0, limit);
-    return c.json({ data: page.map((render) => record(c, render)), next_token: rows.length > limit ? encodeListToken(page.at(-1)!.seq) : null });
+    return c.json({
+      data: page.map((render) => record(c, render)),
+      next_token: rows.length > limit ? encodeListToken(page.at(-1)!.seq) : null,
+    });
   });
 
   app.get(Route.render, async (c) => {

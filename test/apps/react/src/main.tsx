@@ -18,7 +18,9 @@ function App() {
         onvariableschange={(event) => setIssues(event.detail.issues)}
         onerror={(event) => console.error('fx error', event.detail.code, event.detail.message)}
       />
-      <button id="change" type="button" onClick={() => setHeadline('Changed live')}>Change headline</button>
+      <button id="change" type="button" onClick={() => setHeadline('Changed live')}>
+        Change headline
+      </button>
       <p>{issues.length} issues</p>
     </>
   );
