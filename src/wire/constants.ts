@@ -1,7 +1,9 @@
 /**
  * Public names of the `/v3` wire format, said once for the service, the client and the CLI. openapi.yaml documents
- * each of them; test/service/openapi.node.test.ts keeps the three in step. Browser-safe: no I/O, no imports.
+ * each of them; test/service/openapi.node.test.ts keeps the three in step. Browser-safe: no I/O, nothing imported
+ * from outside src/wire.
  */
+import { ZipErrorCode } from './zip-limits.js';
 
 /** Stable error codes with their HTTP status. */
 export const ErrorCode = {
@@ -30,7 +32,6 @@ export const ErrorCode = {
   idempotencyKeyInProgress: 'idempotency_key_in_progress',
   /** The request headers took too long to arrive (Node's `headersTimeout` / `requestTimeout`). */
   requestTimeout: 'request_timeout',
-  uploadTooLarge: 'upload_too_large',
   bodyTooLarge: 'body_too_large',
   unsupportedMediaType: 'unsupported_media_type',
   /** The request headers are larger than the server reads (Node's `maxHeaderSize`, 16 KiB by default). */
@@ -42,21 +43,8 @@ export const ErrorCode = {
   compositionTooLong: 'composition_duration_too_long',
   rangeNotSatisfiable: 'range_not_satisfiable',
   idempotencyKeyReused: 'idempotency_key_reused',
-  assetEntryMissing: 'asset_entry_missing',
-  zipInvalid: 'zip_invalid',
-  zipUnsupported: 'zip_unsupported',
-  zipEntryNameInvalid: 'zip_entry_name_invalid',
-  zipEntryNameControlCharacter: 'zip_entry_name_control_character',
-  zipEntryNameBackslash: 'zip_entry_name_backslash',
-  zipEntryPathAbsolute: 'zip_entry_path_absolute',
-  zipEntryPathTraversal: 'zip_entry_path_traversal',
-  zipEntryDuplicate: 'zip_entry_duplicate',
-  zipEntryCaseDuplicate: 'zip_entry_case_duplicate',
-  zipEntrySymlink: 'zip_entry_symlink',
-  zipEntryCountExceeded: 'zip_entry_count_exceeded',
-  zipDeclaredSizeExceeded: 'zip_declared_size_exceeded',
-  zipInflatedSizeExceeded: 'zip_inflated_size_exceeded',
-  zipCompressionRatioExceeded: 'zip_compression_ratio_exceeded',
+  // A refused project: the same codes whether the service or the client refuses it (zip-limits.ts).
+  ...ZipErrorCode,
   internalError: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
