@@ -111,6 +111,57 @@ export class OAuthSession {
   }
 
   /** Stores a fresh token response (sign-in or refresh). */
+  /**
+   * Finishes an authorization code + PKCE sign-in: checks the redirect (`state`, `error=access_denied` →
+   * `auth_access_denied`, any other error → `auth_authorization_failed`), exchanges the code with `verifier` and
+   * stores the tokens (`auth_token_request_failed` when the exchange fails). Shared by the browser and loopback flows.
+   */
+  protected async exchangeCode(
+    callback: URL,
+    pending: { readonly state: string; readonly redirectUri: string; readonly verifier: string },
+  ): Promise<TokenRecord> {
+    const as = await this.connection.metadata();
+    const { client, http } = this.connection;
+    let params: URLSearchParams;
+    try {
+      params = oauth.validateAuthResponse(as, client, callback, pending.state);
+    } catch (error) {
+      if (error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied') {
+        throw authError(
+          AuthErrorCode.accessDenied,
+          `the sign-in was refused: ${error.error_description ?? 'access_denied'}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw authError(
+        AuthErrorCode.authorizationFailed,
+        `the sign-in server ended the sign-in: ${error instanceof oauth.AuthorizationResponseError ? error.error : String(error)}`,
+        { cause: error },
+      );
+    }
+    let response: Response | undefined;
+    try {
+      response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        params,
+        pending.redirectUri,
+        pending.verifier,
+        http,
+      );
+      return await this.save(await oauth.processAuthorizationCodeResponse(as, client, response));
+    } catch (error) {
+      throw authError(
+        AuthErrorCode.tokenRequestFailed,
+        'the sign-in code could not be exchanged for tokens; start the sign-in again',
+        { cause: error, ...(response ? { status: response.status } : {}) },
+      );
+    }
+  }
+
   protected async save(response: oauth.TokenEndpointResponse, previous?: TokenRecord): Promise<TokenRecord> {
     const record = tokenRecord(response, this.now(), previous);
     await (await this.storeReady).set(this.sessionKey, record);

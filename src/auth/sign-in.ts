@@ -152,44 +152,7 @@ export class BrowserSignIn extends OAuthSession {
         `the sign-in redirect is not a URL, got ${JSON.stringify(location.slice(0, 200))}`,
       );
     const pending = await takePending(pendingStore, this.pendingKey, url.searchParams.get('state'), this.now());
-    const as = await this.connection.metadata();
-    const { client, http } = this.connection;
-    let params: URLSearchParams;
-    try {
-      params = oauth.validateAuthResponse(as, client, url, pending.state);
-    } catch (error) {
-      if (error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied') {
-        throw authError(
-          AuthErrorCode.accessDenied,
-          `the sign-in was refused: ${error.error_description ?? 'access_denied'}`,
-          { cause: error },
-        );
-      }
-      throw authError(
-        AuthErrorCode.authorizationFailed,
-        `the sign-in server ended the sign-in: ${error instanceof oauth.AuthorizationResponseError ? error.error : String(error)}`,
-        { cause: error },
-      );
-    }
-    let response: Response | undefined;
-    try {
-      response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        pending.redirectUri,
-        pending.verifier,
-        http,
-      );
-      return await this.save(await oauth.processAuthorizationCodeResponse(as, client, response));
-    } catch (error) {
-      throw authError(
-        AuthErrorCode.tokenRequestFailed,
-        'the sign-in code could not be exchanged for tokens; start the sign-in again',
-        { cause: error, ...(response ? { status: response.status } : {}) },
-      );
-    }
+    return this.exchangeCode(url, pending);
   }
 }
 

@@ -54,7 +54,7 @@ export class LoopbackSignIn extends OAuthSession {
       options.onUrl(url);
       const { callback, respond } = await arrived;
       try {
-        const tokens = await this.exchange(as, callback, state, redirectUri, verifier);
+        const tokens = await this.exchangeCode(callback, { state, redirectUri, verifier });
         respond(200, PAGE('Signed in. You can close this window and go back to the terminal.'));
         return tokens;
       } catch (error) {
@@ -64,46 +64,6 @@ export class LoopbackSignIn extends OAuthSession {
     } finally {
       server.closeAllConnections();
       server.close();
-    }
-  }
-
-  private async exchange(
-    as: oauth.AuthorizationServer,
-    callback: URL,
-    state: string,
-    redirectUri: string,
-    verifier: string,
-  ): Promise<TokenRecord> {
-    const { client, http } = this.connection;
-    let params: URLSearchParams;
-    try {
-      params = oauth.validateAuthResponse(as, client, callback, state);
-    } catch (error) {
-      const denied = error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied';
-      throw authError(
-        denied ? AuthErrorCode.accessDenied : AuthErrorCode.authorizationFailed,
-        `the sign-in was not completed: ${error instanceof oauth.AuthorizationResponseError ? error.error : (error as Error).message}`,
-        { cause: error },
-      );
-    }
-    let response: Response | undefined;
-    try {
-      response = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        redirectUri,
-        verifier,
-        http,
-      );
-      return await this.save(await oauth.processAuthorizationCodeResponse(as, client, response));
-    } catch (error) {
-      throw authError(
-        AuthErrorCode.tokenRequestFailed,
-        'the sign-in code could not be exchanged for tokens; start the sign-in again',
-        { cause: error, ...(response ? { status: response.status } : {}) },
-      );
     }
   }
 }
