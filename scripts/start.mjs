@@ -11,8 +11,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.PORT ?? 5173);
 const servicePort = Number(process.env.FX_SERVICE_PORT ?? 8787);
 
-const build = spawnSync('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// `--no-build` serves the dist/ already built (the demo's end-to-end test runs after npm test's build).
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const server = await createServer({
   root,

@@ -159,8 +159,12 @@ export async function extractFrame(file: string, index: number, png: string): Pr
   await ffmpeg(['-i', file, '-vf', `select=eq(n\\,${index})`, '-frames:v', '1', png]);
 }
 
-/** PSNR (dB, average over channels) of two same-size images, from FFmpeg's psnr filter. */
-export async function psnr(a: string, b: string): Promise<number> {
+/**
+ * PSNR (dB, average over channels) of two images, from FFmpeg's psnr filter: of the same size, or both scaled to
+ * `size` (`[width, height]`) first.
+ */
+export async function psnr(a: string, b: string, size?: readonly [number, number]): Promise<number> {
+  const scale = size ? `scale=${size[0]}:${size[1]}:flags=area,` : '';
   const { stderr } = await run('ffmpeg', [
     '-hide_banner',
     '-nostdin',
@@ -169,7 +173,7 @@ export async function psnr(a: string, b: string): Promise<number> {
     '-i',
     b,
     '-lavfi',
-    '[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr',
+    `[0:v]${scale}format=rgb24[a];[1:v]${scale}format=rgb24[b];[a][b]psnr`,
     '-f',
     'null',
     '-',
