@@ -16,6 +16,7 @@ const RUNTIME_VALUES = [
   'BindingIssueCode',
   'DeclarationIssueCode',
   'FxError',
+  'LayoutIssueCode',
   'LintCode',
   'MetadataIssueCode',
   'RuntimeErrorCode',
@@ -163,6 +164,7 @@ const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
       'FxVariablesPanelAttribute',
       'FxVariablesPanelErrorCode',
       'FxVariablesPanelEvent',
+      'checkVariableBounds',
       'compileComposition',
     ],
     types: [

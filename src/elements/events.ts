@@ -11,6 +11,11 @@ export interface FxErrorDetail {
 export interface FxVariablesChangeDetail {
   readonly values: Readonly<Record<string, unknown>>;
   readonly issues: readonly Issue[];
+  /**
+   * True when the composition's scripts read values at load: the frame reloads with these values, and another
+   * `variableschange` follows once it is ready (its issues describe the reloaded frame).
+   */
+  readonly reloading: boolean;
 }
 
 /** Typed `detail` of the element's custom events. */

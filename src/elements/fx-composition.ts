@@ -116,7 +116,7 @@ const MAX_SHOWN_ERRORS = 5;
  * @fires seeking - A seek started.
  * @fires seeked - A seek landed and its frame was painted.
  * @fires ended - Playback reached the end (not fired with `loop`).
- * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[] }>} variableschange - Values were applied.
+ * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[], reloading: boolean }>} variableschange - Values were applied (`reloading`: another follows once the reloaded frame is ready).
  * @fires {CustomEvent<{ code: string, message: string }>} error - Loading, compiling or a composition script failed.
  *
  * @csspart stage - The box the scaled composition sits in.
@@ -482,6 +482,7 @@ export class FxComposition extends LitElement {
     emit(this, FxEvent.variablesChange, {
       values: trustedValues(ready.values, known.variables, this.#variables.values),
       issues: this.valueIssues,
+      reloading: false,
     });
     if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
       this.#wantsPlay = true;
@@ -536,6 +537,7 @@ export class FxComposition extends LitElement {
         emit(this, FxEvent.variablesChange, {
           values: trustedValues(message.values, this.declarations, this.#variables.values),
           issues: this.valueIssues,
+          reloading: message.readsVariablesAtLoad,
         });
         if (message.readsVariablesAtLoad) this.#loader.scheduleReload();
         return;

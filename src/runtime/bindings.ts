@@ -3,6 +3,7 @@ import { colorGradingFilter, resolveColorGrading } from './color-grading.js';
 import { BindingIssueCode as Code, issue, describe, type Issue } from './issues.js';
 import { isBindableSrcTag, isBindableTextTag, safeMediaUrl, sanitizeCssValue } from './safety.js';
 import { compositionOwner, scopeElement } from './scope.js';
+import { fitIssues, fitText } from './fit.js';
 import type { VariableValues } from './values.js';
 
 const BOUND = `[${Attr.varSrc}],[${Attr.varText}],[${Attr.colorGrading}]`;
@@ -65,8 +66,8 @@ function mediaUrl(value: unknown): unknown {
 }
 
 /**
- * Applies resolved values to a composition: `data-var-src`, `data-var-text`, `data-color-grading` references and
- * one `--{id}` CSS custom property per scalar on the root. Only elements owned by the root's composition are
+ * Applies resolved values to a composition: `data-var-src`, `data-var-text` (fitted where `data-var-fit` asks),
+ * `data-color-grading` references and one `--{id}` CSS custom property per scalar on the root. Only elements owned by the root's composition are
  * touched (nested sub-compositions get their own call). Idempotent; refused bindings are returned as issues,
  * never thrown, and leave the authored content in place.
  *
@@ -82,11 +83,18 @@ export function applyBindings(root: Element | Document, values: VariableValues):
   // Ownership only needs checking when a sub-composition is nested inside this scope's composition (the common
   // case has none). A document scope contains its own root composition, which does not count.
   const nested = scope.querySelector(scope.matches(COMPOSITION) ? COMPOSITION : NESTED_COMPOSITION) !== null;
+  const fitting: Element[] = [];
   for (const element of bound) {
     if (nested && compositionOwner(element) !== owner) continue;
     if (element.hasAttribute(Attr.varSrc)) bindSrc(element, values, issues);
     if (element.hasAttribute(Attr.varText)) bindText(element, values, issues);
     if (element.hasAttribute(Attr.colorGrading)) bindColorGrading(element, values, issues);
+    if (element.hasAttribute(Attr.varFit) && element.hasAttribute(Attr.varText)) fitting.push(element);
+  }
+  // Fitted once every value is in: a size or text set later in the loop may change the box.
+  for (const element of fitting) {
+    issues.push(...fitIssues(element));
+    fitText(element);
   }
   return issues;
 }

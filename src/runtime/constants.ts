@@ -15,10 +15,20 @@ export const Attr = {
   colorGrading: 'data-color-grading',
   varSrc: 'data-var-src',
   varText: 'data-var-text',
+  /** On a `data-var-text` element: `shrink` lowers its font size until the text fits (see fit.ts). */
+  varFit: 'data-var-fit',
+  /** The smallest size `data-var-fit` may shrink to: `12px`, or a share of the authored size (`0.5`). */
+  varFitMin: 'data-var-fit-min',
   /** `none` on the root or `<html>` turns off the HyperFrames-named globals (see `HYPERFRAMES_GLOBALS`). */
   compat: 'data-fx-compat',
 } as const;
 export type Attr = (typeof Attr)[keyof typeof Attr];
+
+/** The values `data-var-fit` takes. */
+export const FitMode = {
+  shrink: 'shrink',
+} as const;
+export type FitMode = (typeof FitMode)[keyof typeof FitMode];
 
 /** The variable types a declaration may name. */
 export const VariableType = {

@@ -5,7 +5,7 @@
  */
 export { Attr } from './constants.js';
 export { FxError, isFxError, RuntimeErrorCode } from './errors.js';
-export { DeclarationIssueCode, ValueIssueCode, BindingIssueCode } from './issues.js';
+export { DeclarationIssueCode, ValueIssueCode, BindingIssueCode, LayoutIssueCode } from './issues.js';
 export type { Issue, IssuePath, IssueSeverity } from './issues.js';
 export { parseVariableDeclarations } from './declarations.js';
 export type {

@@ -49,8 +49,18 @@ export const BindingIssueCode = {
   valueNotScalar: 'binding_value_not_scalar',
   cssRejected: 'css_property_rejected',
   colorGradingInvalid: 'color_grading_invalid',
+  fitInvalid: 'binding_fit_invalid',
+  fitMinInvalid: 'binding_fit_min_invalid',
+  fitWithoutText: 'binding_fit_without_text',
 } as const;
 export type BindingIssueCode = (typeof BindingIssueCode)[keyof typeof BindingIssueCode];
+
+/** Codes of bound elements that do not hold their value in the layout (measured in the frame, as warnings). */
+export const LayoutIssueCode = {
+  overflows: 'variable_overflows',
+  overlaps: 'variable_overlaps',
+} as const;
+export type LayoutIssueCode = (typeof LayoutIssueCode)[keyof typeof LayoutIssueCode];
 
 export function issue<Code extends string>(
   code: Code,

@@ -1,6 +1,7 @@
 import { Attr } from './constants.js';
 import { bindingTagNotAllowed, bindingUndeclared } from './bindings.js';
 import { colorGradingReference } from './color-grading.js';
+import { fitIssues } from './fit.js';
 import { parseVariableDeclarations, type VariableDeclaration } from './declarations.js';
 import { parseHtml, queryAllDeep } from './html.js';
 import { BindingIssueCode, DeclarationIssueCode, ValueIssueCode, issue, describe, type Issue } from './issues.js';
@@ -14,6 +15,9 @@ export const LintCode = {
   ...DeclarationIssueCode,
   bindingUndeclared: BindingIssueCode.undeclared,
   bindingTagNotAllowed: BindingIssueCode.tagNotAllowed,
+  fitInvalid: BindingIssueCode.fitInvalid,
+  fitMinInvalid: BindingIssueCode.fitMinInvalid,
+  fitWithoutText: BindingIssueCode.fitWithoutText,
   unsafeMediaDefault: 'unsafe_media_default',
   variableValuesJsonInvalid: 'variable_values_json_invalid',
   variableValuesUndeclared: 'variable_values_undeclared',
@@ -50,7 +54,7 @@ interface Scope {
 /**
  * Statically checks a composition: declaration JSON and fields, defaults against their type and ranges, duplicate
  * ids, bindings to undeclared ids or on disallowed tags (`data-var-src` off media, `data-var-text` on script, style
- * and raw-text elements), unsafe media defaults, host `data-variable-values`, and
+ * and raw-text elements), `data-var-fit` values, unsafe media defaults, host `data-variable-values`, and
  * declared-but-unused variables (a warning). Findings carry a stable `code`; errors must be fixed before rendering.
  *
  * @example
@@ -96,6 +100,7 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
     if (!isBindableTextTag(element.localName)) findings.push(bindingTagNotAllowed(Attr.varText, id, element.localName));
     if (!declared(scope, id)) findings.push(bindingUndeclared(Attr.varText, id));
   }
+  for (const element of queryAllDeep(doc, `[${Attr.varFit}]`)) findings.push(...fitIssues(element));
   for (const element of queryAllDeep(doc, `[${Attr.colorGrading}]`)) {
     lintColorGrading(element, scopeOf(element), findings);
   }

@@ -9,10 +9,10 @@ import { bundleDir } from '../../src/render/bundles.js';
 import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
 import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
-import { extractFrame, FIXTURES, psnr, tempDir } from './helpers.js';
+import { extractFrame, FIXTURES, psnr, rowAt, tempDir } from './helpers.js';
 
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
-const PROJECTS = ['animated', 'timeline-transparent'] as const;
+const PROJECTS = ['animated', 'timeline-transparent', 'fitted'] as const;
 type Project = (typeof PROJECTS)[number];
 let dir: { path: string; cleanup: () => Promise<void> };
 const servers = new Map<Project, ProjectServer>();
@@ -123,4 +123,27 @@ test('a transparent, timeline-driven composition: mp4 frames at five times match
         `the frame at ${time} s differs from the one at ${times[index - 1]} s`,
       );
   }
+});
+
+// data-var-fit runs in the same runtime on both sides: the render shrinks the title exactly as the preview does.
+test('a data-var-fit title: the render shrinks it into its box, as the preview shows it', async () => {
+  const variables = { title: 'W'.repeat(30) };
+  const result = await render({
+    projectDir: join(FIXTURES, 'fitted'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'high',
+    format: 'mp4',
+    variables,
+    outputPath: join(dir.path, 'fitted.mp4'),
+  });
+  const rendered = join(dir.path, 'fitted.png');
+  await extractFrame(result.videoPath, 15, rendered);
+  const [preview] = await previewFrames('fitted', variables, [0.5]);
+  const score = await psnr(rendered, preview!);
+  assert.ok(score >= 35, `PSNR ${score.toFixed(2)} dB between render and preview`);
+  // The box is x 10–210 from y 60; the fitted text (about 7 px tall) shows in it and nothing spills past it.
+  const rows = await Promise.all([61, 63, 65, 67].map(async (y) => (await rowAt(rendered, y))[0]!));
+  assert.ok(Math.max(...rows.flatMap((row) => row.slice(12, 208))) > 128, 'the fitted title shows inside its box');
+  assert.ok(Math.max(...rows.flatMap((row) => row.slice(216))) < 40, 'nothing spills past the box');
 });

@@ -303,6 +303,51 @@ export const lintCases: readonly LintCase[] = [
     ),
   ),
   absent(C.bindingTagNotAllowed, 'data-var-text on a div', fullDocument([text('m')], '<div data-var-text="m"></div>')),
+
+  // data-var-fit
+  absent(
+    C.fitInvalid,
+    'shrink with a px and a ratio minimum, and with none',
+    fullDocument(
+      [text('m')],
+      '<h1 data-var-text="m" data-var-fit="shrink" data-var-fit-min="12px"></h1><p data-var-text="m" data-var-fit="shrink" data-var-fit-min="0.5"></p><p data-var-text="m" data-var-fit="shrink" data-var-fit-min="1"></p><b data-var-text="m" data-var-fit="shrink"></b>',
+    ),
+  ),
+  absent(
+    C.fitMinInvalid,
+    'data-var-fit-min of 0.25, .5 and 1.5px',
+    fullDocument(
+      [text('m')],
+      '<h1 data-var-text="m" data-var-fit="shrink" data-var-fit-min="0.25"></h1><p data-var-text="m" data-var-fit="shrink" data-var-fit-min=".5"></p><b data-var-text="m" data-var-fit="shrink" data-var-fit-min="1.5px"></b>',
+    ),
+  ),
+  ...['Shrink', 'clamp', '', 'shrink '].map((mode) =>
+    reported(
+      C.fitInvalid,
+      `data-var-fit="${mode}"`,
+      fullDocument([text('m')], `<h1 data-var-text="m" data-var-fit="${mode}"></h1>`),
+      [error(C.fitInvalid, 'data-var-fit')],
+    ),
+  ),
+  ...['0px', '0', '1.5', '-2px', '12', '12em', 'px', '', '0.5px.5', '99999px'].map((min) =>
+    reported(
+      C.fitMinInvalid,
+      `data-var-fit-min="${min}"`,
+      fullDocument([text('m')], `<h1 data-var-text="m" data-var-fit="shrink" data-var-fit-min="${min}"></h1>`),
+      [error(C.fitMinInvalid, 'data-var-fit-min')],
+    ),
+  ),
+  reported(
+    C.fitWithoutText,
+    'data-var-fit on an element without data-var-text',
+    fullDocument([text('m')], '<h1 data-var-fit="shrink"><span data-var-text="m"></span></h1>'),
+    [warning(C.fitWithoutText, 'data-var-fit')],
+  ),
+  absent(
+    C.fitWithoutText,
+    'data-var-fit with data-var-text on the same element',
+    fullDocument([text('m')], '<h1 data-var-fit="shrink" data-var-text="m"></h1>'),
+  ),
   ...['script', 'style', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript'].map((tag) =>
     reported(
       C.bindingTagNotAllowed,

@@ -77,12 +77,12 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
   }
 }
 
-/** The top level's values and every scope's issues, as the host is told them. */
+/** The top level's values and every scope's issues (the layout's too), as the host is told them. */
 export function variablesMessage(variables: FrameVariables): VariablesMessage {
   return {
     type: Message.variables,
     values: variables.get(),
-    issues: variables.issues,
+    issues: [...variables.issues, ...variables.layoutIssues()],
     readsVariablesAtLoad: variables.readAtLoad,
   };
 }

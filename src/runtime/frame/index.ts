@@ -10,6 +10,7 @@ import { adoptStyle } from './css-isolation.js';
 import { connectHost, variablesMessage } from './host-channel.js';
 import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
+import { refitAfterFontLoads } from './refit.js';
 
 function readConfig(): FrameConfig {
   const fallback: FrameConfig = {
@@ -55,6 +56,7 @@ function boot(): void {
   // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
   adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
   preloadMediaInFull();
+  document.fonts?.addEventListener('loadingdone', refitAfterFontLoads);
 
   const send = connectHost(player);
   player.events = {

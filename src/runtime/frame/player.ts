@@ -3,6 +3,7 @@ import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
 import { MediaSync, untilFirstFrame } from './media.js';
 import { playbackStep, seekTarget, type Anchor } from './playback-step.js';
+import { refitAfterFontLoads } from './refit.js';
 import { compositionRoot } from './roots.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
@@ -97,6 +98,7 @@ export class Player {
     this.#anchor = { wall: performance.now(), time };
     if (this.#paused) await this.#media?.seek(time);
     await frameAssetsReady(this.timeline?.root ?? document.body);
+    refitAfterFontLoads();
     return time;
   }
 

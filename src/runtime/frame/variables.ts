@@ -6,6 +6,7 @@ import { parseVariableDeclarations, type VariableDeclaration } from '../declarat
 import { ValueIssueCode, issue, type Issue } from '../issues.js';
 import { resolveVariables } from '../precedence.js';
 import { FrameAttr } from '../frame-config.js';
+import { layoutIssues } from './layout-issues.js';
 import { instanceSelector, topDeclaringElement } from './roots.js';
 
 const TOP = '';
@@ -61,6 +62,11 @@ export class FrameVariables {
   /** The issues of the last apply of bindings alone, prefixed like {@link issues}. */
   get bindingIssues(): Issue[] {
     return this.#collect((scope) => scope.bindingIssues ?? []);
+  }
+
+  /** Bound elements that do not hold their current values in the layout (see `layoutIssues`), prefixed likewise. */
+  layoutIssues(): Issue[] {
+    return this.#collect((scope) => layoutIssues(scope.root));
   }
 
   #collect(of: (scope: Scope) => readonly Issue[]): Issue[] {
