@@ -4,14 +4,14 @@
 // (fx.iife.js, fx-runtime.js, copied from dist/, so run scripts/build.mjs first) and `fx init`'s starter project.
 // npm dependencies stay imports (they are fx-sdk-server's dependencies; better-sqlite3 is native), as do Node's own.
 import { build } from 'esbuild';
-import { cpSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, copyFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = `${root}packages/server/dist`;
 
 /** Bin name → source entry. Each bin in packages/server/bin imports `dist/<name>.js`. */
-export const SERVER_ENTRIES = {
+const SERVER_ENTRIES = {
   fx: 'src/cli/fx.ts',
   'fx-service': 'src/service/main.ts',
   'fx-service-admin': 'src/service/admin.ts',
@@ -34,6 +34,5 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-mkdirSync(out, { recursive: true });
 for (const file of BROWSER_BUNDLES) copyFileSync(`${root}dist/${file}`, `${out}/${file}`);
 cpSync(`${root}src/cli/starter`, `${out}/starter`, { recursive: true });
