@@ -3,7 +3,8 @@
 // inside, for a plain `<script type="module">`), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
 // script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-runtime.js (in-frame runtime),
 // types/ (of the published entries only), fx-react.js + types/react.d.ts (`fx-sdk/react`), fx-svelte.js +
-// types/svelte.d.ts (`fx-sdk/svelte`).
+// types/svelte.d.ts (`fx-sdk/svelte`). Then packages/server/dist/ (the `fx` command and the service for plain
+// `node`): scripts/build-server.mjs.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -26,3 +27,5 @@ for (const framework of ['react', 'svelte']) {
     `// fx-sdk/${framework}: registers <fx-composition>; its typings are types/${framework}.d.ts.\nimport './fx-sdk.js';\n`,
   );
 }
+// fx-sdk-server last: it copies fx.iife.js and fx-runtime.js from dist/.
+step('node', ['scripts/build-server.mjs']);

@@ -1,4 +1,5 @@
-// node:test reporter: prints `node: N passed, N failed` standing alone (suites are not counted).
+// node:test reporter: prints `node: N passed, N failed` standing alone (suites are not counted); FX_TEST_LABEL
+// names another stage than `node`.
 export default async function* closingLine(source) {
   let passed = 0;
   let failed = 0;
@@ -13,5 +14,5 @@ export default async function* closingLine(source) {
     else if (event.type === 'test:pass') passed += 1;
     else failed += 1;
   }
-  yield `\nnode: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+  yield `\n${process.env.FX_TEST_LABEL ?? 'node'}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
 }

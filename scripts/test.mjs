@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type-check, format check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps; ends with one
-// closing line per runner and a total.
+// `npm test`: type-check, format check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps, the
+// global install of `fx`; ends with one closing line per runner and a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,11 +12,22 @@ const nodeTests = readdirSync('test', { recursive: true })
 const closing = /^(\w+): (\d+) passed, (\d+) failed/;
 const results = [];
 
-function step(name, command, args) {
+// Node's test runner over TypeScript: the spec on stderr, the closing line (scripts/node-closing-line.mjs) on stdout.
+const nodeTestRunner = [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-reporter=spec',
+  '--test-reporter-destination=stderr',
+  '--test-reporter=./scripts/node-closing-line.mjs',
+  '--test-reporter-destination=stdout',
+];
+
+function step(name, command, args, env = {}) {
   const started = Date.now();
   console.log(`\n== ${name}`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let buffered = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
@@ -38,21 +49,13 @@ await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
 // Code as prettier writes it (`npm run format` rewrites it; what it leaves alone: .prettierignore).
 await step('format', 'npx', ['prettier', '--check', '.']);
 await step('build', 'node', ['scripts/build.mjs']);
-await step('node tests', 'node', [
-  '--import',
-  'tsx',
-  '--test',
-  '--test-concurrency=2',
-  '--test-reporter=spec',
-  '--test-reporter-destination=stderr',
-  '--test-reporter=./scripts/node-closing-line.mjs',
-  '--test-reporter-destination=stdout',
-  ...nodeTests,
-]);
+await step('node tests', 'node', [...nodeTestRunner, '--test-concurrency=2', ...nodeTests]);
 await step('browser tests', 'npx', ['wtr']);
 await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
 // The packed browser package in real apps (Vite vanilla/React/Vue, webpack): test/apps/run.mjs.
 await step('apps', 'node', ['test/apps/run.mjs']);
+// The packed fx-sdk-server installed with `npm i -g`, then fx init + render from it: test/install/global-install.ts.
+await step('install', 'node', [...nodeTestRunner, 'test/install/global-install.ts'], { FX_TEST_LABEL: 'install' });
 
 console.log('');
 for (const { name, code, seconds } of results)

@@ -7,14 +7,16 @@ import { RenderErrorCode, renderError } from './errors.js';
 export const BUNDLE_FILES = { compiler: 'fx.iife.js', runtime: 'fx-runtime.js' } as const;
 
 /**
- * The folder holding the built bundles: `FX_DIST_DIR` if set, else the package's `dist/` (found from this module,
- * whether it runs from `src/render/` or from a build next to the bundles).
+ * The folder holding the built bundles: `FX_DIST_DIR` if set; else the folder of this module, where the installed
+ * `fx-sdk-server` has them (scripts/build-server.mjs bundles this module into `dist/` and copies them beside it);
+ * else the repository's `dist/`, for this module run from `src/render/`.
  */
-export function bundleDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = process.env.FX_DIST_DIR
-    ? [resolve(process.env.FX_DIST_DIR)]
-    : [resolve(here, '../../dist'), resolve(here, '../dist'), here];
+export function bundleDir(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  moduleUrl: string = import.meta.url,
+): string {
+  const here = dirname(fileURLToPath(moduleUrl));
+  const candidates = env.FX_DIST_DIR ? [resolve(env.FX_DIST_DIR)] : [here, resolve(here, '../../dist')];
   const found = candidates.find((dir) => Object.values(BUNDLE_FILES).every((file) => existsSync(join(dir, file))));
   if (!found) {
     throw renderError(

@@ -1,4 +1,7 @@
-/** Runs the real `fx` (packages/server/bin/fx.mjs, the installed command) as a child process and collects what it printed. */
+/**
+ * Runs the real `fx` from its sources (src/cli/fx.ts through tsx, as the bin runs its bundle) as a child process and
+ * collects what it printed. The bundled, installed command is test/cli/global-install.node.test.ts's.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'packages/server/bin/fx.mjs');
+const FX = join(ROOT, 'src/cli/fx.ts');
+// Absolute, so a child whose working folder is a temp folder still finds tsx.
+const TSX = import.meta.resolve('tsx');
 
 export interface FxRun {
   readonly code: number | null;
@@ -39,7 +44,7 @@ export function fx(args: readonly string[], options: FxOptions = {}): Promise<Fx
     const env = Object.fromEntries(
       Object.entries(options.env ?? { PATH: process.env.PATH }).filter(([, value]) => value !== undefined),
     ) as Record<string, string>;
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, FX, ...args], {
       cwd: options.cwd ?? ROOT,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

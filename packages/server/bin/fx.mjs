@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// `fx`: the command-line tool (src/cli/fx.ts; `fx --help`), run from source.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../../../src/cli/fx.ts');
+// `fx`: the command-line tool (src/cli/fx.ts, bundled into dist/ by scripts/build-server.mjs; `fx --help`).
+import '../dist/fx.js';
