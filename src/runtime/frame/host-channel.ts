@@ -56,11 +56,10 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     }
     case Message.setVariables: {
       player.variables.setOverrides(message.values);
-      // Showing the values does not need the reply (posting it costs a fraction of a millisecond), so it
-      // leaves once the frame that shows them was painted.
-      const reply = variablesMessage(player.variables);
+      // The values show first: the reply, whose layout issues measure boxes (a layout of its own), leaves once the
+      // frame that shows them was painted, when that layout is already done.
       await afterNextPaint();
-      return send(reply);
+      return send(variablesMessage(player.variables));
     }
     case Message.setMuted:
       player.muted = message.muted;
@@ -88,22 +87,18 @@ export function variablesMessage(variables: FrameVariables): VariablesMessage {
 }
 
 /**
- * Resolves once the frame drawn after this call has reached the compositor, so a screenshot of the host page shows
- * it. The first rAF runs before the main thread paints the new state; raster and activation of that paint happen
- * later, off the main thread, and a host that answered right then could composite the previous frame (seen on
- * large, GSAP-heavy compositions under load). The browser starts the next frame only once the previous one was
- * activated, so the task queued from the second rAF runs after the new state was drawn. A hidden document paints
- * nothing (and gets no rAF), so it resolves at once.
+ * Resolves right after the next frame was painted: a rAF runs before the main thread paints the new state, the task
+ * it queues runs after. (A second rAF, waiting for the compositor to activate that paint, was tried: it cost a frame
+ * on every seek and live update — scrub 7.8 → 18.6 ms — for one early screenshot seen once on a large block under
+ * load; see issue 13 §5.) A hidden document paints nothing (and gets no rAF), so it resolves at once.
  */
 function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => {
     if (document.visibilityState === 'hidden') return resolve();
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => resolve();
-        channel.port2.postMessage(null);
-      }),
-    );
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
   });
 }
