@@ -3,6 +3,7 @@ import { LitElement, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { cloudRender, type CloudRenderResult } from '../client/cloud-render.js';
 import { ClientErrorCode } from '../client/errors.js';
+import { clientConfig } from '../client/options.js';
 import type { Credentials } from '../client/credentials.js';
 import type { Render } from '../wire/responses.js';
 import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
@@ -123,7 +124,8 @@ export class FxRenderButton extends LitElement {
       this.run = { kind: 'running', progress };
       this.#emit(FxRenderButtonEvent.progress, progress);
     };
-    const baseUrl = this.service || location.origin;
+    // Checked before signing in, so a bad `service` is `client_option_invalid` and no sign-in window opens for it.
+    const baseUrl = clientConfig({ baseUrl: this.service || location.origin }).base;
     const credentials =
       this.credentials ??
       (await signedInCredentials(

@@ -130,6 +130,22 @@ describe('<fx-render-button>', () => {
     expect(part('error')!.getAttribute('role')).to.equal('alert');
   });
 
+  it('refuses a service URL that is not http(s) before signing in: client_option_invalid, no window opened', async () => {
+    const { button, part } = await setup();
+    Object.assign(button, { service: 'javascript:alert(1)', issuer: '' });
+    const opened: unknown[] = [];
+    const open = window.open;
+    window.open = (...args: Parameters<typeof window.open>) => (opened.push(args), null);
+    try {
+      const ended = outcome(button);
+      part('button')!.click();
+      expect((await ended).detail.code).to.equal('client_option_invalid');
+      expect(opened).to.deep.equal([]);
+    } finally {
+      window.open = open;
+    }
+  });
+
   it('names what is missing when `for` points at nothing', async () => {
     const { button, part } = await setup({ for: 'nowhere' });
     const ended = outcome(button);
