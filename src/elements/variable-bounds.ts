@@ -1,6 +1,7 @@
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import { LayoutIssueCode, describe, issue, type Issue } from '../runtime/issues.js';
-import { FxEvent } from './constants.js';
+import { FxError } from '../runtime/errors.js';
+import { FxErrorCode, FxEvent } from './constants.js';
 import type { FxVariablesChangeDetail } from './events.js';
 import type { FxComposition } from './fx-composition.js';
 import { sameValues } from './values-equal.js';
@@ -8,6 +9,13 @@ import { sameValues } from './values-equal.js';
 /** A wide glyph in most faces: a string of them at the declared `maxLength` is about the widest it allows. */
 const WIDE_GLYPH = 'W';
 const LAYOUT_CODES: ReadonlySet<string> = new Set(Object.values(LayoutIssueCode));
+/**
+ * The longest string tried: a composition declares `maxLength` freely (1e15 would throw building it). Any box that
+ * holds this many wide glyphs holds more, so a larger maximum does not change the answer.
+ */
+const MAX_TRIED_LENGTH = 4096;
+/** How long one value may take to show (a reload included) before the check gives up. */
+const SHOWN_TIMEOUT_MS = 20_000;
 
 /**
  * The values at the edges of what a declaration allows: a `maxLength` string of wide glyphs, `min` and `max` of
@@ -16,7 +24,7 @@ const LAYOUT_CODES: ReadonlySet<string> = new Set(Object.values(LayoutIssueCode)
 export function boundValues(declaration: VariableDeclaration): unknown[] {
   switch (declaration.type) {
     case 'string':
-      return declaration.maxLength ? [WIDE_GLYPH.repeat(declaration.maxLength)] : [];
+      return declaration.maxLength ? [WIDE_GLYPH.repeat(Math.min(declaration.maxLength, MAX_TRIED_LENGTH))] : [];
     case 'number':
       return [declaration.min, declaration.max].filter((bound) => bound !== undefined);
     case 'enum':
@@ -33,7 +41,8 @@ export function boundValues(declaration: VariableDeclaration): unknown[] {
  * with the others as they are, and returns where a bound element does not hold the value: `variable_overflows`
  * (content past its box, or its box past the composition root) and `variable_overlaps` (a laid-out sibling
  * covered), measured in the frame by the runtime that renders. Each issue's path starts with the variable driven;
- * its message names the value. The element's values are restored at the end. Layout needs a browser, so this is
+ * its message names the value. The element's values are restored at the end. Rejects with the element's `error`
+ * (code and message) when a value is refused or a reload fails, or `frame_timeout` when a value never shows. Layout needs a browser, so this is
  * the linter's browser half (`lintComposition` is the static one).
  *
  * @example
@@ -85,6 +94,26 @@ async function shown(element: FxComposition, values: Record<string, unknown>): P
   return detail.issues;
 }
 
+/** The next `name` event; rejects on the element's `error` (a refused value, a failed reload) or after a timeout. */
 function until(target: EventTarget, name: string): Promise<Event> {
-  return new Promise((resolve) => target.addEventListener(name, resolve, { once: true }));
+  return new Promise((resolve, reject) => {
+    const settle = (done: () => void) => {
+      clearTimeout(timer);
+      target.removeEventListener(name, onEvent);
+      target.removeEventListener(FxEvent.error, onError);
+      done();
+    };
+    const onEvent = (event: Event) => settle(() => resolve(event));
+    const onError = (event: Event) => {
+      const { code, message } = (event as CustomEvent<{ code: string; message: string }>).detail;
+      settle(() => reject(new FxError(code, message)));
+    };
+    const timer = setTimeout(
+      () =>
+        settle(() => reject(new FxError(FxErrorCode.frameTimeout, `no "${name}" within ${SHOWN_TIMEOUT_MS / 1000} s`))),
+      SHOWN_TIMEOUT_MS,
+    );
+    target.addEventListener(name, onEvent);
+    target.addEventListener(FxEvent.error, onError);
+  });
 }

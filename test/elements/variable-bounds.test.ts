@@ -58,3 +58,20 @@ describe('checkVariableBounds', () => {
     expect(summary(await checkVariableBounds(el))).to.deep.equal([]);
   });
 });
+
+describe('checkVariableBounds with hostile declarations', () => {
+  it('a maxLength of 1e15 is tried at a bounded length: an answer, no RangeError in the page', async function () {
+    this.timeout(20000);
+    const huge = { ...HEADLINE, maxLength: 1e15 };
+    const html = compositionHtml({
+      duration: 2,
+      variables: [huge],
+      head: '<style>h1 { width: 100px; overflow: hidden; white-space: nowrap; margin: 0; }</style>',
+      body: '<h1 data-var-text="headline">Hi</h1>',
+    });
+    const el = await whenReady(mount({}, { srcdoc: html }));
+    expect(summary(await checkVariableBounds(el))).to.deep.equal([
+      'variable_overflows headline/data-var-text/headline',
+    ]);
+  });
+});
