@@ -6,6 +6,7 @@
  */
 import { Attr, VariableType } from './constants.js';
 import { cssUrlTokens } from './css-scan.js';
+import { declarationList } from './declaration-map.js';
 import { isRecord, parseUrl } from './data.js';
 
 /** Attributes naming a file to load, by element (`*`: any element). Links to navigate to (`<a href>`) are not files. */
@@ -55,8 +56,7 @@ export function referencedUrls(doc: Document, base: string): string[] {
 
 /** The files named by the image and font variables `element` declares: their defaults and its values for them. */
 function variableFiles(element: Element): string[] {
-  const declarations = parseJson(element.getAttribute(Attr.compositionVariables));
-  if (!Array.isArray(declarations)) return [];
+  const declarations = declarationList(parseJson(element.getAttribute(Attr.compositionVariables)));
   const values = parseJson(element.getAttribute(Attr.variableValues));
   const files: string[] = [];
   for (const declaration of declarations) {

@@ -3,6 +3,7 @@
  * (the entry). The compiler makes them absolute while it still knows which file each came from.
  */
 import { Attr, VariableType } from './constants.js';
+import { isDeclarationMap } from './declaration-map.js';
 import { isRecord, parseUrl } from './data.js';
 
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
@@ -36,15 +37,19 @@ function rewriteJsonAttribute(element: Element, name: string, rewrite: (value: u
  */
 export function absolutizeImageValues(host: Element, declaredAt: string, valuedAt: string): void {
   const imageIds = new Set<string>();
+  // One declaration, array form or object form (where its key is the id unless it names one).
+  const absolutize = (declaration: unknown, key?: string) => {
+    if (!isRecord(declaration) || declaration.type !== VariableType.image) return declaration;
+    const id = typeof declaration.id === 'string' ? declaration.id : key;
+    if (id !== undefined) imageIds.add(id);
+    return 'default' in declaration
+      ? { ...declaration, default: absoluteImage(declaration.default, declaredAt) }
+      : declaration;
+  };
   rewriteJsonAttribute(host, Attr.compositionVariables, (declarations) => {
-    if (!Array.isArray(declarations)) return declarations;
-    return declarations.map((declaration: unknown) => {
-      if (!isRecord(declaration) || declaration.type !== VariableType.image) return declaration;
-      if (typeof declaration.id === 'string') imageIds.add(declaration.id);
-      return 'default' in declaration
-        ? { ...declaration, default: absoluteImage(declaration.default, declaredAt) }
-        : declaration;
-    });
+    if (Array.isArray(declarations)) return declarations.map((declaration: unknown) => absolutize(declaration));
+    if (!isDeclarationMap(declarations)) return declarations;
+    return Object.fromEntries(Object.entries(declarations).map(([key, entry]) => [key, absolutize(entry, key)]));
   });
   if (imageIds.size === 0) return;
   rewriteJsonAttribute(host, Attr.variableValues, (values) => {

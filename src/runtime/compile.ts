@@ -6,7 +6,7 @@ import { referencedUrls } from './compile-dependencies.js';
 import { CompileIssueCode } from './compile-codes.js';
 import { DEFAULT_LIMITS, loadFont, loadImage, loadText, type CompileLimits, type Loader } from './compile-loader.js';
 import { ReadScope } from './compile-reads.js';
-import { declarationEntries, isDeclarationMap } from './declaration-map.js';
+import { declarationList } from './declaration-map.js';
 import { FxError, isFxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
@@ -443,9 +443,8 @@ async function inlineHost(ctx: Context, host: Element, base: string, stack: stri
 /** The variable ids an instance root declares (none when its declarations are malformed: the runtime reports those). */
 function declaredIds(host: Element): Set<string> {
   try {
-    const declarations: unknown = JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]');
-    if (!Array.isArray(declarations) && !isDeclarationMap(declarations)) return new Set();
-    const ids = declarationEntries(declarations).map(([, declaration]) => (declaration as { id?: unknown } | null)?.id);
+    const declarations = declarationList(JSON.parse(host.getAttribute(Attr.compositionVariables) ?? '[]'));
+    const ids = declarations.map((declaration) => (declaration as { id?: unknown } | null)?.id);
     return new Set(ids.filter((id): id is string => typeof id === 'string'));
   } catch {
     return new Set();

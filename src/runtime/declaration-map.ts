@@ -13,6 +13,11 @@ export function declarationEntries(
   return Object.keys(list).map((key) => [key, fromMapEntry(key, (list as Record<string, unknown>)[key])]);
 }
 
+/** The declarations of a parsed `data-composition-variables` value in either form, unchecked; `[]` for anything else. */
+export function declarationList(value: unknown): unknown[] {
+  return Array.isArray(value) || isDeclarationMap(value) ? declarationEntries(value).map(([, entry]) => entry) : [];
+}
+
 /**
  * True for the object form: an object whose every value is an object. Anything else that is no array (one
  * declaration without its brackets, whose values are strings) is refused as `declaration_not_array`.

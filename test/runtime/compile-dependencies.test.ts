@@ -36,4 +36,15 @@ describe('referencedUrls', () => {
       'https://site.example/root/music.mp3',
     ]);
   });
+
+  it('reads image and font variables declared in the object form too', () => {
+    const doc = parseHtml(`<!doctype html>
+      <html data-composition-variables='{"pic":{"type":"image","default":"img/default.png"},"font":{"type":"font","default":{"name":"F","source":"f.woff2"}}}'
+            data-variable-values='{"pic":"img/chosen.png"}'><body></body></html>`);
+    expect(referencedUrls(doc, BASE)).to.deep.equal([
+      'https://site.example/comp/f.woff2',
+      'https://site.example/comp/img/chosen.png',
+      'https://site.example/comp/img/default.png',
+    ]);
+  });
 });
