@@ -27,11 +27,9 @@ export function layoutIssues(scope: Element | Document): Issue[] {
     const attribute = element.hasAttribute(Attr.varText) ? Attr.varText : Attr.varSrc;
     const id = element.getAttribute(attribute) ?? '';
     const box = layoutBox(element);
-    const composition = rootBox(element);
-    if (overflowsOwnBox(element) || (composition && !isInside(box, composition))) {
-      const where = overflowsOwnBox(element)
-        ? 'its content overflows the box'
-        : 'its box reaches out of the composition';
+    const overflows = overflowsOwnBox(element);
+    if (overflows || !isInside(box, rootBox(element) ?? box)) {
+      const where = overflows ? 'its content overflows the box' : 'its box reaches out of the composition';
       issues.push(
         issue(
           Code.overflows,
