@@ -77,7 +77,10 @@ export async function cloudBatch(
         `row ${row.row}: ${entry.status}${entry.output ? ` → ${entry.output}` : ''}${entry.error ? ` (${entry.error.code}: ${entry.error.message})` : ''}`,
       );
     };
-    downloads.push(finish());
+    // Awaited after the batch; handled now, so one failing (an abort) while others run is no unhandled rejection.
+    const download = finish();
+    download.catch(() => undefined);
+    downloads.push(download);
   };
 
   try {

@@ -57,15 +57,22 @@ export function findCommand(args: readonly string[]): { entry: CommandEntry; res
   return entry && { entry, rest: args.slice(entry.name.split(' ').length) };
 }
 
-export function topHelp(): string {
-  const width = Math.max(...COMMANDS.map((entry) => entry.name.length));
+/** The group a word names (`cloud`, `auth`, `service`), when commands start with it. */
+export function commandGroup(word: string | undefined): string | undefined {
+  return word !== undefined && COMMANDS.some((entry) => entry.name.startsWith(`${word} `)) ? word : undefined;
+}
+
+/** Every command, or those of one group (`fx cloud --help`). */
+export function topHelp(group?: string): string {
+  const listed = group === undefined ? COMMANDS : COMMANDS.filter((entry) => entry.name.split(' ')[0] === group);
+  const width = Math.max(...listed.map((entry) => entry.name.length));
   return [
     'fx — author, check and render HTML video compositions',
     '',
     'Usage: fx <command> [flags]    (fx <command> --help for its flags)',
     '',
     'Commands:',
-    ...COMMANDS.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`),
+    ...listed.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`),
     '',
     'Credentials: CLOUD_API_KEY, then RENDER_API_KEY, then ~/.fx/credentials; service URL: CLOUD_API_URL.',
     'Exit codes: 0 ok, 1 failed, 2 usage, 3 input refused, 4 auth, 5 service unreachable or wait ran out, 130 Ctrl-C.',

@@ -1,7 +1,7 @@
 /** `fx`: finds the command, parses its flags, runs it, and turns any failure into `code: message`, a hint and an exit code. */
 import { isFxError } from '../runtime/errors.js';
 import { commandHelp, parseCommandArgs } from './args.js';
-import { findCommand, topHelp } from './commands.js';
+import { commandGroup, findCommand, topHelp } from './commands.js';
 import { cliError, CliErrorCode, exitCodeOf, hintOf } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { Output, type OutputStreams } from './output.js';
@@ -18,10 +18,16 @@ export async function main(argv: readonly string[], io: CliProcess): Promise<num
   const out = new Output(io, { json, env: io.env });
   const found = findCommand(argv);
   if (!found) {
-    const wantsHelp = argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help';
-    if (wantsHelp) {
+    const isHelp = (word: string | undefined) => word === '--help' || word === '-h' || word === 'help';
+    if (argv.length === 0 || isHelp(argv[0])) {
       io.stdout.write(topHelp());
       return ExitCode.ok;
+    }
+    // A group word alone or with --help (`fx cloud --help`): its commands; alone, it is still a usage error.
+    const group = commandGroup(argv[0]);
+    if (group !== undefined && (argv.length === 1 || isHelp(argv[1]))) {
+      io.stdout.write(topHelp(group));
+      return argv.length === 1 ? ExitCode.usage : ExitCode.ok;
     }
     return fail(
       out,

@@ -1,4 +1,5 @@
 /** `fx service`: the reference /v3 render service (src/service/main.ts, configured by its FX_SERVICE_* variables). */
+import { integerFlag } from './args.js';
 import type { Command, CommandContext } from './command.js';
 
 export const command: Command = {
@@ -20,7 +21,8 @@ export const command: Command = {
 
 async function run(context: CommandContext): Promise<number> {
   // main.ts reads its settings from the environment; the flags are shorthands for two of them.
-  if (context.values.port !== undefined) process.env.FX_SERVICE_PORT = String(context.values.port);
+  if (context.values.port !== undefined)
+    process.env.FX_SERVICE_PORT = String(integerFlag('port', context.values.port, 0, 65_535));
   if (context.values['data-dir'] !== undefined) process.env.FX_SERVICE_DATA_DIR = String(context.values['data-dir']);
   await import('../service/main.js');
   // main.ts owns the process from here (its own SIGINT/SIGTERM handlers stop the service and exit).

@@ -57,6 +57,25 @@ test('an unknown command: exit 2, code and hint', async () => {
   });
 });
 
+test('a group word lists its commands: with --help exit 0, alone a usage error (2)', async () => {
+  const help = await fx(['cloud', '--help']);
+  assert.equal(help.code, 0);
+  for (const name of ['cloud render', 'cloud list', 'cloud get', 'cloud delete'])
+    assert.match(help.stdout, new RegExp(`  ${name} `));
+  assert.doesNotMatch(help.stdout, /auth login/);
+  const bare = await fx(['auth']);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stdout, /auth login/);
+});
+
+test('fx service --port refuses what is not a port, before starting anything', async () => {
+  for (const port of ['abc', '-1', '70000', '80.5']) {
+    const run = await fx(['service', `--port=${port}`, '--json']);
+    assert.equal(run.code, 2, port);
+    assert.equal(eventsOf(run, 'error')[0]?.code, 'cli_flag_invalid', port);
+  }
+});
+
 test('a wrong number of arguments is a usage error', async () => {
   assert.equal((await fx(['cloud', 'get'])).code, 2);
   assert.equal((await fx(['metadata', 'a.html', 'b.html'])).code, 2);
