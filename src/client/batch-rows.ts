@@ -23,12 +23,15 @@ export function batchRows(
   declarations: readonly VariableDeclaration[],
   strict = false,
 ): { rows: Record<string, unknown>[]; warnings: Issue[] } {
-  const parsed = typeof rows === 'string' ? parseCsv(rows).map((row) => fromCsv(row, declarations)) : rows;
+  const types = new Map(declarations.map((declaration) => [declaration.id, declaration.type]));
+  const parsed = typeof rows === 'string' ? parseCsv(rows).map((row) => fromCsv(row, types)) : rows;
   if (!Array.isArray(parsed))
     throw new FxError(
       BatchErrorCode.rowsInvalid,
       `batch rows must be an array of objects or a CSV text, got ${describe(rows)}`,
     );
+  // Nothing to render: refused before the project is zipped or uploaded for it.
+  if (parsed.length === 0) throw new FxError(BatchErrorCode.rowsInvalid, 'the batch has no rows');
   const merged = parsed.map((row: unknown, index) => {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
       throw new FxError(
@@ -54,8 +57,10 @@ export function batchRows(
 }
 
 /** A CSV row's cells as the values their declarations expect; undeclared columns stay strings (and warn). */
-function fromCsv(row: Record<string, string>, declarations: readonly VariableDeclaration[]): Record<string, unknown> {
-  const types = new Map(declarations.map((declaration) => [declaration.id, declaration.type]));
+function fromCsv(
+  row: Record<string, string>,
+  types: ReadonlyMap<string, VariableDeclaration['type']>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [id, cell] of Object.entries(row)) {
     if (cell === '') continue;

@@ -82,12 +82,19 @@ export async function createRenderRequest(
 ): Promise<Response> {
   const checked = checkRenderRequest(request);
   if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
+  let body: string;
+  try {
+    body = JSON.stringify(request);
+  } catch (error) {
+    // A cycle or a BigInt in the values: JSON cannot carry it.
+    throw refused(ErrorCode.bodyInvalid, `the render request is not JSON: ${(error as Error).message}`, 'variables');
+  }
   const key = idempotencyKey(options.idempotencyKey);
   return send(config, {
     method: 'POST',
     url: url(config, Route.renders),
     headers: { [Header.contentType]: JSON_CONTENT_TYPE, [Header.idempotencyKey]: key },
-    body: JSON.stringify(request),
+    body,
     idempotent: true,
     authorize: true,
     signal: options.signal,

@@ -1,8 +1,8 @@
-import { FxError, isFxError } from '../runtime/errors.js';
+import { isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import { ErrorCode } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
-import { BatchErrorCode, batchRows } from './batch-rows.js';
+import { batchRows } from './batch-rows.js';
 import { checkIdempotencyKey } from './checks.js';
 import {
   prepareProject,
@@ -11,7 +11,7 @@ import {
   type CloudProject,
   type CloudRenderOptions,
 } from './cloud-render.js';
-import { refused } from './errors.js';
+import { ClientErrorCode, refused } from './errors.js';
 import type { CloudRenderProgress } from './progress.js';
 
 export const MAX_BATCH_CONCURRENCY = 16;
@@ -61,8 +61,8 @@ async function runBatch(
 ): Promise<BatchManifestRow[]> {
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_BATCH_CONCURRENCY) {
-    throw new FxError(
-      BatchErrorCode.rowsInvalid,
+    throw refused(
+      ClientErrorCode.optionInvalid,
       `"concurrency" must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(concurrency)}`,
     );
   }
@@ -75,7 +75,7 @@ async function runBatch(
       'Idempotency-Key',
     );
   }
-  const prepared = await prepareProject(project, { ...options, onProgress: options.onProgress }, (local) => {
+  const prepared = await prepareProject(project, options, (local) => {
     const { rows, warnings } = batchRows(
       input,
       options.variables ?? local?.variables ?? {},

@@ -3,7 +3,7 @@ import type { Issue } from '../runtime/issues.js';
 import { isFxError } from '../runtime/errors.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { validateVariables } from '../runtime/values.js';
-import { detectAspectRatio } from '../wire/aspect-ratio.js';
+import { aspectRatioOf } from '../wire/aspect-ratio.js';
 import { DEFAULT_COMPOSITION, ErrorCode, FailureCode, RenderStatus } from '../wire/constants.js';
 import { checkRenderRequest, type AspectRatio, type RenderRequest } from '../wire/render-request.js';
 import type { Render } from '../wire/responses.js';
@@ -270,10 +270,6 @@ export function checkVariables(
     );
   }
   return issues;
-}
-
-function aspectRatioOf(metadata: LocalProject['metadata']): AspectRatio {
-  return metadata?.width && metadata.height ? detectAspectRatio(metadata.width, metadata.height) : '16:9';
 }
 
 async function upload(local: LocalProject, options: CloudRenderOptions): Promise<string> {

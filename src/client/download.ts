@@ -74,8 +74,7 @@ function checkLink(link: string | null): string {
 
 /** Counts bytes as they pass and reports them; a body cut short surfaces as `network_error`, an abort as `aborted`. */
 function counted(response: Response, options: DownloadOptions): ReadableStream<Uint8Array> {
-  const declared = response.headers.get(Header.contentLength);
-  const total = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  const total = contentLength(response);
   let loaded = 0;
   const { signal } = options;
   const reader = response.body!.getReader();
@@ -138,11 +137,16 @@ export async function downloadRender(
 }
 
 function describeFile<Body>(response: Response, body: Body, render: Render): DownloadedFile<Body> {
-  const length = response.headers.get(Header.contentLength);
   return {
     body,
     contentType: response.headers.get(Header.contentType) ?? 'application/octet-stream',
-    size: length === null ? undefined : Number(length),
+    size: contentLength(response),
     render,
   };
+}
+
+/** The `Content-Length` an answer declares, when it is a plain count of bytes. */
+function contentLength(response: Response): number | undefined {
+  const declared = response.headers.get(Header.contentLength);
+  return declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
 }

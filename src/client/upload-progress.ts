@@ -33,7 +33,10 @@ function xhrFetch(onBytes: UploadBytes): typeof fetch {
       xhr.onerror = () => reject(new TypeError('network error'));
       xhr.ontimeout = xhr.onerror;
       xhr.onabort = () => reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));
-      signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      const abort = () => xhr.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      // A retried upload shares the caller's signal: each attempt takes its listener with it.
+      xhr.onloadend = () => signal?.removeEventListener('abort', abort);
       xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
     });
 }

@@ -9,3 +9,8 @@ export function detectAspectRatio(width: number, height: number): AspectRatio {
   };
   return ASPECT_RATIOS.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best), '16:9');
 }
+
+/** The ratio of a composition's declared size, or `16:9` when it declares none (or no metadata is known). */
+export function aspectRatioOf(size: { readonly width?: number; readonly height?: number } | undefined): AspectRatio {
+  return size?.width && size.height ? detectAspectRatio(size.width, size.height) : '16:9';
+}

@@ -56,3 +56,15 @@ describe('batchRows', () => {
     }
   });
 });
+
+describe('batchRows with nothing to render', () => {
+  it('refuses an empty list and a header-only CSV', () => {
+    for (const rows of [[], 'title,count\n']) {
+      assert.throws(
+        () => batchRows(rows, {}, declarations),
+        (error) => isFxError(error, 'batch_rows_invalid'),
+        JSON.stringify(rows),
+      );
+    }
+  });
+});

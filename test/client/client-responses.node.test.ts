@@ -316,3 +316,15 @@ describe('options and credentials', () => {
     }
   });
 });
+
+describe('request bodies JSON cannot carry', () => {
+  test('variables with a cycle or a BigInt are refused with body_invalid, before any request', async () => {
+    const { fetch, sent } = fakeFetch(json(RENDER, 202));
+    const cyclic: Record<string, unknown> = { title: 'x' };
+    cyclic.self = cyclic;
+    for (const variables of [cyclic, { big: 10n }]) {
+      assert.equal(await codeOf(clientWith(fetch).createRender({ asset_id: 'ast_a', variables })), 'body_invalid');
+    }
+    assert.equal(sent.length, 0);
+  });
+});

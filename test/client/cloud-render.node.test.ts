@@ -286,6 +286,9 @@ describe('cloudRenderBatch', () => {
       await codeOf(cloudRenderBatch(project(), [{}], { ...options, idempotencyKey: 'k'.repeat(241) })),
       'idempotency_key_invalid',
     );
-    assert.equal(await codeOf(cloudRenderBatch(project(), [{}], { ...options, concurrency: 0 })), 'batch_rows_invalid');
+    assert.equal(
+      await codeOf(cloudRenderBatch(project(), [{}], { ...options, concurrency: 0 })),
+      'client_option_invalid',
+    );
   });
 });

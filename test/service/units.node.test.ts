@@ -4,7 +4,8 @@ import { isPrivateAddress } from '../../src/service/network-guard.js';
 import { renderError, RenderErrorCode } from '../../src/render/errors.js';
 import { renderFailure } from '../../src/service/jobs/render-failure.js';
 import { creditsFor } from '../../src/service/renders/billing.js';
-import { aspectRatioOf, checkCompositionLength } from '../../src/service/renders/project-check.js';
+import { checkCompositionLength } from '../../src/service/renders/project-check.js';
+import { aspectRatioOf } from '../../src/wire/aspect-ratio.js';
 import { withBaseHref } from '../../src/service/renders/url-page.js';
 import { UrlSigner } from '../../src/service/signing/url-signer.js';
 

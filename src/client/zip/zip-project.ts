@@ -1,3 +1,4 @@
+import { DEFAULT_COMPOSITION } from '../../wire/constants.js';
 import { ZIP_LIMITS, type ZipLimits } from '../../wire/zip-limits.js';
 import { checkProjectFiles, checkRatios } from './check.js';
 import { readSource, sizeOf, type IgnoreOption, type ProjectFile, type ProjectSource } from './sources.js';
@@ -29,8 +30,6 @@ export interface ProjectZip {
   /** The entries, in archive order, with their sizes and whether they were stored. */
   readonly entries: readonly WrittenEntry[];
 }
-
-const DEFAULT_COMPOSITION = 'index.html';
 
 /**
  * Zips a composition project for the `/v3` service: reads the source (ignoring `.git`, `node_modules`, `dist`,

@@ -1,17 +1,10 @@
 import '../../runtime/dom-parser.node.js';
-import { detectAspectRatio } from '../../wire/aspect-ratio.js';
-import type { AspectRatio } from '../../render/types.js';
 import type { Issue } from '../../runtime/issues.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { validateVariables } from '../../runtime/values.js';
 import type { Limits } from '../config.js';
 import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
-
-/** The renderer's preset nearest to the composition's size; `16:9` when it declares none. */
-export function aspectRatioOf(metadata: Pick<CompositionMetadata, 'width' | 'height'>): AspectRatio {
-  return metadata.width && metadata.height ? detectAspectRatio(metadata.width, metadata.height) : '16:9';
-}
 
 export interface ProjectCheck {
   readonly metadata: CompositionMetadata;
