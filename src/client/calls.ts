@@ -6,6 +6,7 @@
 import { ErrorCode, Header, JSON_CONTENT_TYPE, Route, ZIP_CONTENT_TYPE } from '../wire/constants.js';
 import { checkRenderRequest, type RenderRequest } from '../wire/render-request.js';
 import { accountSchema, assetSchema, deletedRenderSchema, renderListSchema, renderSchema } from '../wire/responses.js';
+import { checkCallbackUrl } from './callback-url.js';
 import { checkId, checkLimit, checkString, idempotencyKey } from './checks.js';
 import { refused } from './errors.js';
 import type { ClientConfig } from './options.js';
@@ -82,6 +83,7 @@ export async function createRenderRequest(
 ): Promise<Response> {
   const checked = checkRenderRequest(request);
   if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
+  if (typeof request.callback_url === 'string') checkCallbackUrl(request.callback_url);
   let body: string;
   try {
     body = JSON.stringify(request);

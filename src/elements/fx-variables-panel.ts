@@ -83,11 +83,12 @@ const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
  * @csspart badge - The `unused` badge.
  * @csspart issues - A list of issues; each item is `issue` and `error` or `warning`.
  * @csspart button - Every button (also `reset-all`, `reset-field`, `undo`, `redo`, `copy-json`, `copy-command`,
- *   `add`, `declare`).
+ *   `add`, `declare`, `edit`, `remove`).
  * @csspart undeclared - Ids the composition reads without declaring them, each with a "Declare" button.
  * @csspart toolbar - Add, undo, redo and the copy buttons.
  * @csspart declaration-form - The form adding or editing a declaration.
  * @csspart status - The live region announcing copies, undo and redo.
+ * @csspart status-source - Why declarations cannot be edited (the composition's source could not be read).
  *
  * @cssproperty --fx-panel-font - Font of the panel.
  * @cssproperty --fx-panel-color - Text color.

@@ -327,4 +327,13 @@ describe('request bodies JSON cannot carry', () => {
     }
     assert.equal(sent.length, 0);
   });
+
+  test('createRender refuses a plain-http callback (but to a loopback host) before any request, as cloudRender does', async () => {
+    const { fetch, sent } = fakeFetch(json(RENDER, 202));
+    const create = (callback_url: string) => clientWith(fetch).createRender({ asset_id: 'ast_a', callback_url });
+    assert.equal(await codeOf(create('http://hooks.example/done')), 'callback_url_insecure');
+    assert.equal(sent.length, 0);
+    await create('http://127.0.0.1:9000/done');
+    assert.equal(sent.length, 1);
+  });
 });
