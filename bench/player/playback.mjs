@@ -43,8 +43,14 @@ export async function measurePlayback(context, { composition, clipStart, peer, p
       await page.waitForTimeout(playMs);
       const all = await frame.evaluate(stopPlaybackSampler);
       await inPage(page, pageModule, 'pause');
-      // From the first frame the clock moved: what a viewer sees after pressing play.
-      const samples = all.slice(Math.max(0, all.findIndex((sample) => sample.time > 0) - 1));
+      // From the frame the clock moved forward from: what a viewer sees after pressing play. (A paused, never
+      // played element shows its poster frame, by default the middle, so the clock may jump back when play starts.)
+      const samples = all.slice(
+        Math.max(
+          0,
+          all.findIndex((sample, index) => all[index + 1]?.time > sample.time),
+        ),
+      );
       if (samples.length < 10)
         throw new Error(`${kind} did not advance on "${composition.name}" (${samples.length} frames sampled)`);
       const first = samples[0];
