@@ -16,9 +16,9 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Per composition: a text field the panel shows, what it binds in the frame, and the rendered video's shape. */
 const COMPOSITIONS = [
-  { id: 'launch', field: 'Headline', bound: 'headline', size: [1920, 1080], seconds: 8 },
-  { id: 'media', field: 'Title', bound: 'title', size: [1920, 1080], seconds: 5 },
-  { id: 'story', field: 'Name', bound: 'name', size: [1080, 1920], seconds: 4 },
+  { id: 'launch', field: 'Headline', bound: 'headline', size: [1920, 1080], seconds: 8, audio: false },
+  { id: 'media', field: 'Title', bound: 'title', size: [1920, 1080], seconds: 5, audio: true },
+  { id: 'story', field: 'Name', bound: 'name', size: [1080, 1920], seconds: 4, audio: false },
 ] as const;
 
 let demo: Demo;
@@ -46,14 +46,19 @@ const untilReady = (page: Page, id: string) =>
     { timeout: 30_000 },
   );
 
-/** Fetches a blob: link of the page into a file; ffprobe's view of it. */
+/** Fetches a blob: link of the page into a file: its width, height, frame count and whether it has audio. */
 async function probeLink(page: Page, href: string, name: string) {
   const bytes = await page.evaluate(async (url) => [...new Uint8Array(await (await fetch(url)).arrayBuffer())], href);
   const file = join(demo.dir, name);
   await writeFile(file, new Uint8Array(bytes));
   const { streams } = await probe(file);
   const video = streams.find((stream) => stream.codec_type === 'video')!;
-  return [video.width, video.height, Number(video.nb_read_frames)];
+  return [
+    video.width,
+    video.height,
+    Number(video.nb_read_frames),
+    streams.some((stream) => stream.codec_type === 'audio'),
+  ];
 }
 
 test('the page is axe-clean on a desktop and on a phone, where nothing scrolls sideways', async () => {
@@ -79,7 +84,7 @@ test('the page is axe-clean on a desktop and on a phone, where nothing scrolls s
 
 test('the picker shows each composition with the panel bound to it, and "Render this" renders each', async () => {
   const { page, errors } = await open();
-  for (const { id, field, bound, size, seconds } of COMPOSITIONS) {
+  for (const { id, field, bound, size, seconds, audio } of COMPOSITIONS) {
     await page.getByLabel('Composition').selectOption(id);
     await untilReady(page, id);
     assert.equal(new URL(page.url()).hash, `#${id}`);
@@ -115,7 +120,8 @@ test('the picker shows each composition with the panel bound to it, and "Render 
         }),
       FPS,
     );
-    assert.deepEqual(await probeLink(page, href, `${id}.mp4`), [...size, seconds * FPS]);
+    // The project the button uploads carries the media files: the chord is mixed in.
+    assert.deepEqual(await probeLink(page, href, `${id}.mp4`), [...size, seconds * FPS, audio]);
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -169,7 +175,7 @@ test('the batch box refuses a bad row before any request, then renders a 2-row b
     .evaluateAll((found) => found.map((link) => (link as HTMLAnchorElement).href));
   assert.equal(links.length, 2);
   for (const [row, href] of links.entries()) {
-    assert.deepEqual(await probeLink(page, href, `batch-${row}.mp4`), [1080, 1920, 4 * FPS]);
+    assert.deepEqual(await probeLink(page, href, `batch-${row}.mp4`), [1080, 1920, 4 * FPS, false]);
   }
   // One upload for both rows.
   assert.equal(requests.filter((request) => request === `POST ${Route.assets}`).length, 1);
