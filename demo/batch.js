@@ -16,7 +16,6 @@ import {
 const POLL_MS = 500;
 
 export class BatchBox {
-  #form;
   #preview;
   #rows;
   #fps;
@@ -33,7 +32,6 @@ export class BatchBox {
   });
 
   constructor(form, preview) {
-    this.#form = form;
     this.#preview = preview;
     this.#rows = form.elements.rows;
     this.#fps = form.elements.fps;
@@ -71,12 +69,12 @@ export class BatchBox {
     if (this.#abort || !this.check()) return;
     const abort = (this.#abort = new AbortController());
     const input = this.#input();
-    const count = Array.isArray(input) ? input.length : this.#validate().rows.length;
+    const count = this.#validate().rows.length;
     this.#clearRows();
     const items = Array.from({ length: count }, (_, row) => this.#addRow(row));
     this.#running(true);
     let outcome;
-    let refused = false;
+    let failed = false;
     try {
       const credentials = await this.#credentials();
       const manifest = await cloudRenderBatch({ embed: this.#preview }, input, {
@@ -92,19 +90,23 @@ export class BatchBox {
         },
         onRow: (row, video) => this.#finish(items[row.row], row, video),
       });
-      const failed = manifest.filter((row) => row.status === 'failed').length;
-      outcome = [`${plural(count - failed, 'video')} rendered${failed ? `, ${failed} failed` : ''}`];
+      const failures = manifest.filter((row) => row.status === 'failed').length;
+      outcome = [`${plural(count - failures, 'video')} rendered${failures ? `, ${failures} failed` : ''}`];
     } catch (error) {
       outcome = issueText(error);
-      refused = true;
-      for (const item of items) if (item.dataset.status === 'queued') setStatus(item, 'not rendered', 'failed');
+      failed = true;
+      // A refusal or a cancel: rows that had not ended never will.
+      for (const item of items) {
+        if (item.dataset.status !== 'done' && item.dataset.status !== 'failed')
+          setStatus(item, 'not rendered', 'failed');
+      }
     } finally {
       this.#abort = undefined;
       this.#running(false);
     }
     // After the box's own check (which `#running` redoes): what the batch did.
     this.#check.replaceChildren(...outcome);
-    this.#check.classList.toggle('error', refused);
+    this.#check.classList.toggle('error', failed);
   }
 
   /** The box's text: JSON when it starts like JSON, else CSV (read by the declared types). */
