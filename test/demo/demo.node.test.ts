@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { extractFrame, probe, psnr } from '../render/helpers.js';
 import { startDemo, untilFrameShows, type Demo } from './helpers.js';
 
@@ -14,25 +13,20 @@ const SEEK_TO = 2.5;
 const FPS = 30;
 
 let demo: Demo;
-let demoUrl: string;
-let browser: Browser;
-let dir: { path: string };
 
 before(async () => {
   demo = await startDemo();
-  ({ url: demoUrl, browser } = demo);
-  dir = { path: demo.dir };
 });
 
 after(() => demo?.stop());
 
 test('npm start: the panel edits the preview live, and "Render this" gives a video of what the preview shows', async () => {
   // The service renders a 1280×720 composition at 1080p, i.e. at 1.5 device pixels per CSS pixel: so does the preview.
-  const page = await browser.newPage({ viewport: { width: 1800, height: 1000 }, deviceScaleFactor: 1.5 });
+  const page = await demo.browser.newPage({ viewport: { width: 1800, height: 1000 }, deviceScaleFactor: 1.5 });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(demoUrl);
+  await page.goto(demo.url);
   await page.waitForFunction(
     () => (document.querySelector('fx-composition') as HTMLElement & { ready: boolean })?.ready,
   );
@@ -60,7 +54,7 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
     Object.assign(preview.style, { width: '1280px', borderRadius: '0' });
     await preview.seek(seconds);
   }, SEEK_TO);
-  const previewPng = join(dir.path, 'preview.png');
+  const previewPng = join(demo.dir, 'preview.png');
   await writeFile(previewPng, await page.locator('fx-composition').screenshot());
 
   // "Render this": signs in (automatic in the demo), renders on the local service, offers the file.
@@ -80,9 +74,9 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
       ),
   );
   assert.ok(rendered.ok, `the render failed: ${JSON.stringify(rendered.detail)}`);
-  const video = join(dir.path, 'render.mp4');
+  const video = join(demo.dir, 'render.mp4');
   await writeFile(video, new Uint8Array(rendered.bytes!));
-  const renderPng = join(dir.path, 'render.png');
+  const renderPng = join(demo.dir, 'render.png');
   await extractFrame(video, Math.round(SEEK_TO * FPS), renderPng);
 
   const { streams } = await probe(video);
@@ -99,7 +93,7 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
   const score = await psnr(renderPng, previewPng, size);
   assert.ok(score >= 27, `PSNR ${score.toFixed(2)} dB between the rendered frame and the preview`);
   // Not trivially equal: the first frame (the headline not in yet) must score clearly lower.
-  const first = join(dir.path, 'first.png');
+  const first = join(demo.dir, 'first.png');
   await extractFrame(video, 0, first);
   assert.ok((await psnr(first, previewPng, size)) < score - 5, 'the first frame differs from the preview at 2.5 s');
   assert.deepEqual(errors, []);
