@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { render } from '../../src/render/index.js';
+import type { RenderResult } from '../../src/render/types.js';
 import { meanVolume, pixelAt, probe, tempDir } from '../render/helpers.js';
 
 const COMPOSITIONS = fileURLToPath(new URL('../../demo/compositions/', import.meta.url));
@@ -21,17 +22,27 @@ let dir: { path: string; cleanup: () => Promise<void> };
 before(async () => (dir = await tempDir('fx-demo-render-')));
 after(() => dir.cleanup());
 
-const renderDemo = (name: string, variables?: Record<string, unknown>) =>
-  render({
-    projectDir: join(COMPOSITIONS, name),
-    composition: 'index.html',
-    fps: FPS,
-    quality: 'draft',
-    format: 'mp4',
-    resolution: '1080p',
-    variables,
-    outputPath: join(dir.path, `${name}-${variables ? 'custom' : 'default'}.mp4`),
-  });
+/** Renders are kept by name and values: a test reading the same video again does not render it again. */
+const renders = new Map<string, Promise<RenderResult>>();
+function renderDemo(name: string, variables: Record<string, unknown> = {}): Promise<RenderResult> {
+  const key = JSON.stringify([name, variables]);
+  if (!renders.has(key)) {
+    renders.set(
+      key,
+      render({
+        projectDir: join(COMPOSITIONS, name),
+        composition: 'index.html',
+        fps: FPS,
+        quality: 'draft',
+        format: 'mp4',
+        resolution: '1080p',
+        variables,
+        outputPath: join(dir.path, `${name}-${renders.size}.mp4`),
+      }),
+    );
+  }
+  return renders.get(key)!;
+}
 
 for (const { name, size, seconds, audio } of CASES) {
   test(`demo composition "${name}" renders: ${size.join('×')}, ${seconds * FPS} frames${audio ? ', with audio' : ''}`, async () => {
@@ -60,6 +71,13 @@ test('the media composition mixes its generated chord while it plays, and its ge
   // gradient, not the page's near-black background.
   const [red, green, blue] = await pixelAt(result.videoPath, 10, 588, 414);
   assert.ok(red + green + blue > 150, `the clip's box shows ${[red, green, blue]}`);
+});
+
+test('the media composition mixes its chord at the "volume" it declares', async () => {
+  const loud = await meanVolume((await renderDemo('media')).videoPath, 1.5, 3.5);
+  const soft = await meanVolume((await renderDemo('media', { volume: 0.25 })).videoPath, 1.5, 3.5);
+  // 0.25 of the default 0.8 is 10.1 dB lower.
+  assert.ok(Math.abs(loud - soft - 10.1) < 2, `volume 0.8 → ${loud} dB, 0.25 → ${soft} dB`);
 });
 
 test('the media composition with "music" off renders no audio stream', async () => {
