@@ -72,6 +72,7 @@ service.on('exit', (code) => {
 console.log(`
   fx demo:          ${url}
   script-tag page:  ${url}script-tag.html
+  media-chrome:     ${url}media-chrome.html
   render service:   http://127.0.0.1:${servicePort}/v3 (also proxied at ${url.replace('/demo/', '/v3')})
   sign-in:          automatic, as the local account "demo" (development only)
   API key:          node --import tsx src/service/admin.ts create-key --account me

@@ -75,6 +75,7 @@ const CLIENT_VALUES = [
   'ZipError',
   'ZipErrorCode',
   'apiKeyCredentials',
+  'batchRows',
   'clientConfig',
   'cloudRender',
   'cloudRenderBatch',

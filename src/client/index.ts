@@ -54,6 +54,6 @@ export {
   type BatchManifestRow,
   type CloudBatchOptions,
 } from './cloud-render-batch.js';
-export { BatchErrorCode } from './batch-rows.js';
+export { BatchErrorCode, batchRows } from './batch-rows.js';
 export { CsvErrorCode, parseCsv } from './csv.js';
 export { CloudRenderStage, describeProgress, progressFraction, type CloudRenderProgress } from './progress.js';

@@ -2,77 +2,31 @@
 // serves the demo with the local render service; an edit in the variables panel reaches the preview; the render
 // button renders on the service with the real renderer; the video's frame matches the paused preview (PSNR).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
-import { freePort } from '../service/helpers/oauth-flow.js';
-import { extractFrame, probe, psnr, tempDir } from '../render/helpers.js';
+import { extractFrame, probe, psnr } from '../render/helpers.js';
+import { startDemo, untilFrameShows, type Demo } from './helpers.js';
 
 const HEADLINE = 'Rendered as previewed';
 const SEEK_TO = 2.5;
 const FPS = 30;
 
-let start: ChildProcess;
-let demoUrl: string;
-let browser: Browser;
-let dir: { path: string; cleanup: () => Promise<void> };
+let demo: Demo;
 
 before(async () => {
-  dir = await tempDir('fx-demo-test-');
-  const [port, servicePort] = [await freePort(), await freePort()];
-  start = spawn('node', ['scripts/start.mjs', '--no-build'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      FX_SERVICE_PORT: String(servicePort),
-      FX_SERVICE_DATA_DIR: join(dir.path, 'service'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  demoUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const url = /fx demo:\s+(\S+)/.exec(output)?.[1];
-      // Ready once the service is listening too.
-      if (url && /render service listening/.test(output)) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    };
-    start.stdout!.on('data', read);
-    start.stderr!.on('data', read);
-    start.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-  browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
+  demo = await startDemo();
 });
 
-after(async () => {
-  await browser?.close();
-  start?.kill('SIGTERM');
-  await dir?.cleanup();
-});
-
-/** Text of the first `selector` inside the composition's frame. */
-const frameText = (page: Page, selector: string) =>
-  page
-    .frames()
-    .find((frame) => frame.parentFrame() === page.mainFrame())!
-    .locator(selector)
-    .first()
-    .textContent();
+after(() => demo?.stop());
 
 test('npm start: the panel edits the preview live, and "Render this" gives a video of what the preview shows', async () => {
   // The service renders a 1280×720 composition at 1080p, i.e. at 1.5 device pixels per CSS pixel: so does the preview.
-  const page = await browser.newPage({ viewport: { width: 1800, height: 1000 }, deviceScaleFactor: 1.5 });
+  const page = await demo.browser.newPage({ viewport: { width: 1800, height: 1000 }, deviceScaleFactor: 1.5 });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-  await page.goto(demoUrl);
+  await page.goto(demo.url);
   await page.waitForFunction(
     () => (document.querySelector('fx-composition') as HTMLElement & { ready: boolean })?.ready,
   );
@@ -85,12 +39,7 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
         .headline === text,
     HEADLINE,
   );
-  await assert.doesNotReject(async () => {
-    for (let tries = 0; (await frameText(page, '[data-var-text="headline"]')) !== HEADLINE; tries++) {
-      if (tries > 50) throw new Error('the frame never showed the new headline');
-      await page.waitForTimeout(100);
-    }
-  });
+  await untilFrameShows(page, '[data-var-text="headline"]', HEADLINE);
 
   // The paused preview at SEEK_TO at the composition's own size (not scaled down by the page's layout, which blurs
   // text differently), without its controls or rounded corners over the picture.
@@ -105,7 +54,7 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
     Object.assign(preview.style, { width: '1280px', borderRadius: '0' });
     await preview.seek(seconds);
   }, SEEK_TO);
-  const previewPng = join(dir.path, 'preview.png');
+  const previewPng = join(demo.dir, 'preview.png');
   await writeFile(previewPng, await page.locator('fx-composition').screenshot());
 
   // "Render this": signs in (automatic in the demo), renders on the local service, offers the file.
@@ -125,9 +74,9 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
       ),
   );
   assert.ok(rendered.ok, `the render failed: ${JSON.stringify(rendered.detail)}`);
-  const video = join(dir.path, 'render.mp4');
+  const video = join(demo.dir, 'render.mp4');
   await writeFile(video, new Uint8Array(rendered.bytes!));
-  const renderPng = join(dir.path, 'render.png');
+  const renderPng = join(demo.dir, 'render.png');
   await extractFrame(video, Math.round(SEEK_TO * FPS), renderPng);
 
   const { streams } = await probe(video);
@@ -144,7 +93,7 @@ test('npm start: the panel edits the preview live, and "Render this" gives a vid
   const score = await psnr(renderPng, previewPng, size);
   assert.ok(score >= 27, `PSNR ${score.toFixed(2)} dB between the rendered frame and the preview`);
   // Not trivially equal: the first frame (the headline not in yet) must score clearly lower.
-  const first = join(dir.path, 'first.png');
+  const first = join(demo.dir, 'first.png');
   await extractFrame(video, 0, first);
   assert.ok((await psnr(first, previewPng, size)) < score - 5, 'the first frame differs from the preview at 2.5 s');
   assert.deepEqual(errors, []);

@@ -3,7 +3,12 @@ import type { Issue } from '../../src/runtime/issues.js';
 import { checkVariableBounds } from '../../src/elements/variable-bounds.js';
 import { compositionHtml, mount, whenReady } from './helpers.js';
 
-const DEMO_COMPOSITIONS = ['/demo/compositions/launch/index.html', '/demo/compositions/launch/day.html'];
+const DEMO_COMPOSITIONS = [
+  '/demo/compositions/launch/index.html',
+  '/demo/compositions/launch/day.html',
+  '/demo/compositions/media/index.html',
+  '/demo/compositions/story/index.html',
+];
 const LOAD_MS = 20000;
 const summary = (issues: readonly Issue[]) => issues.map((found) => `${found.code} ${found.path.join('/')}`);
 
