@@ -1,5 +1,5 @@
 /** How `<fx-composition>` compiles what it shows. */
-import { compileComposition, type CompiledComposition, type HtmlEntry } from '../runtime/compile.js';
+import { compileComposition, withOverrides, type CompiledComposition, type HtmlEntry } from '../runtime/compile.js';
 import type { Issue } from '../runtime/issues.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { PREVIEW_FPS } from './frame-reports.js';
@@ -40,4 +40,16 @@ export async function compilePreview(
   };
   const compiled = await compileComposition(entry, { ...options, overrides, fps: PREVIEW_FPS });
   return { compiled, fontIssues };
+}
+
+/**
+ * `previous` with `values` as its overrides, when nothing else needs fetching: no declared font variable names a
+ * source to inline. Undefined otherwise (compile again). Spares a reload the fetches and the parse of a compile.
+ */
+export function withPreviewValues(
+  previous: PreviewCompile,
+  values: Record<string, unknown>,
+): PreviewCompile | undefined {
+  if (hasFontSources(values, previous.compiled.metadata.variables)) return undefined;
+  return { compiled: withOverrides(previous.compiled, values), fontIssues: [] };
 }

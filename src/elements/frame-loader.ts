@@ -3,7 +3,7 @@ import { parseUrl } from '../runtime/data.js';
 import { FxError, isFxError } from '../runtime/errors.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import type { FrameMessage, ReadyMessage } from '../runtime/protocol-messages.js';
-import { compilePreview } from './compile-preview.js';
+import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { emit, emitIssues } from './events.js';
 import { landingTime, stageOf, type Stage } from './frame-reports.js';
@@ -11,7 +11,6 @@ import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
 
-const RELOAD_DEBOUNCE_MS = 150;
 /** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
 const SWAP_SEEK_MS = 2000;
 /** A reload seeks its incoming frame again when the playhead moved meanwhile, at most this many times. */
@@ -72,7 +71,11 @@ export class FrameLoader implements ReactiveController {
   #abort: AbortController | undefined;
   /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
   #base = document.baseURI;
-  #reloadTimer = 0;
+  /** The last compile and what it compiled: a reload of the same composition swaps only the values into it. */
+  #lastCompile: { readonly key: string; readonly result: PreviewCompile } | undefined;
+  /** A reload is under way; `#reloadAgain`: values changed since it started, so one more follows it. */
+  #reloading = false;
+  #reloadAgain = false;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & LoadInput,
@@ -91,17 +94,27 @@ export class FrameLoader implements ReactiveController {
 
   hostDisconnected(): void {
     this.#abandon();
-    clearTimeout(this.#reloadTimer);
+    this.#reloadAgain = false;
     this.#session?.dispose();
     this.#session = undefined;
   }
 
-  /** Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at swap time). */
+  /**
+   * Scripts read values at load: after bindings updated in place, reload behind the scenes (the playhead is read at
+   * swap time). At once, so the first change shows soonest; changes made meanwhile make one more reload after it.
+   */
   scheduleReload(): void {
-    clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = window.setTimeout(() => {
-      void this.load(true);
-    }, RELOAD_DEBOUNCE_MS);
+    if (this.#reloading) {
+      this.#reloadAgain = true;
+      return;
+    }
+    this.#reloading = true;
+    void this.load(true).finally(() => {
+      this.#reloading = false;
+      if (!this.#reloadAgain) return;
+      this.#reloadAgain = false;
+      this.scheduleReload();
+    });
   }
 
   /** Stops the load under way, with the frame it was preparing. */
@@ -127,7 +140,11 @@ export class FrameLoader implements ReactiveController {
     const entry = input.src ? base : input.srcdoc !== null ? { html: input.srcdoc, url: base } : undefined;
     if (!entry) return;
     this.#base = base;
-    if (!reload) events.loading();
+    if (!reload) {
+      // A first load reads the latest values itself.
+      this.#reloadAgain = false;
+      events.loading();
+    }
     try {
       const runtimeUrl = events.runtimeUrl();
       const options = {
@@ -136,10 +153,14 @@ export class FrameLoader implements ReactiveController {
         allowCompositionReadsUnder: input.allowCompositionReadsUnder,
         signal,
       };
-      const { compiled, fontIssues } = await unlessAborted(
-        signal,
-        compilePreview(entry, input.variables, base, options),
-      );
+      const key = JSON.stringify([entry, runtimeUrl, options.nonce, options.allowCompositionReadsUnder]);
+      const reused =
+        reload && this.#lastCompile?.key === key
+          ? withPreviewValues(this.#lastCompile.result, input.variables)
+          : undefined;
+      const result = reused ?? (await unlessAborted(signal, compilePreview(entry, input.variables, base, options)));
+      this.#lastCompile = { key, result };
+      const { compiled, fontIssues } = result;
       emitIssues(this.host, fontIssues);
       const { metadata } = compiled;
       const known = { ...metadata, issues: [...metadata.issues, ...compiled.issues] };

@@ -75,6 +75,8 @@ export interface CompiledComposition {
    * of the composition holds (`<fx-composition>.projectFiles()`), before the read scope is applied.
    */
   readonly dependencies: readonly string[];
+  /** Where the frame configuration's JSON stands in `html`, so {@link withOverrides} can swap the values alone. */
+  readonly configSpan: { readonly start: number; readonly end: number };
 }
 
 interface Context extends Loader {
@@ -197,10 +199,34 @@ export async function compileComposition(
     aliases: ctx.aliases,
   };
   const dependencies = [...new Set([...(await succeededReads(context)), ...referencedUrls(doc, documentBase)])].sort();
-  injectHead(doc, documentBase, runtimeElement(doc, options), config);
+  // Serialized around a marker the source cannot hold, so the configuration's place in the output is known exactly.
+  // (getRandomValues: randomUUID is missing from pages that are not secure contexts.)
+  const marker = `fx-config-${crypto.getRandomValues(new Uint32Array(4)).join('-')}`;
+  injectHead(doc, documentBase, runtimeElement(doc, options), marker);
   if (options.nonce) stampNonce(doc, options.nonce);
-  return { html: `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`, metadata, issues: ctx.issues, dependencies };
+  const [before = '', after = ''] = `<!DOCTYPE html>\n${doc.documentElement.outerHTML}`.split(marker);
+  const configJson = configText(config);
+  const configSpan = { start: before.length, end: before.length + configJson.length };
+  return { html: before + configJson + after, metadata, issues: ctx.issues, dependencies, configSpan };
 }
+
+/**
+ * `compiled` with other top-level overrides, without compiling again: for a reload that changes only values (the
+ * caller inlines what values name, such as font files, as the compile's `overrides` function would have).
+ */
+export function withOverrides(compiled: CompiledComposition, overrides: Record<string, unknown>): CompiledComposition {
+  const { html, configSpan } = compiled;
+  const config: FrameConfig = { ...JSON.parse(html.slice(configSpan.start, configSpan.end)), overrides };
+  const configJson = configText(config);
+  return {
+    ...compiled,
+    html: html.slice(0, configSpan.start) + configJson + html.slice(configSpan.end),
+    configSpan: { start: configSpan.start, end: configSpan.start + configJson.length },
+  };
+}
+
+/** The configuration element's text: JSON with `<` escaped, so no value can close the element. */
+const configText = (config: FrameConfig) => JSON.stringify(config).replace(/</g, '\\u003c');
 
 /** The URLs this compile fetched successfully (each once, whatever its role). */
 async function succeededReads(loader: Loader): Promise<string[]> {
@@ -513,7 +539,7 @@ async function wrapInstanceScript(ctx: Context, script: Element, instance: strin
  * about:srcdoc), the runtime's configuration and the runtime. The `<base>` loses its query and fragment: the
  * composition's scripts read it, and for a `srcdoc` entry it is the host page's URL, whose query may hold tokens.
  */
-function injectHead(doc: Document, base: string, runtime: Element, config: FrameConfig): void {
+function injectHead(doc: Document, base: string, runtime: Element, config: string): void {
   const head = doc.head;
   const added: Element[] = [];
   const href = withoutQuery(base);
@@ -521,9 +547,7 @@ function injectHead(doc: Document, base: string, runtime: Element, config: Frame
   const existingBase = head.querySelector('base[href]');
   if (existingBase) existingBase.setAttribute('href', href);
   else added.push(createElement(doc, 'base', { href }));
-  // `<` escaped so no value can close the element.
-  const configJson = JSON.stringify(config).replace(/</g, '\\u003c');
-  added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, configJson), runtime);
+  added.push(createElement(doc, 'script', { type: 'application/json', id: CONFIG_ELEMENT_ID }, config), runtime);
   head.prepend(...added);
 }
 

@@ -40,6 +40,24 @@ describe('<fx-composition> with a HyperFrames-style block', () => {
     expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
   });
 
+  it('folds the changes made during a reload into one more reload: the last value shows, the playhead kept', async () => {
+    const el = await whenReady(mount({ src: `${FIXTURE}index.html` }));
+    await el.seek(1);
+    const frames: Node[] = [];
+    const watcher = new MutationObserver((records) =>
+      records.forEach((record) => frames.push(...[...record.addedNodes].filter((node) => node.nodeName === 'IFRAME'))),
+    );
+    watcher.observe(el.shadowRoot!, { childList: true, subtree: true });
+    for (const title of ['One', 'Two', 'Three', 'Four']) {
+      el.variables = { title };
+      await nextEvent(el, 'variableschange');
+    }
+    await waitFor(async () => (await probe(el, { ask: 'text', selector: '#headline' })) === 'FOUR', 'the last value');
+    watcher.disconnect();
+    expect(frames.length).to.be.within(1, 2);
+    expect(el.currentTime).to.equal(1);
+  });
+
   it('reads object-form declarations (key as id and label) and shows an override of them', async () => {
     const el = await whenReady(mount({ src: `${FIXTURE}object-form.html` }));
     expect(el.declarations.map((declaration) => [declaration.id, declaration.label])).to.deep.equal([

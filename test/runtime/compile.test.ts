@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import {
   compileComposition,
   CompileIssueCode,
+  withOverrides,
   type CompileOptions,
   type CompiledComposition,
 } from '../../src/runtime/compile.js';
@@ -102,6 +103,24 @@ describe('compileComposition: inlining', () => {
     });
     expect(html).not.to.include('</script><b>');
     expect([metadata.id, metadata.width, metadata.height, metadata.duration]).to.deep.equal(['main', 320, 180, 2]);
+  });
+
+  it('swaps only the overrides into a compiled document: the same document a compile with them writes', async () => {
+    const files = {
+      'index.html': entry(card(), '', NAME).replace('</div></body>', '<script>/* fx-config */</script></div></body>'),
+    };
+    const before = await compile(files, { overrides: { name: 'First' } });
+    const hostile = { name: '</script><script>parent.x=1</script>', nested: { a: [1, '<!--'] } };
+    const swapped = withOverrides(before, hostile);
+    expect(swapped.html).to.equal((await compile(files, { overrides: hostile })).html);
+    expect(withOverrides(swapped, { name: 'First' }).html).to.equal(before.html);
+    expect(JSON.parse(swapped.html.slice(swapped.configSpan.start, swapped.configSpan.end)).overrides).to.deep.equal(
+      hostile,
+    );
+    expect(swapped.html).not.to.include('</script><script>parent');
+    expect(parse(swapped.html).querySelectorAll('script')).to.have.length(
+      parse(before.html).querySelectorAll('script').length,
+    );
   });
 
   it('gives each instance of one source its own id and its own values', async () => {
