@@ -32,6 +32,8 @@ export const CliErrorCode = {
   notSignedIn: 'cli_not_signed_in',
   /** `fx init` into a folder that already has an entry file. */
   targetExists: 'cli_target_exists',
+  /** Another fx process holds the credentials lock (a sign-in refresh) and kept it past the wait. */
+  lockBusy: 'cli_lock_busy',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -115,6 +117,7 @@ const HINTS: Record<string, string> = {
   [BatchErrorCode.rowsRefused]: 'fix the rows listed above; nothing was rendered',
   [AuthErrorCode.credentialsFileCorrupt]: 'fix or remove the file, then run `fx auth login`',
   [AuthErrorCode.discoveryFailed]: 'is the service running? check CLOUD_API_URL',
+  [CliErrorCode.lockBusy]: 'wait for the other fx command to finish, then run this one again',
 };
 
 /** A next step for the user, by code; `undefined` when there is nothing better than the message. */

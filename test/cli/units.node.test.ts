@@ -1,17 +1,12 @@
-/** The CLI's pure parts: exit codes by error code, output path planning, the file lock, the types printer. */
+/** The CLI's pure parts: exit codes by error code, output path planning, the types printer. */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { FxApiError } from '../../src/client/errors.js';
 import { cliError, CliErrorCode, exitCodeOf } from '../../src/cli/errors.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { fileLock } from '../../src/cli/file-lock.js';
 import { planOutputPaths } from '../../src/cli/output-path.js';
 import { variablesType } from '../../src/cli/types.js';
 import { FxError, isFxError } from '../../src/runtime/errors.js';
-import { tempProject } from './helpers.js';
 
 describe('exitCodeOf', () => {
   const cases: [string, unknown, number][] = [
@@ -80,43 +75,6 @@ describe('planOutputPaths', () => {
         'cli_output_invalid',
       ));
   }
-});
-
-describe('fileLock', () => {
-  test('tasks of two holders never overlap; the lock file is gone after', async () => {
-    const dir = await tempProject();
-    try {
-      const path = join(dir.path, 'credentials.lock');
-      const lockA = fileLock(path);
-      const lockB = fileLock(path);
-      let inside = 0;
-      let most = 0;
-      const task = async () => {
-        inside += 1;
-        most = Math.max(most, inside);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        inside -= 1;
-      };
-      await Promise.all([lockA('x', task), lockB('x', task), lockA('x', task)]);
-      assert.equal(most, 1);
-      assert.equal(existsSync(path), false);
-    } finally {
-      await dir.cleanup();
-    }
-  });
-
-  test('a lock left by a killed process is taken over once stale', async () => {
-    const dir = await tempProject();
-    try {
-      const path = join(dir.path, 'credentials.lock');
-      await writeFile(path, '');
-      const old = new Date(Date.now() - 60_000);
-      await utimes(path, old, old);
-      assert.equal(await fileLock(path, { staleMs: 1000, waitMs: 2000 })('x', async () => 'ran'), 'ran');
-    } finally {
-      await dir.cleanup();
-    }
-  });
 });
 
 test('variablesType: every declared type, optional fields, odd ids quoted, comments closed safely', () => {
