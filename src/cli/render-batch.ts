@@ -1,7 +1,8 @@
 /**
  * `fx render --batch`: every row checked (values and output paths) before the first renders, then `renderBatch`
- * with `manifest.json` next to the outputs rewritten as each row starts and ends; `--resume` skips rows the
- * manifest lists as completed with the same values and output, whose file is still there.
+ * with `manifest.json` next to the outputs rewritten as each row starts and ends. The manifest describes this batch
+ * only: `--resume` keeps a row of the old one when it completed with the same values, output and settings and its
+ * file is still there; every other row (changed, or beyond the old batch) renders, and old rows past this batch go.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -31,6 +32,8 @@ export interface LocalManifestRow {
   readonly duration_ms: number | null;
   readonly error: { readonly code: string; readonly message: string } | null;
   readonly variables: Readonly<Record<string, unknown>>;
+  /** What else makes the video: a row rendered with other settings is rendered again on `--resume`. */
+  readonly settings: Readonly<Record<string, unknown>>;
 }
 
 export async function renderBatchRows(
@@ -49,15 +52,7 @@ export async function renderBatchRows(
   const outputs = planOutputPaths(template, rows, { ext: local.base.format, name: local.name });
   const manifest = new ManifestWriter<LocalManifestRow>(join(dirname(outputs[0] ?? template), MANIFEST_FILE));
   const previous = context.values.resume ? await manifest.load() : [];
-  const done = (index: number) => {
-    const row = previous[index];
-    return (
-      row?.status === 'completed' &&
-      row.output === outputs[index] &&
-      isDeepStrictEqual(row.variables, rows[index]) &&
-      existsSync(outputs[index]!)
-    );
-  };
+  const settings = manifestSettings(local);
   const entry = (index: number, fields: Partial<LocalManifestRow>): LocalManifestRow => ({
     index,
     output: outputs[index]!,
@@ -67,16 +62,21 @@ export async function renderBatchRows(
     duration_ms: null,
     error: null,
     variables: rows[index]!,
+    settings,
     ...fields,
   });
-  const todo: number[] = [];
-  for (let index = 0; index < rows.length; index += 1) {
-    if (done(index)) await manifest.set(index, previous[index]!);
-    else {
-      todo.push(index);
-      await manifest.set(index, entry(index, {}));
-    }
-  }
+  const done = (index: number) => {
+    const row = previous[index];
+    return (
+      row?.status === 'completed' &&
+      row.output === outputs[index] &&
+      isDeepStrictEqual(row.variables, rows[index]) &&
+      isDeepStrictEqual(row.settings, settings) &&
+      existsSync(outputs[index]!)
+    );
+  };
+  const todo = rows.flatMap((_row, index) => (done(index) ? [] : [index]));
+  await manifest.start(rows.map((_row, index) => (done(index) ? previous[index]! : entry(index, {}))));
   if (todo.length < rows.length) out.note(`resuming: ${rows.length - todo.length} row(s) already completed`);
   const byOutput = new Map(todo.map((index) => [resolve(outputs[index]!), index]));
 
@@ -136,4 +136,13 @@ export async function renderBatchRows(
   });
   out.line(manifest.path);
   return failed > 0 ? ExitCode.failed : ExitCode.ok;
+}
+
+/** The settings a row's video depends on besides its values, as JSON keeps them (absent ones left out). */
+function manifestSettings(local: LocalRender): Record<string, unknown> {
+  const { fps, format, quality, resolution, aspectRatio, composition } = local.base;
+  return JSON.parse(JSON.stringify({ composition, fps, format, quality, resolution, aspectRatio })) as Record<
+    string,
+    unknown
+  >;
 }
