@@ -33,13 +33,10 @@ export async function cloudBatch(
   const input = await readBatch(batchPath);
   const base = options.variables ?? {};
   const ext = options.format ?? 'mp4';
-  // Every row's path before anything is sent; `{render_id}` is known only after each submit.
-  const planned = planOutputPaths(
-    template,
-    input.objects.map((row) => ({ ...base, ...row })),
-    { ext },
-    [Placeholder.renderId],
-  );
+  // Every row's path before anything is sent; `{render_id}` is known only after each submit, and is then filled
+  // from the template again (one pass: a row's value is never read as a placeholder).
+  const merged = input.objects.map((row) => ({ ...base, ...row }));
+  const planned = planOutputPaths(template, merged, { ext }, [Placeholder.renderId]);
   const manifest = new ManifestWriter(join(dirname(planned[0] ?? template), MANIFEST_FILE));
   const client = new FxClient(options);
   const downloads: Promise<void>[] = [];
@@ -47,7 +44,9 @@ export async function cloudBatch(
 
   const onRow = (row: BatchManifestRow) => {
     const output =
-      row.render_id === null ? null : fillOutputPath(planned[row.row]!, { row: {}, render_id: row.render_id });
+      row.render_id === null
+        ? null
+        : fillOutputPath(template, { ext, index: row.row, row: merged[row.row]!, render_id: row.render_id });
     const finish = async () => {
       let entry = { ...row, output: row.status === 'completed' ? output : null };
       if (row.status === 'completed' && output !== null) {

@@ -176,10 +176,10 @@ describe('fx cloud', () => {
     assert.ok(existsSync(join(project.path, 'renders', 'got', `${id}.mp4`)));
   });
 
-  test('--batch rows.json: one render per row, {key} and {index} in --output, manifest.json next to the outputs', async () => {
+  test("--batch rows.json: one render per row, {key} and {index} in --output (a value's braces escaped, never a placeholder), manifest.json next to the outputs", async () => {
     await writeFile(
       join(project.path, 'rows.json'),
-      JSON.stringify([{ title: 'One' }, { title: 'Two', theme: 'light' }]),
+      JSON.stringify([{ title: 'One' }, { title: 'T{wo}', theme: 'light' }]),
     );
     const run = await fx(
       [
@@ -198,7 +198,7 @@ describe('fx cloud', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await readdir(join(project.path, 'renders/batch'))).sort(), [
       '0-One.mp4',
-      '1-Two.mp4',
+      '1-T_wo_.mp4',
       'manifest.json',
     ]);
     const manifest = JSON.parse(await readFile(join(project.path, 'renders/batch/manifest.json'), 'utf8')) as {
@@ -208,10 +208,10 @@ describe('fx cloud', () => {
       manifest.rows.map((row) => [row.status, row.output]),
       [
         ['completed', 'renders/batch/0-One.mp4'],
-        ['completed', 'renders/batch/1-Two.mp4'],
+        ['completed', 'renders/batch/1-T_wo_.mp4'],
       ],
     );
-    assert.deepEqual(manifest.rows[1]!.variables, { title: 'Two', theme: 'light' });
+    assert.deepEqual(manifest.rows[1]!.variables, { title: 'T{wo}', theme: 'light' });
   });
 
   test('--batch rows.csv: cells typed by the declarations', async () => {
@@ -229,6 +229,12 @@ describe('fx cloud', () => {
     ['a placeholder a row lacks', [{ title: 'A' }, {}], 'renders/b/{title}.mp4', 'cli_output_invalid'],
     ['a non-scalar placeholder value', [{ title: 'A', theme: 'dark' }], 'renders/b/{extra}.mp4', 'cli_output_invalid'],
     ['two rows, one path', [{ title: 'A' }, { title: 'A' }], 'renders/b/{title}.mp4', 'cli_output_invalid'],
+    [
+      'a value naming a parent folder',
+      [{ title: 'A' }, { title: '..' }],
+      'renders/b/{title}/x.mp4',
+      'cli_output_invalid',
+    ],
     [
       'a row refused by --strict-variables',
       [{ title: 'A' }, { nope: 1 }],

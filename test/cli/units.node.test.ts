@@ -54,12 +54,27 @@ describe('planOutputPaths', () => {
     assert.deepEqual(plan('out/{render_id}.{ext}', [{}, {}]), ['out/{render_id}.mp4', 'out/{render_id}.mp4']);
   });
 
-  test('a value never leaves its path segment', () => {
-    assert.deepEqual(plan('out/{title}.mp4', [{ title: '../../etc/passwd' }, { title: '..' }, { title: 'a\\b:c' }]), [
-      'out/.._.._etc_passwd.mp4',
-      'out/_.mp4',
-      'out/a_b_c.mp4',
-    ]);
+  test('a value never leaves its path segment, and is never read as a placeholder', () => {
+    assert.deepEqual(
+      plan('out/{title}.mp4', [
+        { title: '../../etc/passwd' },
+        { title: 'a\\b:c' },
+        { title: 'nul\0line\nbell\x07del\x7f' },
+        { title: '<>|*?"' },
+        { title: '{index}' },
+        { title: 'x{render_id}' },
+        { title: 'Ünïcødé ✓' },
+      ]),
+      [
+        'out/.._.._etc_passwd.mp4',
+        'out/a_b_c.mp4',
+        'out/nul_line_bell_del_.mp4',
+        'out/______.mp4',
+        'out/_index_.mp4',
+        'out/x_render_id_.mp4',
+        'out/Ünïcødé ✓.mp4',
+      ],
+    );
   });
 
   for (const [name, template, rows] of [
@@ -68,6 +83,12 @@ describe('planOutputPaths', () => {
     ['a null value', 'out/{title}.mp4', [{ title: null }]],
     ['two rows, one file', 'out/{title}.mp4', [{ title: 'A' }, { title: 'A' }]],
     ['no placeholder in a batch', 'out/video.mp4', [{}, {}]],
+    ['an empty value', 'out/{title}.mp4', [{ title: '' }]],
+    ['a value naming this folder', 'out/{title}/x.mp4', [{ title: '.' }]],
+    ['a value naming the parent folder', 'out/{title}/x.mp4', [{ title: '..' }]],
+    ['a value of dots only', 'out/{title}/x.mp4', [{ title: '...' }]],
+    ['a file name over 255 bytes', 'out/{title}.mp4', [{ title: 'é'.repeat(126) }]],
+    ['two values escaped to one path', 'out/{title}.mp4', [{ title: 'a/b' }, { title: 'a:b' }]],
   ] as const) {
     test(`refuses ${name}`, () =>
       assert.equal(
