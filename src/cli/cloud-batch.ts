@@ -7,7 +7,6 @@ import { cloudRenderBatch, type BatchManifestRow } from '../client/cloud-render-
 import type { CloudProject, CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
 import { isFxError } from '../runtime/errors.js';
-import { integerFlag } from './args.js';
 import { readBatch } from './batch-input.js';
 import { MAX_BATCH_CONCURRENCY } from '../client/cloud-render-batch.js';
 import type { CommandContext } from './command.js';
@@ -17,6 +16,7 @@ import { ExitCode } from './exit-codes.js';
 import { ManifestWriter } from './manifest.js';
 import { OutputEvent } from './output.js';
 import { fillOutputPath, planOutputPaths, Placeholder } from './output-path.js';
+import { batchConcurrency } from './shared-render-flags.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -28,8 +28,7 @@ export async function cloudBatch(
   template: string,
 ): Promise<number> {
   const { out, signal } = context;
-  const concurrency =
-    integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_BATCH_CONCURRENCY) ?? 1;
+  const concurrency = batchConcurrency(context.values, MAX_BATCH_CONCURRENCY);
   const input = await readBatch(batchPath);
   const base = options.variables ?? {};
   const ext = options.format ?? 'mp4';

@@ -8,7 +8,7 @@ import { sizeOf } from '../client/zip/sources.js';
 import { DEFAULT_COMPOSITION, FailureCode, RenderStatus } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
 import { cloudBatch } from './cloud-batch.js';
-import { CLOUD_RENDER_FLAGS, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
+import { CLOUD_RENDER_FLAGS, CLOUD_RENDER_RULES, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cloudCredentials } from './credentials.js';
 import { downloadToFile } from './download-file.js';
@@ -23,6 +23,7 @@ export const command: Command = {
   args: '[project_dir]',
   positionals: { min: 0, max: 1 },
   flags: CLOUD_RENDER_FLAGS,
+  flagRules: CLOUD_RENDER_RULES,
   notes: [
     'Ctrl-C stops waiting (the render goes on at the service; `fx cloud get <render_id> --download` fetches it later).',
   ],
@@ -54,8 +55,6 @@ async function run(context: CommandContext): Promise<number | void> {
     ...(variables ? { variables } : {}),
   };
   if (batchPath !== undefined) return cloudBatch(context, project, renderOptions, batchPath, template);
-  if (context.values['batch-concurrency'] !== undefined)
-    out.warning('"--batch-concurrency" has no effect without "--batch"');
   // Checked before any request: a template naming a key the values lack fails now, not after the render.
   fillOutputPath(template, { row: variables ?? {} }, [Placeholder.renderId, Placeholder.ext]);
 

@@ -12,6 +12,8 @@ export const CliErrorCode = {
   flagUnknown: 'cli_flag_unknown',
   /** A flag's value is out of range, or two flags conflict; the message names them. */
   flagInvalid: 'cli_flag_invalid',
+  /** A flag that would have no effect with the others given (`--resume` without `--batch`, …): never ignored silently. */
+  flagIgnored: 'cli_flag_ignored',
   /** No such command. */
   commandUnknown: 'cli_command_unknown',
   /** `--variables` (or the file) is not a JSON object. */
@@ -43,6 +45,7 @@ export const cliError = (code: CliErrorCode, message: string, options: { cause?:
 const USAGE = new Set<string>([
   CliErrorCode.flagUnknown,
   CliErrorCode.flagInvalid,
+  CliErrorCode.flagIgnored,
   CliErrorCode.commandUnknown,
   CliErrorCode.promptUnavailable,
   ClientErrorCode.optionInvalid,
@@ -100,6 +103,7 @@ export function exitCodeOf(error: unknown): ExitCode {
 const HINTS: Record<string, string> = {
   [CliErrorCode.flagUnknown]: 'run the command with --help to see its flags',
   [CliErrorCode.flagInvalid]: 'run the command with --help to see what each flag takes',
+  [CliErrorCode.flagIgnored]: 'drop the flag, or add the one it needs (see --help)',
   [CliErrorCode.commandUnknown]: 'run `fx --help` to see the commands',
   [CliErrorCode.variablesInvalid]: 'pass a JSON object, e.g. --variables \'{"title":"Hi"}\'',
   [CliErrorCode.outputInvalid]: 'give every row the keys --output names, or add {index} to the path',

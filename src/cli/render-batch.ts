@@ -12,7 +12,6 @@ import { renderBatch } from '../render/batch.js';
 import { MAX_CONCURRENCY } from '../render/options.js';
 import { render } from '../render/render.js';
 import type { RenderOptions } from '../render/types.js';
-import { integerFlag } from './args.js';
 import { readBatch } from './batch-input.js';
 import { stringFlag, type CommandContext } from './command.js';
 import { MANIFEST_FILE } from './cloud-batch.js';
@@ -22,6 +21,7 @@ import { OutputEvent } from './output.js';
 import { planOutputPaths } from './output-path.js';
 import { showRenderProgress, type LocalRender } from './render.js';
 import { DEFAULT_BATCH_OUTPUT } from './render-flags.js';
+import { batchConcurrency } from './shared-render-flags.js';
 
 export interface LocalManifestRow {
   readonly index: number;
@@ -43,7 +43,7 @@ export async function renderBatchRows(
   batchPath: string,
 ): Promise<number> {
   const { out } = context;
-  const concurrency = integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_CONCURRENCY) ?? 1;
+  const concurrency = batchConcurrency(context.values, MAX_CONCURRENCY);
   const input = await readBatch(batchPath);
   // Values (typed from CSV by the declarations), then output paths: any failure renders nothing.
   const { rows, warnings } = batchRows(input.rows, base, local.declarations, local.strict);

@@ -139,7 +139,7 @@ describe('fx cloud', () => {
   });
 
   test('an undeclared variable without --strict-variables renders, with a warning', async () => {
-    const run = await fx(['cloud', 'render', ...FAST, '--no-wait', '--json', '--variables', '{"nope":1}'], {
+    const run = await fx(['cloud', 'render', '--no-wait', '--json', '--variables', '{"nope":1}'], {
       env,
       cwd: project.path,
     });
