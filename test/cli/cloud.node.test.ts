@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probe } from '../render/helpers.js';
 import { startClientSetup, type ClientSetup } from '../client/helpers/setup.js';
+import { FAIL_MARKER } from '../service/helpers/ffmpeg-renderer.js';
 import { compositionHtml, TITLE_DECLARATIONS, waitFor } from '../service/helpers/harness.js';
 import { baseEnv, eventsOf, fx, tempProject } from './helpers.js';
 
@@ -57,6 +58,20 @@ describe('fx cloud', () => {
       true,
       'stdout holds events only',
     );
+  });
+
+  test('a render that fails at the service: exit 1 with its failure code, as the client reports it; no file', async () => {
+    const broken = await tempProject({ 'index.html': compositionHtml({ extra: FAIL_MARKER }) });
+    try {
+      const run = await fx(['cloud', 'render', '--json', ...FAST], { env, cwd: broken.path });
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const [error] = eventsOf(run, 'error');
+      assert.equal(error?.code, 'composition_broken');
+      assert.match(String(error?.message), /^render rnd_[A-Za-z0-9_-]+ failed: /);
+      assert.equal(existsSync(join(broken.path, 'renders')), false);
+    } finally {
+      await broken.cleanup();
+    }
   });
 
   test('human output: the path on stdout, progress lines on stderr, no colour codes without a terminal', async () => {
