@@ -36,6 +36,10 @@ export const CliErrorCode = {
   targetExists: 'cli_target_exists',
   /** Another fx process holds the credentials lock (a sign-in refresh) and kept it past the wait. */
   lockBusy: 'cli_lock_busy',
+  /** A package of fx is not installed (a broken or partial install). */
+  dependencyMissing: 'cli_dependency_missing',
+  /** A native module (better-sqlite3) is there but does not load for this Node: not built, or built for another. */
+  nativeModuleBroken: 'cli_native_module_broken',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -121,6 +125,12 @@ const HINTS: Record<string, string> = {
   [BatchErrorCode.rowsRefused]: 'fix the rows listed above; nothing was rendered',
   [AuthErrorCode.credentialsFileCorrupt]: 'fix or remove the file, then run `fx auth login`',
   [AuthErrorCode.discoveryFailed]: 'is the service running? check CLOUD_API_URL',
+  [CliErrorCode.dependencyMissing]: 'reinstall fx: npm i -g <the fx-sdk-server tarball or package>',
+  [CliErrorCode.nativeModuleBroken]: 'npm rebuild better-sqlite3 where fx is installed (needs python3, make, g++)',
+  [RenderErrorCode.browserNotFound]:
+    'install Chromium: apt-get install chromium chromium-headless-shell (or set FX_CHROMIUM)',
+  [RenderErrorCode.ffmpegNotFound]: 'install FFmpeg: apt-get install ffmpeg (or set FX_FFMPEG)',
+  [RenderErrorCode.bundleMissing]: 'reinstall fx; in a clone of its repository, run npm run build',
   [CliErrorCode.lockBusy]: 'wait for the other fx command to finish, then run this one again',
 };
 

@@ -16,6 +16,7 @@ import { readBatch } from './batch-input.js';
 import { stringFlag, type CommandContext } from './command.js';
 import { MANIFEST_FILE } from './cloud-batch.js';
 import { ExitCode } from './exit-codes.js';
+import { INSTALL_CODES } from './install-errors.js';
 import { ManifestWriter } from './manifest.js';
 import { OutputEvent } from './output.js';
 import { planOutputPaths } from './output-path.js';
@@ -79,6 +80,11 @@ export async function renderBatchRows(
   await manifest.start(rows.map((_row, index) => (done(index) ? previous[index]! : entry(index, {}))));
   if (todo.length < rows.length) out.note(`resuming: ${rows.length - todo.length} row(s) already completed`);
   const byOutput = new Map(todo.map((index) => [resolve(outputs[index]!), index]));
+  // A broken install (no Chromium, no FFmpeg) fails every row alike: the first such failure stops the batch.
+  const batch = new AbortController();
+  const stopBatch = () => batch.abort(context.signal.reason);
+  context.signal.addEventListener('abort', stopBatch, { once: true });
+  let broken: unknown;
 
   // Each row through the one renderer, with its manifest entry kept current.
   const renderRow = async (options: RenderOptions) => {
@@ -108,12 +114,17 @@ export async function renderBatchRows(
       await manifest.set(index, row);
       out.event(OutputEvent.result, { stage: 'row', ...row });
       out.note(`row ${index}: failed (${row.error!.code}: ${row.error!.message})`);
+      if (INSTALL_CODES.has(row.error!.code) && broken === undefined) {
+        broken = error;
+        batch.abort(error);
+      }
       throw error;
     }
   };
   const results = await renderBatch(
     {
       ...local.base,
+      signal: batch.signal,
       variables: {},
       outputPath: (_row, position) => outputs[todo[position]!]!,
       onProgress: (progress) => showRenderProgress(out, progress, { row: todo[progress.row]! }),
@@ -121,7 +132,8 @@ export async function renderBatchRows(
     todo.map((index) => rows[index]!),
     { concurrency },
     renderRow,
-  );
+  ).finally(() => context.signal.removeEventListener('abort', stopBatch));
+  if (broken !== undefined) throw broken;
   if (context.signal.aborted) {
     out.note(`interrupted; run the same command with --resume to render the rest (${manifest.path})`);
     throw context.signal.reason;
