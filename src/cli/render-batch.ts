@@ -76,8 +76,9 @@ export async function renderBatchRows(
       existsSync(outputs[index]!)
     );
   };
-  const todo = rows.flatMap((_row, index) => (done(index) ? [] : [index]));
-  await manifest.start(rows.map((_row, index) => (done(index) ? previous[index]! : entry(index, {}))));
+  const kept = rows.map((_row, index) => done(index));
+  const todo = rows.flatMap((_row, index) => (kept[index] ? [] : [index]));
+  await manifest.start(rows.map((_row, index) => (kept[index] ? previous[index]! : entry(index, {}))));
   if (todo.length < rows.length) out.note(`resuming: ${rows.length - todo.length} row(s) already completed`);
   const byOutput = new Map(todo.map((index) => [resolve(outputs[index]!), index]));
   // A broken install (no Chromium, no FFmpeg) fails every row alike: the first such failure stops the batch.
