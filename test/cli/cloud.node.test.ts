@@ -370,9 +370,10 @@ describe('fx cloud', () => {
   });
 
   test('--asset-id renders an uploaded asset without zipping or uploading; 16:9 unless set', async () => {
-    const [{ asset_id: assetId }] = setup.service.rows('SELECT id AS asset_id FROM assets LIMIT 1') as [
-      { asset_id: string },
-    ];
+    const [{ asset_id: assetId }] = setup.service.rows(
+      // The first project uploaded renders (a later test uploads one that fails on purpose).
+      'SELECT id AS asset_id FROM assets ORDER BY created_at, rowid LIMIT 1',
+    ) as [{ asset_id: string }];
     const before = counts();
     const run = await fx(['cloud', 'render', '--asset-id', assetId, ...FAST, '--json'], { env, cwd: project.path });
     assert.equal(run.code, 0, run.stderr);
