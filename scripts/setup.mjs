@@ -60,6 +60,13 @@ const systemPrograms = [
     why: 'deterministic BeginFrame capture (optional: rendering falls back to screenshots)',
     optional: true,
   },
+  {
+    program: 'zsh',
+    found: () => has('zsh'),
+    debian: 'zsh',
+    why: 'testing the zsh completion script (optional: that test is skipped without it)',
+    optional: true,
+  },
 ];
 
 function chromium() {

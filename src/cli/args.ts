@@ -4,7 +4,7 @@
  * `--output=x`, `--` ends flags). Values stay strings; each command reads and checks its numbers.
  */
 import { parseArgs } from 'node:util';
-import { COMMON_FLAGS, type Command } from './command.js';
+import { ARGUMENT, COMMON_FLAGS, type Command } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
 
 export interface ParsedArgs {
@@ -40,7 +40,30 @@ export function parseCommandArgs(command: Command, args: readonly string[]): Par
       `fx ${command.name} takes ${expected} argument(s) (${command.args ?? 'none'}), got ${count}`,
     );
   }
+  checkFlagRules(command, values, count > 0);
   return { values, positionals: parsed.positionals };
+}
+
+const flagLabel = (command: Command, name: string) =>
+  name === ARGUMENT ? (command.args ?? 'an argument') : `--${name}`;
+
+function checkFlagRules(command: Command, values: ParsedArgs['values'], hasArgument: boolean): void {
+  const given = (name: string) =>
+    name === ARGUMENT ? hasArgument : values[name] !== undefined && values[name] !== false;
+  const label = (name: string) => flagLabel(command, name);
+  for (const rule of command.flagRules ?? []) {
+    if (!given(rule.flag)) continue;
+    const ignored =
+      'needs' in rule
+        ? !given(rule.needs) && `without ${label(rule.needs)}`
+        : given(rule.not) && `with ${label(rule.not)}`;
+    if (ignored) {
+      throw cliError(
+        CliErrorCode.flagIgnored,
+        `fx ${command.name}: ${label(rule.flag)} has no effect ${ignored}: ${rule.why}`,
+      );
+    }
+  }
 }
 
 /** `--help` text of one command. */
@@ -58,6 +81,18 @@ export function commandHelp(command: Command): string {
     'Flags:',
     ...flags.map(([, spec], index) => `  ${left[index]!.padEnd(width)}  ${spec.description}`),
   ];
+  if (command.flagRules?.length) {
+    const label = (name: string) => flagLabel(command, name);
+    lines.push(
+      '',
+      'Refused as having no effect:',
+      ...command.flagRules.map((rule) =>
+        'needs' in rule
+          ? `  ${label(rule.flag)} without ${label(rule.needs)}`
+          : `  ${label(rule.flag)} with ${label(rule.not)}`,
+      ),
+    );
+  }
   if (command.notes?.length) lines.push('', ...command.notes);
   return `${lines.join('\n')}\n`;
 }

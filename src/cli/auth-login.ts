@@ -26,6 +26,10 @@ export const command: Command = {
       description: `seconds to wait for the sign-in (default ${DEFAULT_LOGIN_TIMEOUT_MS / 1000})`,
     },
   },
+  flagRules: [
+    { flag: 'no-browser', not: 'api-key', why: 'storing an API key opens no browser' },
+    { flag: 'timeout', not: 'api-key', why: 'only the browser sign-in waits' },
+  ],
   notes: [
     'Credentials go to ~/.fx/credentials (mode 0600); the service is CLOUD_API_URL (default http://127.0.0.1:8787).',
   ],

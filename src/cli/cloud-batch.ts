@@ -7,7 +7,6 @@ import { cloudRenderBatch, type BatchManifestRow } from '../client/cloud-render-
 import type { CloudProject, CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
 import { isFxError } from '../runtime/errors.js';
-import { integerFlag } from './args.js';
 import { readBatch } from './batch-input.js';
 import { MAX_BATCH_CONCURRENCY } from '../client/cloud-render-batch.js';
 import type { CommandContext } from './command.js';
@@ -17,6 +16,7 @@ import { ExitCode } from './exit-codes.js';
 import { ManifestWriter } from './manifest.js';
 import { OutputEvent } from './output.js';
 import { fillOutputPath, planOutputPaths, Placeholder } from './output-path.js';
+import { batchConcurrency } from './shared-render-flags.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -28,18 +28,14 @@ export async function cloudBatch(
   template: string,
 ): Promise<number> {
   const { out, signal } = context;
-  const concurrency =
-    integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_BATCH_CONCURRENCY) ?? 1;
+  const concurrency = batchConcurrency(context.values, MAX_BATCH_CONCURRENCY);
   const input = await readBatch(batchPath);
   const base = options.variables ?? {};
   const ext = options.format ?? 'mp4';
-  // Every row's path before anything is sent; `{render_id}` is known only after each submit.
-  const planned = planOutputPaths(
-    template,
-    input.objects.map((row) => ({ ...base, ...row })),
-    { ext },
-    [Placeholder.renderId],
-  );
+  // Every row's path before anything is sent; `{render_id}` is known only after each submit, and is then filled
+  // from the template again (one pass: a row's value is never read as a placeholder).
+  const merged = input.objects.map((row) => ({ ...base, ...row }));
+  const planned = planOutputPaths(template, merged, { ext }, [Placeholder.renderId]);
   const manifest = new ManifestWriter(join(dirname(planned[0] ?? template), MANIFEST_FILE));
   const client = new FxClient(options);
   const downloads: Promise<void>[] = [];
@@ -47,7 +43,9 @@ export async function cloudBatch(
 
   const onRow = (row: BatchManifestRow) => {
     const output =
-      row.render_id === null ? null : fillOutputPath(planned[row.row]!, { row: {}, render_id: row.render_id });
+      row.render_id === null
+        ? null
+        : fillOutputPath(template, { ext, index: row.row, row: merged[row.row]!, render_id: row.render_id });
     const finish = async () => {
       let entry = { ...row, output: row.status === 'completed' ? output : null };
       if (row.status === 'completed' && output !== null) {

@@ -20,9 +20,10 @@ export const command: Command = {
       type: 'string',
       short: 'o',
       value: '<path>',
-      description: `where the video goes (default ${DEFAULT_CLOUD_OUTPUT})`,
+      description: `with --download: where the video goes (default ${DEFAULT_CLOUD_OUTPUT})`,
     },
   },
+  flagRules: [{ flag: 'output', needs: 'download', why: 'only a download writes a file' }],
   run,
 };
 

@@ -1,14 +1,13 @@
 /** `fx cloud render [project_dir]`: zip, upload, submit, wait, download — over the client's `cloudRender`. */
-import { FxApiError } from '../client/errors.js';
-import { cloudRender, renderProgress, type CloudProject, type CloudRenderOptions } from '../client/cloud-render.js';
+import { cloudRender, waitForCompleted, type CloudProject, type CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
 import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
 import { sizeOf } from '../client/zip/sources.js';
-import { DEFAULT_COMPOSITION, FailureCode, RenderStatus } from '../wire/constants.js';
+import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
 import { cloudBatch } from './cloud-batch.js';
-import { CLOUD_RENDER_FLAGS, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
+import { CLOUD_RENDER_FLAGS, CLOUD_RENDER_RULES, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cloudCredentials } from './credentials.js';
 import { downloadToFile } from './download-file.js';
@@ -23,6 +22,7 @@ export const command: Command = {
   args: '[project_dir]',
   positionals: { min: 0, max: 1 },
   flags: CLOUD_RENDER_FLAGS,
+  flagRules: CLOUD_RENDER_RULES,
   notes: [
     'Ctrl-C stops waiting (the render goes on at the service; `fx cloud get <render_id> --download` fetches it later).',
   ],
@@ -54,8 +54,6 @@ async function run(context: CommandContext): Promise<number | void> {
     ...(variables ? { variables } : {}),
   };
   if (batchPath !== undefined) return cloudBatch(context, project, renderOptions, batchPath, template);
-  if (context.values['batch-concurrency'] !== undefined)
-    out.warning('"--batch-concurrency" has no effect without "--batch"');
   // Checked before any request: a template naming a key the values lack fails now, not after the render.
   fillOutputPath(template, { row: variables ?? {} }, [Placeholder.renderId, Placeholder.ext]);
 
@@ -88,31 +86,25 @@ async function run(context: CommandContext): Promise<number | void> {
   out.line(saved.path);
 }
 
-/** Waits for a submitted render and downloads it; Ctrl-C says how to pick it up later. */
-export async function finish(
+/**
+ * Waits for a submitted render with the client's wait (a failed render rejects with its code) and downloads it;
+ * Ctrl-C says how to pick it up later.
+ */
+async function finish(
   context: CommandContext,
   client: FxClient,
   queued: Render,
   path: string,
   options: CloudRenderOptions,
-  row?: number,
 ) {
   const { out, signal } = context;
-  const fields = row === undefined ? {} : { row };
   try {
-    const done = await client.waitForRender(queued.render_id, {
-      pollInterval: options.pollInterval,
-      maxWait: options.maxWait,
-      signal,
-      onProgress: (render) => showProgress(out, renderProgress(render), fields),
-    });
-    if (done.status === RenderStatus.failed) {
-      const failure = done.failure ?? { code: FailureCode.failed, message: 'the render failed' };
-      throw new FxApiError(failure.code, `render ${done.render_id} failed: ${failure.message}`);
-    }
+    const done = await waitForCompleted(client, queued.render_id, { ...options, signal }, (progress) =>
+      showProgress(out, progress),
+    );
     return await downloadToFile(client, done, path, {
       signal,
-      onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }, fields),
+      onProgress: (bytes, totalBytes) => showProgress(out, { stage: 'downloading', bytes, totalBytes }),
     });
   } catch (error) {
     if (signal.aborted) {

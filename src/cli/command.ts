@@ -13,6 +13,17 @@ export interface FlagSpec {
 
 export type Flags = Readonly<Record<string, FlagSpec>>;
 
+/** Stands for the command's argument (e.g. `[project_dir]`) in a {@link FlagRule}. */
+export const ARGUMENT = '<argument>';
+
+/**
+ * A combination in which `flag` would be silently ignored — without `needs`, or together with `not` — refused
+ * before the command runs (`cli_flag_ignored`, a usage error); `why` ends the message.
+ */
+export type FlagRule =
+  | { readonly flag: string; readonly needs: string; readonly why: string }
+  | { readonly flag: string; readonly not: string; readonly why: string };
+
 /** What a command receives: parsed flags and positionals, where to write, and the Ctrl-C signal. */
 export interface CommandContext {
   readonly values: Readonly<Record<string, string | boolean | undefined>>;
@@ -31,6 +42,7 @@ export interface Command {
   readonly args?: string;
   readonly positionals?: { readonly min: number; readonly max: number };
   readonly flags?: Flags;
+  readonly flagRules?: readonly FlagRule[];
   /** Lines after the flags in `--help`. */
   readonly notes?: readonly string[];
   /** Resolves with the exit code (0 when nothing is returned); failures throw. */

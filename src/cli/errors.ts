@@ -12,6 +12,8 @@ export const CliErrorCode = {
   flagUnknown: 'cli_flag_unknown',
   /** A flag's value is out of range, or two flags conflict; the message names them. */
   flagInvalid: 'cli_flag_invalid',
+  /** A flag that would have no effect with the others given (`--resume` without `--batch`, …): never ignored silently. */
+  flagIgnored: 'cli_flag_ignored',
   /** No such command. */
   commandUnknown: 'cli_command_unknown',
   /** `--variables` (or the file) is not a JSON object. */
@@ -32,6 +34,12 @@ export const CliErrorCode = {
   notSignedIn: 'cli_not_signed_in',
   /** `fx init` into a folder that already has an entry file. */
   targetExists: 'cli_target_exists',
+  /** Another fx process holds the credentials lock (a sign-in refresh) and kept it past the wait. */
+  lockBusy: 'cli_lock_busy',
+  /** A package of fx is not installed (a broken or partial install). */
+  dependencyMissing: 'cli_dependency_missing',
+  /** A native module (better-sqlite3) is there but does not load for this Node: not built, or built for another. */
+  nativeModuleBroken: 'cli_native_module_broken',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -41,6 +49,7 @@ export const cliError = (code: CliErrorCode, message: string, options: { cause?:
 const USAGE = new Set<string>([
   CliErrorCode.flagUnknown,
   CliErrorCode.flagInvalid,
+  CliErrorCode.flagIgnored,
   CliErrorCode.commandUnknown,
   CliErrorCode.promptUnavailable,
   ClientErrorCode.optionInvalid,
@@ -98,6 +107,7 @@ export function exitCodeOf(error: unknown): ExitCode {
 const HINTS: Record<string, string> = {
   [CliErrorCode.flagUnknown]: 'run the command with --help to see its flags',
   [CliErrorCode.flagInvalid]: 'run the command with --help to see what each flag takes',
+  [CliErrorCode.flagIgnored]: 'drop the flag, or add the one it needs (see --help)',
   [CliErrorCode.commandUnknown]: 'run `fx --help` to see the commands',
   [CliErrorCode.variablesInvalid]: 'pass a JSON object, e.g. --variables \'{"title":"Hi"}\'',
   [CliErrorCode.outputInvalid]: 'give every row the keys --output names, or add {index} to the path',
@@ -115,6 +125,13 @@ const HINTS: Record<string, string> = {
   [BatchErrorCode.rowsRefused]: 'fix the rows listed above; nothing was rendered',
   [AuthErrorCode.credentialsFileCorrupt]: 'fix or remove the file, then run `fx auth login`',
   [AuthErrorCode.discoveryFailed]: 'is the service running? check CLOUD_API_URL',
+  [CliErrorCode.dependencyMissing]: 'reinstall fx: npm i -g <the fx-sdk-server tarball or package>',
+  [CliErrorCode.nativeModuleBroken]: 'npm rebuild better-sqlite3 where fx is installed (needs python3, make, g++)',
+  [RenderErrorCode.browserNotFound]:
+    'install Chromium: apt-get install chromium chromium-headless-shell (or set FX_CHROMIUM)',
+  [RenderErrorCode.ffmpegNotFound]: 'install FFmpeg: apt-get install ffmpeg (or set FX_FFMPEG)',
+  [RenderErrorCode.bundleMissing]: 'reinstall fx; in a clone of its repository, run npm run build',
+  [CliErrorCode.lockBusy]: 'wait for the other fx command to finish, then run this one again',
 };
 
 /** A next step for the user, by code; `undefined` when there is nothing better than the message. */

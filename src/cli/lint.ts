@@ -1,6 +1,6 @@
 /** `fx lint [dir]`: `lintComposition` over every HTML file of the project (the upload's ignore set applies). */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import path, { dirname, join, resolve } from 'node:path';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
 import { lintComposition } from '../runtime/lint.js';
 import type { Issue } from '../runtime/issues.js';
@@ -34,7 +34,7 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
     const html = await readText(join(directory, file.path));
     const readSource = (path: string) => {
       const target = resolve(root, dirname(file.path), path);
-      if (!target.startsWith(`${root}/`)) return undefined;
+      if (!isInsideFolder(root, target)) return undefined;
       try {
         return readFileSync(target, 'utf8');
       } catch {
@@ -44,6 +44,15 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
     linted.push({ file: file.path, findings: lintComposition(html, { readSource }) });
   }
   return linted;
+}
+
+/**
+ * Whether `target` lies inside the folder `root` (both absolute), by `relative` and the platform's separator: a
+ * sibling that shares a prefix (`/p` and `/p-evil`), another drive, or `root` itself are not inside.
+ */
+export function isInsideFolder(root: string, target: string, paths: path.PlatformPath = path): boolean {
+  const relative = paths.relative(root, target);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${paths.sep}`) && !paths.isAbsolute(relative);
 }
 
 /** Prints findings; throws `cli_lint_failed` when any is an error. The summary is the result of `fx lint`, a note otherwise. */

@@ -4,6 +4,7 @@ import { commandHelp, parseCommandArgs } from './args.js';
 import { commandGroup, findCommand, topHelp } from './commands.js';
 import { cliError, CliErrorCode, exitCodeOf, hintOf } from './errors.js';
 import { ExitCode } from './exit-codes.js';
+import { installProblem } from './install-errors.js';
 import { Output, type OutputStreams } from './output.js';
 
 export interface CliProcess extends OutputStreams {
@@ -68,7 +69,9 @@ export async function main(argv: readonly string[], io: CliProcess): Promise<num
   }
 }
 
-function fail(out: Output, error: unknown): number {
+function fail(out: Output, raw: unknown): number {
+  // A module of a broken install fails as Node says it; the user needs to hear what to install.
+  const error = installProblem(raw) ?? raw;
   const exitCode = exitCodeOf(error);
   const code = isFxError(error) ? error.code : 'internal_error';
   const message = error instanceof Error ? error.message : String(error);

@@ -11,19 +11,28 @@ export class ManifestWriter<Row extends object = object> {
 
   constructor(readonly path: string) {}
 
-  /** The rows of an existing manifest (for `--resume`); `[]` when there is none or it cannot be read. */
-  async load(): Promise<(Row | null)[]> {
+  /** The rows of an existing manifest (for `--resume`); `[]` when there is none or it cannot be read. Nothing is kept. */
+  async load(): Promise<readonly (Row | null)[]> {
     try {
       const parsed = JSON.parse(await readFile(this.path, 'utf8')) as { rows?: unknown };
-      this.rows = Array.isArray(parsed.rows) ? (parsed.rows as (Row | null)[]) : [];
+      return Array.isArray(parsed.rows) ? (parsed.rows as (Row | null)[]) : [];
     } catch {
-      this.rows = [];
+      return [];
     }
-    return this.rows;
+  }
+
+  /** Every row of this batch, written at once: the file describes this batch only, whatever an older one held. */
+  start(rows: readonly Row[]): Promise<void> {
+    this.rows = [...rows];
+    return this.enqueue();
   }
 
   set(index: number, row: Row): Promise<void> {
     this.rows[index] = row;
+    return this.enqueue();
+  }
+
+  private enqueue(): Promise<void> {
     const write = this.queue.then(() => this.write());
     this.queue = write.catch(() => {});
     return write;

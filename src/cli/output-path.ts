@@ -1,15 +1,21 @@
 /**
- * `--output` templates: `{index}`, `{render_id}`, `{ext}`, `{name}` and `{<variable id>}` from the row. Every row's path is
- * worked out and checked before anything renders: a missing key, a value that is not a string/number/boolean, or
- * two rows writing one file refuse the whole batch.
+ * `--output` templates: `{index}`, `{render_id}`, `{ext}`, `{name}` and `{<variable id>}` from the row. Every row's
+ * path is worked out and checked before anything renders: a missing key, a value that is not a
+ * string/number/boolean, a value that names no file, a file name too long, or two rows writing one file refuse the
+ * whole batch (`cli_output_invalid`).
+ *
+ * A value fills one path segment, escaped, never read as a template: path separators, characters file systems
+ * reserve (`: * ? " < > |`), control characters (NUL included) and `{ }` each become `_`. A value that is empty or
+ * only dots (`.`, `..`) is refused rather than guessed at.
  */
 import { resolve } from 'node:path';
 import { cliError, CliErrorCode } from './errors.js';
 
 export const Placeholder = { index: 'index', renderId: 'render_id', ext: 'ext' } as const;
 const PLACEHOLDER = /\{([^{}]+)\}/g;
-/** A value becomes one path segment: separators and characters some file systems refuse become `_`. */
-const UNSAFE = /[/\\:*?"<>|\x00-\x1f]/g;
+const ESCAPED = /[/\\:*?"<>|{}\x00-\x1f\x7f]/g;
+/** Bytes in one file name on the usual file systems (ext4, APFS, NTFS in UTF-16 units is more). */
+const MAX_NAME_BYTES = 255;
 
 export interface PathValues {
   readonly index?: number;
@@ -20,26 +26,28 @@ export interface PathValues {
   readonly row: Readonly<Record<string, unknown>>;
 }
 
-/** Fills a template; placeholders of `late` (e.g. `render_id`, known only after submit) are kept as written. */
+/** Fills a template in one pass; placeholders of `late` (e.g. `render_id`, known only after submit) are kept as written. */
 export function fillOutputPath(template: string, values: PathValues, late: readonly string[] = []): string {
+  const row = values.index ?? 0;
+  const refuse = (message: string) => cliError(CliErrorCode.outputInvalid, `"--output" ${message}`);
   const filled = template.replace(PLACEHOLDER, (whole, name: string) => {
     if (late.includes(name)) return whole;
     const value =
       name in values && name !== 'row' ? (values as unknown as Record<string, unknown>)[name] : values.row[name];
-    if (value === undefined)
-      throw cliError(
-        CliErrorCode.outputInvalid,
-        `"--output" names {${name}}, which row ${values.index ?? 0} does not have`,
-      );
+    if (value === undefined) throw refuse(`names {${name}}, which row ${row} does not have`);
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-      throw cliError(
-        CliErrorCode.outputInvalid,
-        `"--output" names {${name}}, whose value in row ${values.index ?? 0} is not a string, number or boolean`,
-      );
+      throw refuse(`names {${name}}, whose value in row ${row} is not a string, number or boolean`);
     }
-    const segment = String(value).replace(UNSAFE, '_');
-    return segment === '.' || segment === '..' || segment === '' ? '_' : segment;
+    const segment = String(value).replace(ESCAPED, '_');
+    if (/^\.*$/.test(segment)) {
+      throw refuse(`names {${name}}, whose value in row ${row} (${JSON.stringify(value)}) would name no file`);
+    }
+    return segment;
   });
+  const long = filled.split(/[/\\]/).find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+  if (long !== undefined) {
+    throw refuse(`makes a file name of ${Buffer.byteLength(long)} bytes in row ${row}; at most ${MAX_NAME_BYTES}`);
+  }
   return filled;
 }
 
@@ -55,7 +63,7 @@ export function planOutputPaths(
 ): string[] {
   const paths = rows.map((row, index) => fillOutputPath(template, { ...fixed, index, row }, late));
   const seen = new Map<string, number>();
-  const unique = late.some((name) => template.includes(`{${name}}`) && name === Placeholder.renderId);
+  const unique = late.includes(Placeholder.renderId) && template.includes(`{${Placeholder.renderId}}`);
   paths.forEach((path, index) => {
     const absolute = resolve(path);
     const earlier = seen.get(absolute);

@@ -1,7 +1,8 @@
 /**
  * `fx render --batch`: every row checked (values and output paths) before the first renders, then `renderBatch`
- * with `manifest.json` next to the outputs rewritten as each row starts and ends; `--resume` skips rows the
- * manifest lists as completed with the same values and output, whose file is still there.
+ * with `manifest.json` next to the outputs rewritten as each row starts and ends. The manifest describes this batch
+ * only: `--resume` keeps a row of the old one when it completed with the same values, output and settings and its
+ * file is still there; every other row (changed, or beyond the old batch) renders, and old rows past this batch go.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,16 +12,17 @@ import { renderBatch } from '../render/batch.js';
 import { MAX_CONCURRENCY } from '../render/options.js';
 import { render } from '../render/render.js';
 import type { RenderOptions } from '../render/types.js';
-import { integerFlag } from './args.js';
 import { readBatch } from './batch-input.js';
 import { stringFlag, type CommandContext } from './command.js';
 import { MANIFEST_FILE } from './cloud-batch.js';
 import { ExitCode } from './exit-codes.js';
+import { INSTALL_CODES } from './install-errors.js';
 import { ManifestWriter } from './manifest.js';
 import { OutputEvent } from './output.js';
 import { planOutputPaths } from './output-path.js';
 import { showRenderProgress, type LocalRender } from './render.js';
 import { DEFAULT_BATCH_OUTPUT } from './render-flags.js';
+import { batchConcurrency } from './shared-render-flags.js';
 
 export interface LocalManifestRow {
   readonly index: number;
@@ -31,6 +33,8 @@ export interface LocalManifestRow {
   readonly duration_ms: number | null;
   readonly error: { readonly code: string; readonly message: string } | null;
   readonly variables: Readonly<Record<string, unknown>>;
+  /** What else makes the video: a row rendered with other settings is rendered again on `--resume`. */
+  readonly settings: Readonly<Record<string, unknown>>;
 }
 
 export async function renderBatchRows(
@@ -40,7 +44,7 @@ export async function renderBatchRows(
   batchPath: string,
 ): Promise<number> {
   const { out } = context;
-  const concurrency = integerFlag('batch-concurrency', context.values['batch-concurrency'], 1, MAX_CONCURRENCY) ?? 1;
+  const concurrency = batchConcurrency(context.values, MAX_CONCURRENCY);
   const input = await readBatch(batchPath);
   // Values (typed from CSV by the declarations), then output paths: any failure renders nothing.
   const { rows, warnings } = batchRows(input.rows, base, local.declarations, local.strict);
@@ -49,15 +53,7 @@ export async function renderBatchRows(
   const outputs = planOutputPaths(template, rows, { ext: local.base.format, name: local.name });
   const manifest = new ManifestWriter<LocalManifestRow>(join(dirname(outputs[0] ?? template), MANIFEST_FILE));
   const previous = context.values.resume ? await manifest.load() : [];
-  const done = (index: number) => {
-    const row = previous[index];
-    return (
-      row?.status === 'completed' &&
-      row.output === outputs[index] &&
-      isDeepStrictEqual(row.variables, rows[index]) &&
-      existsSync(outputs[index]!)
-    );
-  };
+  const settings = manifestSettings(local);
   const entry = (index: number, fields: Partial<LocalManifestRow>): LocalManifestRow => ({
     index,
     output: outputs[index]!,
@@ -67,18 +63,29 @@ export async function renderBatchRows(
     duration_ms: null,
     error: null,
     variables: rows[index]!,
+    settings,
     ...fields,
   });
-  const todo: number[] = [];
-  for (let index = 0; index < rows.length; index += 1) {
-    if (done(index)) await manifest.set(index, previous[index]!);
-    else {
-      todo.push(index);
-      await manifest.set(index, entry(index, {}));
-    }
-  }
+  const done = (index: number) => {
+    const row = previous[index];
+    return (
+      row?.status === 'completed' &&
+      row.output === outputs[index] &&
+      isDeepStrictEqual(row.variables, rows[index]) &&
+      isDeepStrictEqual(row.settings, settings) &&
+      existsSync(outputs[index]!)
+    );
+  };
+  const kept = rows.map((_row, index) => done(index));
+  const todo = rows.flatMap((_row, index) => (kept[index] ? [] : [index]));
+  await manifest.start(rows.map((_row, index) => (kept[index] ? previous[index]! : entry(index, {}))));
   if (todo.length < rows.length) out.note(`resuming: ${rows.length - todo.length} row(s) already completed`);
   const byOutput = new Map(todo.map((index) => [resolve(outputs[index]!), index]));
+  // A broken install (no Chromium, no FFmpeg) fails every row alike: the first such failure stops the batch.
+  const batch = new AbortController();
+  const stopBatch = () => batch.abort(context.signal.reason);
+  context.signal.addEventListener('abort', stopBatch, { once: true });
+  let broken: unknown;
 
   // Each row through the one renderer, with its manifest entry kept current.
   const renderRow = async (options: RenderOptions) => {
@@ -108,12 +115,17 @@ export async function renderBatchRows(
       await manifest.set(index, row);
       out.event(OutputEvent.result, { stage: 'row', ...row });
       out.note(`row ${index}: failed (${row.error!.code}: ${row.error!.message})`);
+      if (INSTALL_CODES.has(row.error!.code) && broken === undefined) {
+        broken = error;
+        batch.abort(error);
+      }
       throw error;
     }
   };
   const results = await renderBatch(
     {
       ...local.base,
+      signal: batch.signal,
       variables: {},
       outputPath: (_row, position) => outputs[todo[position]!]!,
       onProgress: (progress) => showRenderProgress(out, progress, { row: todo[progress.row]! }),
@@ -121,7 +133,8 @@ export async function renderBatchRows(
     todo.map((index) => rows[index]!),
     { concurrency },
     renderRow,
-  );
+  ).finally(() => context.signal.removeEventListener('abort', stopBatch));
+  if (broken !== undefined) throw broken;
   if (context.signal.aborted) {
     out.note(`interrupted; run the same command with --resume to render the rest (${manifest.path})`);
     throw context.signal.reason;
@@ -136,4 +149,13 @@ export async function renderBatchRows(
   });
   out.line(manifest.path);
   return failed > 0 ? ExitCode.failed : ExitCode.ok;
+}
+
+/** The settings a row's video depends on besides its values, as JSON keeps them (absent ones left out). */
+function manifestSettings(local: LocalRender): Record<string, unknown> {
+  const { fps, format, quality, resolution, aspectRatio, composition } = local.base;
+  return JSON.parse(JSON.stringify({ composition, fps, format, quality, resolution, aspectRatio })) as Record<
+    string,
+    unknown
+  >;
 }

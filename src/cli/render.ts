@@ -25,6 +25,10 @@ export const command: Command = {
   args: '[dir]',
   positionals: { min: 0, max: 1 },
   flags: RENDER_FLAGS,
+  flagRules: [
+    { flag: 'resume', needs: 'batch', why: 'only a batch has a manifest to resume from' },
+    { flag: 'batch-concurrency', needs: 'batch', why: 'one render has no rows to run at once' },
+  ],
   notes: ['Needs chromium and ffmpeg on PATH. Ctrl-C stops the render and removes its partial file.'],
   run,
 };

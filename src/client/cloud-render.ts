@@ -177,16 +177,7 @@ export async function submitAndFinish(
   );
   onProgress?.({ stage: CloudRenderStage.queued });
   if (options.noWait) return { render: queued, warnings };
-  const finished = await client.waitForRender(queued.render_id, {
-    pollInterval: options.pollInterval,
-    maxWait: options.maxWait,
-    signal,
-    onProgress: (render) => onProgress?.(renderProgress(render)),
-  });
-  if (finished.status === RenderStatus.failed) {
-    const failure = finished.failure ?? { code: FailureCode.failed, message: 'the render failed' };
-    throw new FxApiError(failure.code, `render ${finished.render_id} failed: ${failure.message}`);
-  }
+  const finished = await waitForCompleted(client, queued.render_id, options, onProgress);
   if (options.download === false) return { render: finished, warnings };
   const downloaded = await client.downloadRender(finished, {
     signal,
@@ -194,6 +185,29 @@ export async function submitAndFinish(
       onProgress?.({ stage: CloudRenderStage.downloading, bytes: loaded, totalBytes: total }),
   });
   return { render: downloaded.render, video: downloaded.body, warnings };
+}
+
+/**
+ * @internal Polls a submitted render until it ends, reporting progress; resolves with the `completed` record, and
+ * rejects a `failed` one with its failure `code` (so a caller never mistakes a failed render for a finished one).
+ */
+export async function waitForCompleted(
+  client: FxClient,
+  renderId: string,
+  options: Pick<CloudRenderOptions, 'pollInterval' | 'maxWait' | 'signal'>,
+  onProgress: ((progress: CloudRenderProgress) => void) | undefined,
+): Promise<Render> {
+  const finished = await client.waitForRender(renderId, {
+    pollInterval: options.pollInterval,
+    maxWait: options.maxWait,
+    signal: options.signal,
+    onProgress: (render) => onProgress?.(renderProgress(render)),
+  });
+  if (finished.status === RenderStatus.failed) {
+    const failure = finished.failure ?? { code: FailureCode.failed, message: 'the render failed' };
+    throw new FxApiError(failure.code, `render ${finished.render_id} failed: ${failure.message}`);
+  }
+  return finished;
 }
 
 /** The submit fields the options set, checked as the service checks them (4k with alpha, fps, enums…). */

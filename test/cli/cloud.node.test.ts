@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { probe } from '../render/helpers.js';
 import { startClientSetup, type ClientSetup } from '../client/helpers/setup.js';
+import { FAIL_MARKER } from '../service/helpers/ffmpeg-renderer.js';
 import { compositionHtml, TITLE_DECLARATIONS, waitFor } from '../service/helpers/harness.js';
 import { baseEnv, eventsOf, fx, tempProject } from './helpers.js';
 
@@ -57,6 +58,20 @@ describe('fx cloud', () => {
       true,
       'stdout holds events only',
     );
+  });
+
+  test('a render that fails at the service: exit 1 with its failure code, as the client reports it; no file', async () => {
+    const broken = await tempProject({ 'index.html': compositionHtml({ extra: FAIL_MARKER }) });
+    try {
+      const run = await fx(['cloud', 'render', '--json', ...FAST], { env, cwd: broken.path });
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const [error] = eventsOf(run, 'error');
+      assert.equal(error?.code, 'composition_broken');
+      assert.match(String(error?.message), /^render rnd_[A-Za-z0-9_-]+ failed: /);
+      assert.equal(existsSync(join(broken.path, 'renders')), false);
+    } finally {
+      await broken.cleanup();
+    }
   });
 
   test('human output: the path on stdout, progress lines on stderr, no colour codes without a terminal', async () => {
@@ -139,7 +154,7 @@ describe('fx cloud', () => {
   });
 
   test('an undeclared variable without --strict-variables renders, with a warning', async () => {
-    const run = await fx(['cloud', 'render', ...FAST, '--no-wait', '--json', '--variables', '{"nope":1}'], {
+    const run = await fx(['cloud', 'render', '--no-wait', '--json', '--variables', '{"nope":1}'], {
       env,
       cwd: project.path,
     });
@@ -176,10 +191,10 @@ describe('fx cloud', () => {
     assert.ok(existsSync(join(project.path, 'renders', 'got', `${id}.mp4`)));
   });
 
-  test('--batch rows.json: one render per row, {key} and {index} in --output, manifest.json next to the outputs', async () => {
+  test("--batch rows.json: one render per row, {key} and {index} in --output (a value's braces escaped, never a placeholder), manifest.json next to the outputs", async () => {
     await writeFile(
       join(project.path, 'rows.json'),
-      JSON.stringify([{ title: 'One' }, { title: 'Two', theme: 'light' }]),
+      JSON.stringify([{ title: 'One' }, { title: 'T{wo}', theme: 'light' }]),
     );
     const run = await fx(
       [
@@ -198,7 +213,7 @@ describe('fx cloud', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await readdir(join(project.path, 'renders/batch'))).sort(), [
       '0-One.mp4',
-      '1-Two.mp4',
+      '1-T_wo_.mp4',
       'manifest.json',
     ]);
     const manifest = JSON.parse(await readFile(join(project.path, 'renders/batch/manifest.json'), 'utf8')) as {
@@ -208,10 +223,10 @@ describe('fx cloud', () => {
       manifest.rows.map((row) => [row.status, row.output]),
       [
         ['completed', 'renders/batch/0-One.mp4'],
-        ['completed', 'renders/batch/1-Two.mp4'],
+        ['completed', 'renders/batch/1-T_wo_.mp4'],
       ],
     );
-    assert.deepEqual(manifest.rows[1]!.variables, { title: 'Two', theme: 'light' });
+    assert.deepEqual(manifest.rows[1]!.variables, { title: 'T{wo}', theme: 'light' });
   });
 
   test('--batch rows.csv: cells typed by the declarations', async () => {
@@ -229,6 +244,12 @@ describe('fx cloud', () => {
     ['a placeholder a row lacks', [{ title: 'A' }, {}], 'renders/b/{title}.mp4', 'cli_output_invalid'],
     ['a non-scalar placeholder value', [{ title: 'A', theme: 'dark' }], 'renders/b/{extra}.mp4', 'cli_output_invalid'],
     ['two rows, one path', [{ title: 'A' }, { title: 'A' }], 'renders/b/{title}.mp4', 'cli_output_invalid'],
+    [
+      'a value naming a parent folder',
+      [{ title: 'A' }, { title: '..' }],
+      'renders/b/{title}/x.mp4',
+      'cli_output_invalid',
+    ],
     [
       'a row refused by --strict-variables',
       [{ title: 'A' }, { nope: 1 }],
@@ -349,9 +370,10 @@ describe('fx cloud', () => {
   });
 
   test('--asset-id renders an uploaded asset without zipping or uploading; 16:9 unless set', async () => {
-    const [{ asset_id: assetId }] = setup.service.rows('SELECT id AS asset_id FROM assets LIMIT 1') as [
-      { asset_id: string },
-    ];
+    const [{ asset_id: assetId }] = setup.service.rows(
+      // The first project uploaded renders (a later test uploads one that fails on purpose).
+      'SELECT id AS asset_id FROM assets ORDER BY created_at, rowid LIMIT 1',
+    ) as [{ asset_id: string }];
     const before = counts();
     const run = await fx(['cloud', 'render', '--asset-id', assetId, ...FAST, '--json'], { env, cwd: project.path });
     assert.equal(run.code, 0, run.stderr);

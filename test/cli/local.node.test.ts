@@ -157,4 +157,37 @@ describe('fx init, lint, metadata, types, render', () => {
     assert.deepEqual(manifest.rows[2]!.variables, { title: 'Three' });
     assert.ok(manifest.rows.every((row) => row.duration_ms > 0 && existsSync(join(project, row.output))));
   });
+
+  test('batch --resume: the manifest describes this batch only; changed rows and settings render again', async () => {
+    const manifestPath = join(project, 'renders/short/manifest.json');
+    const batch = async (rows: Record<string, unknown>[], ...extra: string[]) => {
+      await writeFile(join(project, 'short.json'), JSON.stringify(rows));
+      const ran = await run(['render', '--batch', 'short.json', '-o', 'renders/short/{index}.mp4', ...FAST, ...extra]);
+      assert.equal(ran.code, 0, ran.stderr);
+      const rendered = eventsOf(ran, 'result')
+        .filter((event) => event.stage === 'row')
+        .map((event) => event.index);
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
+        rows: { index: number; status: string; variables: Record<string, unknown>; settings: { fps: number } }[];
+      };
+      return { rendered, manifest: manifest.rows };
+    };
+    await batch([{ title: 'One' }, { title: 'Two' }, { title: 'Three' }], '--json');
+    const shorter = await batch([{ title: 'One' }, { title: 'Deux' }], '--resume', '--json');
+    assert.deepEqual(shorter.rendered, [1], 'row 0 kept; row 1 changed its values for the same file');
+    assert.deepEqual(
+      shorter.manifest.map((row) => [row.index, row.status, row.variables.title]),
+      [
+        [0, 'completed', 'One'],
+        [1, 'completed', 'Deux'],
+      ],
+    );
+    assert.equal(existsSync(join(project, 'renders/short/2.mp4')), true, "an old row's file is left alone");
+    const refps = await batch([{ title: 'One' }, { title: 'Deux' }], '--resume', '--json', '--fps', '5');
+    assert.deepEqual(refps.rendered, [0, 1], 'other settings: every row again');
+    assert.deepEqual(
+      refps.manifest.map((row) => row.settings.fps),
+      [5, 5],
+    );
+  });
 });

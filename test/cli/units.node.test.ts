@@ -1,17 +1,14 @@
-/** The CLI's pure parts: exit codes by error code, output path planning, the file lock, the types printer. */
+/** The CLI's pure parts: exit codes by error code, output path planning, the types printer. */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { FxApiError } from '../../src/client/errors.js';
 import { cliError, CliErrorCode, exitCodeOf } from '../../src/cli/errors.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { fileLock } from '../../src/cli/file-lock.js';
+import { isInsideFolder } from '../../src/cli/lint.js';
 import { planOutputPaths } from '../../src/cli/output-path.js';
 import { variablesType } from '../../src/cli/types.js';
 import { FxError, isFxError } from '../../src/runtime/errors.js';
-import { tempProject } from './helpers.js';
 
 describe('exitCodeOf', () => {
   const cases: [string, unknown, number][] = [
@@ -59,12 +56,27 @@ describe('planOutputPaths', () => {
     assert.deepEqual(plan('out/{render_id}.{ext}', [{}, {}]), ['out/{render_id}.mp4', 'out/{render_id}.mp4']);
   });
 
-  test('a value never leaves its path segment', () => {
-    assert.deepEqual(plan('out/{title}.mp4', [{ title: '../../etc/passwd' }, { title: '..' }, { title: 'a\\b:c' }]), [
-      'out/.._.._etc_passwd.mp4',
-      'out/_.mp4',
-      'out/a_b_c.mp4',
-    ]);
+  test('a value never leaves its path segment, and is never read as a placeholder', () => {
+    assert.deepEqual(
+      plan('out/{title}.mp4', [
+        { title: '../../etc/passwd' },
+        { title: 'a\\b:c' },
+        { title: 'nul\0line\nbell\x07del\x7f' },
+        { title: '<>|*?"' },
+        { title: '{index}' },
+        { title: 'x{render_id}' },
+        { title: 'Ünïcødé ✓' },
+      ]),
+      [
+        'out/.._.._etc_passwd.mp4',
+        'out/a_b_c.mp4',
+        'out/nul_line_bell_del_.mp4',
+        'out/______.mp4',
+        'out/_index_.mp4',
+        'out/x_render_id_.mp4',
+        'out/Ünïcødé ✓.mp4',
+      ],
+    );
   });
 
   for (const [name, template, rows] of [
@@ -73,6 +85,12 @@ describe('planOutputPaths', () => {
     ['a null value', 'out/{title}.mp4', [{ title: null }]],
     ['two rows, one file', 'out/{title}.mp4', [{ title: 'A' }, { title: 'A' }]],
     ['no placeholder in a batch', 'out/video.mp4', [{}, {}]],
+    ['an empty value', 'out/{title}.mp4', [{ title: '' }]],
+    ['a value naming this folder', 'out/{title}/x.mp4', [{ title: '.' }]],
+    ['a value naming the parent folder', 'out/{title}/x.mp4', [{ title: '..' }]],
+    ['a value of dots only', 'out/{title}/x.mp4', [{ title: '...' }]],
+    ['a file name over 255 bytes', 'out/{title}.mp4', [{ title: 'é'.repeat(126) }]],
+    ['two values escaped to one path', 'out/{title}.mp4', [{ title: 'a/b' }, { title: 'a:b' }]],
   ] as const) {
     test(`refuses ${name}`, () =>
       assert.equal(
@@ -80,43 +98,6 @@ describe('planOutputPaths', () => {
         'cli_output_invalid',
       ));
   }
-});
-
-describe('fileLock', () => {
-  test('tasks of two holders never overlap; the lock file is gone after', async () => {
-    const dir = await tempProject();
-    try {
-      const path = join(dir.path, 'credentials.lock');
-      const lockA = fileLock(path);
-      const lockB = fileLock(path);
-      let inside = 0;
-      let most = 0;
-      const task = async () => {
-        inside += 1;
-        most = Math.max(most, inside);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        inside -= 1;
-      };
-      await Promise.all([lockA('x', task), lockB('x', task), lockA('x', task)]);
-      assert.equal(most, 1);
-      assert.equal(existsSync(path), false);
-    } finally {
-      await dir.cleanup();
-    }
-  });
-
-  test('a lock left by a killed process is taken over once stale', async () => {
-    const dir = await tempProject();
-    try {
-      const path = join(dir.path, 'credentials.lock');
-      await writeFile(path, '');
-      const old = new Date(Date.now() - 60_000);
-      await utimes(path, old, old);
-      assert.equal(await fileLock(path, { staleMs: 1000, waitMs: 2000 })('x', async () => 'ran'), 'ran');
-    } finally {
-      await dir.cleanup();
-    }
-  });
 });
 
 test('variablesType: every declared type, optional fields, odd ids quoted, comments closed safely', () => {
@@ -197,4 +178,23 @@ describe('Output', () => {
     assert.equal(json.text.stdout, '{"event":"progress","stage":"queued"}\n');
     assert.equal(json.text.stderr, '');
   });
+});
+
+describe('isInsideFolder (fx lint reads sub-compositions only inside the project)', () => {
+  const cases: [string, path.PlatformPath, string, string, boolean][] = [
+    ['a file in the folder', path.posix, '/p', '/p/a.html', true],
+    ['a file in a sub-folder', path.posix, '/p', '/p/sub/a.html', true],
+    ['a name starting with dots', path.posix, '/p', '/p/..a.html', true],
+    ['the parent', path.posix, '/p', '/a.html', false],
+    ['a sibling sharing the prefix', path.posix, '/p', '/p-evil/a.html', false],
+    ['the folder itself', path.posix, '/p', '/p', false],
+    ['Windows: a file in a sub-folder', path.win32, 'C:\\p', 'C:\\p\\sub\\a.html', true],
+    ['Windows: forward slashes', path.win32, 'C:\\p', 'C:/p/sub/a.html', true],
+    ['Windows: another case of the drive', path.win32, 'C:\\p', 'c:\\p\\a.html', true],
+    ['Windows: the parent', path.win32, 'C:\\p', 'C:\\a.html', false],
+    ['Windows: a sibling sharing the prefix', path.win32, 'C:\\p', 'C:\\p-evil\\a.html', false],
+    ['Windows: another drive', path.win32, 'C:\\p', 'D:\\p\\a.html', false],
+  ];
+  for (const [name, paths, root, target, inside] of cases)
+    test(`${name}: ${inside}`, () => assert.equal(isInsideFolder(root, target, paths), inside));
 });
