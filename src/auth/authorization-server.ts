@@ -1,12 +1,11 @@
 import * as oauth from 'oauth4webapi';
+import { isLoopbackHostname } from '../wire/loopback.js';
 import { authError, AuthErrorCode } from './errors.js';
 
 /** The registered public client of the browser SDK (src/service/oauth/constants.ts `OAuthClientId.browser`). */
 export const BROWSER_CLIENT_ID = 'fx-browser';
 /** `openid` names the account (`sub`); `renders` is everything under `/v3`. */
 export const DEFAULT_SCOPE = 'openid renders';
-
-const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** The parsed issuer and what oauth4webapi needs for every request to it. */
 export interface IssuerConnection {
@@ -28,7 +27,7 @@ export interface IssuerOptions {
 /** Parses `name` as an http(s) URL; http only on a loopback host, as the server itself requires of its issuer. */
 export function parseHttpUrl(name: string, value: string): URL {
   const url = URL.parse(value);
-  const ok = url && (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTNAMES.has(url.hostname)));
+  const ok = url && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname)));
   if (!ok || url.hash || url.username || url.password) {
     throw authError(
       AuthErrorCode.optionInvalid,

@@ -1,7 +1,6 @@
 import { ErrorCode } from '../wire/constants.js';
+import { isLoopbackHostname } from '../wire/loopback.js';
 import { refused } from './errors.js';
-
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
  * A render's `callback_url`, refused before anything is sent unless it is https: the service posts the render's
@@ -18,7 +17,7 @@ export function checkCallbackUrl(value: string): string {
       'callback_url',
     );
   }
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) return value;
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname))) return value;
   throw refused(
     ErrorCode.callbackUrlInsecure,
     `"callback_url" must use https:, got ${JSON.stringify(url.protocol)}`,

@@ -1,4 +1,5 @@
 import { DEFAULT_PORT } from '../main-defaults.js';
+import { isLoopbackHostname } from '../../wire/loopback.js';
 
 const MINUTE = 60;
 const DAY = 86_400;
@@ -88,9 +89,6 @@ export class OAuthSettingsError extends Error {
   override name = 'OAuthSettingsError';
   readonly code = 'oauth_settings_invalid';
 }
-
-const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', '[::1]', 'localhost']);
-export const isLoopbackHostname = (hostname: string) => LOOPBACK_HOSTNAMES.has(hostname);
 
 export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSettings {
   const issuer = parseIssuer(settings.issuer ?? DEFAULT_ISSUER);
