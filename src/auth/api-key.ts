@@ -1,15 +1,13 @@
+import { API_KEY_RULE, isSendableApiKey } from '../wire/api-key.js';
 import { authError, AuthErrorCode } from './errors.js';
 import { StoreKey, type CredentialStore } from './store.js';
 
-/** Visible ASCII only: anything else breaks or smuggles into the `Authorization` header. */
-const API_KEY = /^[\x21-\x7e]{1,512}$/;
-
 /** Returns `value` if it can be sent as an API key; `name` is what the message calls it. */
 export function checkApiKey(name: string, value: string): string {
-  if (!API_KEY.test(value))
+  if (!isSendableApiKey(value))
     throw authError(
       AuthErrorCode.apiKeyInvalid,
-      `"${name}" must be 1 to 512 visible ASCII characters without spaces, got ${value.length} characters that are not`,
+      `"${name}" must be ${API_KEY_RULE}, got ${typeof value === 'string' ? `${value.length} characters that are not` : typeof value}`,
     );
   return value;
 }

@@ -1,8 +1,6 @@
+import { API_KEY_RULE, isSendableApiKey } from '../wire/api-key.js';
 import type { Credentials } from './credentials.js';
 import { ClientErrorCode, refused } from './errors.js';
-
-/** Printable ASCII without spaces: anything else could not travel in a header, or would split it. */
-const KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
 
 /**
  * Credentials from an API key (`fx_live_…`), for servers, scripts and the CLI. The key lives in this object only:
@@ -13,10 +11,10 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,512}$/;
  * const client = new FxClient({ baseUrl: 'https://render.example.com', credentials: apiKeyCredentials(process.env.CLOUD_API_KEY!) });
  */
 export function apiKeyCredentials(key: string): Credentials {
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+  if (!isSendableApiKey(key)) {
     throw refused(
       ClientErrorCode.optionInvalid,
-      `the API key must be 1 to 512 printable characters without spaces, got ${typeof key === 'string' ? `${key.length} characters` : typeof key}`,
+      `the API key must be ${API_KEY_RULE}, got ${typeof key === 'string' ? `${key.length} characters` : typeof key}`,
     );
   }
   const authorization = `Bearer ${key}`;
