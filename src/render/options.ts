@@ -1,5 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { detectAspectRatio } from '../wire/aspect-ratio.js';
+import {
+  ALPHA_FORMATS,
+  ASPECT_RATIOS,
+  MAX_FPS,
+  RENDER_FORMATS,
+  RENDER_QUALITIES,
+  RENDER_RESOLUTIONS,
+} from '../wire/render-request.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type {
   AspectRatio,
@@ -10,17 +18,12 @@ import type {
   RenderResolution,
 } from './types.js';
 
+// The option lists are the wire's: the renderer renders what the service accepts. (Alpha formats are captured as
+// PNG on a transparent background.)
+export { ALPHA_FORMATS, ASPECT_RATIOS, MAX_FPS, RENDER_FORMATS, RENDER_QUALITIES, RENDER_RESOLUTIONS };
 export { detectAspectRatio };
 
-export const RENDER_FORMATS: readonly RenderFormat[] = ['mp4', 'webm', 'mov'];
-export const RENDER_QUALITIES: readonly RenderQuality[] = ['draft', 'standard', 'high'];
-export const RENDER_RESOLUTIONS: readonly RenderResolution[] = ['1080p', '4k'];
-export const ASPECT_RATIOS: readonly AspectRatio[] = ['16:9', '9:16', '1:1'];
 export const CAPTURE_MODES: readonly CaptureMode[] = ['auto', 'begin-frame', 'screenshot'];
-/** Formats whose output keeps the alpha channel (frames are captured as PNG on a transparent background). */
-export const ALPHA_FORMATS: ReadonlySet<RenderFormat> = new Set(['webm', 'mov']);
-
-export const MAX_FPS = 240;
 export const MAX_CONCURRENCY = 8;
 /**
  * Capture workers by default: two where there are two cores or more. On the 2-core reference machine two

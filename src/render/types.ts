@@ -3,10 +3,10 @@
  */
 import type { Issue } from '../runtime/issues.js';
 
-export type RenderFormat = 'mp4' | 'webm' | 'mov';
-export type RenderQuality = 'draft' | 'standard' | 'high';
-export type RenderResolution = '1080p' | '4k';
-export type AspectRatio = '16:9' | '9:16' | '1:1';
+import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution } from '../wire/render-request.js';
+
+// The option lists are the wire's (src/wire/render-request.ts): what the service accepts, the renderer renders.
+export type { AspectRatio, RenderFormat, RenderQuality, RenderResolution };
 /**
  * How frames are taken: `begin-frame` drives `chromium-headless-shell` frame by frame
  * (`HeadlessExperimental.beginFrame`), `screenshot` uses `Page.captureScreenshot` in the full Chromium;

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { RenderErrorCode } from '../../src/render/errors.js';
-import * as RENDERER from '../../src/render/options.js';
 import { renderRecord } from '../../src/service/renders/render-record.js';
 import {
   API_KEY_PREFIX,
@@ -22,7 +21,6 @@ import {
   WebhookEventType,
 } from '../../src/wire/constants.js';
 import {
-  ALPHA_FORMATS,
   ASPECT_RATIOS,
   MAX_FPS,
   MIN_FPS,
@@ -185,13 +183,7 @@ test('the option lists and bounds of the submit body are the documented ones', (
   );
 });
 
-test('the renderer accepts exactly the option lists of the wire', () => {
-  assert.deepEqual([...RENDERER.RENDER_FORMATS], [...RENDER_FORMATS]);
-  assert.deepEqual([...RENDERER.RENDER_QUALITIES], [...RENDER_QUALITIES]);
-  assert.deepEqual([...RENDERER.RENDER_RESOLUTIONS], [...RENDER_RESOLUTIONS]);
-  assert.deepEqual([...RENDERER.ASPECT_RATIOS], [...ASPECT_RATIOS]);
-  assert.deepEqual([...RENDERER.ALPHA_FORMATS], [...ALPHA_FORMATS]);
-  assert.equal(RENDERER.MAX_FPS, MAX_FPS);
+test('a render too long for the service fails with the code the renderer uses for it', () => {
   assert.equal(ErrorCode.compositionTooLong, RenderErrorCode.durationTooLong);
 });
 
