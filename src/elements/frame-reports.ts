@@ -7,6 +7,7 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
+import { seekTarget } from '../runtime/seek-target.js';
 import { valueBoundsProblem } from '../runtime/value-bounds.js';
 
 /** The frame grid the element compiles with (the compiler's default, said here so both ends agree). */
@@ -38,9 +39,8 @@ export function stageOf(metadata: Partial<Pick<CompositionMetadata, 'duration' |
 /** A reported time inside the composition. */
 export const clampTime = (seconds: number, stage: Stage) => Math.min(Math.max(seconds, 0), stage.duration);
 
-/** Where a seek to `seconds` lands: clamped and rounded to the frame grid, as the frame does it. */
-export const landingTime = (seconds: number, stage: Stage) =>
-  Math.round(clampTime(Number.isFinite(seconds) ? seconds : 0, stage) * stage.fps) / stage.fps;
+/** Where a seek to `seconds` lands on `stage`: the frame's own rule (`seekTarget`). */
+export const landingTime = (seconds: number, stage: Stage) => seekTarget(seconds, stage.duration, stage.fps);
 
 /** The CSS `aspect-ratio` of the element's box. */
 export function aspectRatio({ width, height }: Stage): string {

@@ -2,7 +2,8 @@
 // playback tick lands, where a seek lands, and how a playing media element's drift is steered.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playbackStep, seekTarget } from '../../src/runtime/frame/playback-step.js';
+import { playbackStep } from '../../src/runtime/frame/playback-step.js';
+import { seekTarget } from '../../src/runtime/seek-target.js';
 import { ENGAGE, MAX_DRIFT, MAX_RATE_STEP, RELEASE, steerDrift } from '../../src/runtime/frame/drift.js';
 
 describe('playbackStep', () => {

@@ -31,9 +31,3 @@ export function playbackStep(anchor: Anchor, now: number, duration: number, loop
   }
   return { time: duration, anchor, ended: true };
 }
-
-/** Where a seek to `seconds` lands: clamped to [0, duration] (anything not finite is 0) and rounded to the frame grid. */
-export function seekTarget(seconds: number, duration: number, fps: number): number {
-  const clamped = Math.min(Math.max(Number.isFinite(seconds) ? seconds : 0, 0), duration);
-  return Math.round(clamped * fps) / fps;
-}
