@@ -28,10 +28,10 @@ export interface ControlsActions {
 }
 
 /** The rates the rate button steps through. */
-export const CONTROL_RATES = [0.5, 1, 1.5, 2] as const;
+const CONTROL_RATES = [0.5, 1, 1.5, 2] as const;
 
 /** The rate after `rate` on the rate button: the next larger one, after the largest the smallest. */
-export function nextRate(rate: number): number {
+function nextRate(rate: number): number {
   return CONTROL_RATES.find((candidate) => candidate > rate) ?? CONTROL_RATES[0];
 }
 
@@ -52,7 +52,7 @@ const ENTER_FULLSCREEN = CORNERS('M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5');
 const EXIT_FULLSCREEN = CORNERS('M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5');
 
 /** `m:ss` (or `h:mm:ss`) for a time in seconds. */
-export function formatTime(seconds: number): string {
+function formatTime(seconds: number): string {
   const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
   const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
   const pad = (value: number) => String(value).padStart(2, '0');

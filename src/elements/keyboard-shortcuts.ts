@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** How far j/l and the arrow keys seek (seconds). */
-export const SEEK_STEP_SECONDS = 5;
+const SEEK_STEP_SECONDS = 5;
 
 export interface ShortcutActions {
   togglePlay(): void;
@@ -34,7 +34,7 @@ const SLIDER_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 
 const BUTTON_KEYS = new Set([' ', 'Enter']);
 
 /** The shortcut for a key pressed inside the element, or `undefined` when the focused control keeps the key. */
-export function shortcutFor(event: KeyboardEvent): Shortcut | undefined {
+function shortcutFor(event: KeyboardEvent): Shortcut | undefined {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return undefined;
   const focused = event.composedPath()[0];
   if (focused instanceof HTMLInputElement && focused.type === 'range' && SLIDER_KEYS.has(event.key)) return undefined;

@@ -13,7 +13,7 @@ function finite(name: string, value: unknown): number {
  * A playback rate, checked as Chromium's and Firefox's media elements check it: a `NotSupportedError` outside
  * [0.0625, 16]. Unlike theirs, 0 is refused too: a composition that stands still is `pause()`.
  */
-export function checkRate(name: string, value: unknown): number {
+function checkRate(name: string, value: unknown): number {
   const rate = finite(name, value);
   if (!isRate(rate))
     throw new DOMException(
@@ -24,7 +24,7 @@ export function checkRate(name: string, value: unknown): number {
 }
 
 /** A volume, checked as HTMLMediaElement checks it: an `IndexSizeError` outside [0, 1]. */
-export function checkVolume(value: unknown): number {
+function checkVolume(value: unknown): number {
   const volume = finite('volume', value);
   if (!isVolume(volume)) throw new DOMException(`"volume" must be from 0 to 1, got ${volume}`, 'IndexSizeError');
   return volume;

@@ -2,7 +2,7 @@ import { FxEvent } from './constants.js';
 import { emit } from './events.js';
 
 /** HTMLMediaElement's `readyState` values the element uses. */
-export const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;
+const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;
 /** HTMLMediaElement's `networkState` values. */
 export const NetworkState = { empty: 0, idle: 1, loading: 2, noSource: 3 } as const;
 

@@ -21,7 +21,7 @@ const SHOWN_TIMEOUT_MS = 20_000;
  * The values at the edges of what a declaration allows: a `maxLength` string of wide glyphs, `min` and `max` of
  * a number, every enum option, both booleans. Colors, fonts, images and unbounded strings have none.
  */
-export function boundValues(declaration: VariableDeclaration): unknown[] {
+function boundValues(declaration: VariableDeclaration): unknown[] {
   switch (declaration.type) {
     case 'string':
       return declaration.maxLength ? [WIDE_GLYPH.repeat(Math.min(declaration.maxLength, MAX_TRIED_LENGTH))] : [];

@@ -49,7 +49,7 @@ export function bindingUndeclared(attribute: BindingAttr, id: string): Issue<typ
 }
 
 /** The text a scalar value shows, or `undefined` for a value that is not scalar. */
-export function scalarText(value: unknown): string | undefined {
+function scalarText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'object' && value !== null) {

@@ -121,7 +121,7 @@ function* styleDeclarations(rules: CSSRuleList): Generator<CSSStyleDeclaration> 
 const unquote = (text: string) => text.trim().replace(/^(["'])(.*)\1$/s, '$2');
 
 /** Rewrites animation names and font families of one declaration block (a rule's, or an element's `style`). */
-export function renameUses(style: CSSStyleDeclaration, renames: CssRenames): void {
+function renameUses(style: CSSStyleDeclaration, renames: CssRenames): void {
   if (renames.keyframes.size > 0) {
     rewriteList(style, 'animation-name', (name) => {
       const renamed = renames.keyframes.get(unquote(name));

@@ -134,7 +134,7 @@ function bare(url: URL): URL {
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 197)}...` : text);
 
 /** The lowercase essence of a `Content-Type` header (`''` when there is none). */
-export function typeEssence(header: string | null): string {
+function typeEssence(header: string | null): string {
   return (header ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 

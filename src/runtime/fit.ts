@@ -16,7 +16,7 @@ export type FitMin = { readonly px: number } | { readonly ratio: number };
 const authoredSize = new WeakMap<Element, string>();
 
 /** The minimum an attribute value names (`null`: the default), or `undefined` for a value it cannot be. */
-export function parseFitMin(value: string | null): FitMin | undefined {
+function parseFitMin(value: string | null): FitMin | undefined {
   if (value === null) return DEFAULT_MIN;
   const match = MIN_PATTERN.exec(value.trim());
   if (!match) return undefined;

@@ -13,7 +13,7 @@ export const MAX_DRIFT = 0.25;
 export const ENGAGE = 0.03;
 export const RELEASE = 0.005;
 /** Rate change per second of drift, and its bounds: 40 ms of lag plays at 1.16× until it is gone. */
-export const RATE_GAIN = 4;
+const RATE_GAIN = 4;
 export const MAX_RATE_STEP = 0.2;
 
 /**
