@@ -15,8 +15,19 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
+/**
+ * A browser window of this size at this many device pixels per CSS pixel, for real (open pages with
+ * `viewport: null`). Playwright's `deviceScaleFactor` is emulated for the page's own process only: the
+ * composition's out-of-process frame then paints at 1× and is scaled up, softer than any real screen shows it.
+ */
+export interface DemoScreen {
+  readonly width: number;
+  readonly height: number;
+  readonly deviceScaleFactor: number;
+}
+
 /** Starts `scripts/start.mjs --no-build` and a browser; resolves once the page and the service both listen. */
-export async function startDemo(): Promise<Demo> {
+export async function startDemo(screen?: DemoScreen): Promise<Demo> {
   const dir = await tempDir('fx-demo-test-');
   const [port, servicePort] = [await freePort(), await freePort()];
   const start: ChildProcess = spawn('node', ['scripts/start.mjs', '--no-build'], {
@@ -44,7 +55,13 @@ export async function startDemo(): Promise<Demo> {
     start.stderr!.on('data', read);
     start.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
   });
-  const browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
+  const screenFlags = screen
+    ? [`--window-size=${screen.width},${screen.height}`, `--force-device-scale-factor=${screen.deviceScaleFactor}`]
+    : [];
+  const browser = await chromium.launch({
+    executablePath: BrowserExecutable.chromium(),
+    args: [...COMMON_FLAGS, ...screenFlags],
+  });
   return {
     url,
     browser,
