@@ -49,8 +49,8 @@ export interface Service {
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
   const db = openDatabase(join(config.dataDir, DATABASE_FILE));
-  const localStorage = config.storage ? undefined : new LocalBlobStorage(join(config.dataDir, 'blobs'));
-  await localStorage?.sweep();
+  const storage = config.storage ?? new LocalBlobStorage(join(config.dataDir, 'blobs'));
+  await storage.sweep?.();
   await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
   const apiKeys = new ApiKeyStore(db, config.now);
   let listening: string | undefined;
@@ -66,7 +66,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     renders: new SqliteRenderStore(db),
     idempotency: new SqliteIdempotencyStore(db),
     outbox: new SqliteWebhookOutbox(db),
-    storage: config.storage ?? localStorage!,
+    storage,
     signer: new UrlSigner(
       Buffer.from(
         settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')),
