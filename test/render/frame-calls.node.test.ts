@@ -3,7 +3,7 @@
 // copy of src/ with one member renamed at a time, so the test fails if the calls go back to untyped strings.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -53,3 +53,15 @@ for (const member of ['seek', 'ready', 'duration', 'fps', 'clipWindow', 'binding
     assert.match(diagnostics, new RegExp(`src/render/frame-calls\\.ts\\(\\d+,\\d+\\): error TS\\d+: .*'${member}'`));
   });
 }
+
+test('the rest of the renderer reaches __fx only through frame-calls.ts (no member named in a code string)', () => {
+  const folder = join(root, 'src/render');
+  const offenders = readdirSync(folder)
+    .filter((file) => file.endsWith('.ts') && file !== 'frame-calls.ts')
+    .filter((file) => {
+      // Comments may name the runtime's members; code may not.
+      const code = readFileSync(join(folder, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      return /__fx\s*(\?\.|\.|\[)/.test(code);
+    });
+  assert.deepEqual(offenders, []);
+});
