@@ -1,0 +1,107 @@
+// The service with its files in an S3 bucket (s3rver): a project goes up, renders, and comes down through an S3
+// presigned URL that the client fetches without any credential; deleting the render empties its part of the bucket.
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { apiKeyCredentials } from '../../src/client/api-key.js';
+import { FxClient } from '../../src/client/fx-client.js';
+import { S3BlobStorage } from '../../src/service/storage/blob-storage.s3.js';
+import { startS3Server, type TestS3Server } from '../fixtures/s3-server.js';
+import { compositionHtml, startTestService, zipInit, type TestService } from './helpers/harness.js';
+import { buildZip, projectZip } from './helpers/zip-builder.js';
+
+let s3: TestS3Server;
+let storage: S3BlobStorage;
+let service: TestService;
+let cacheDir: string;
+/** Every request the client sent: where to, and whether it carried a credential. */
+const sent: { url: string; authorization: string | null; credentials: RequestCredentials | undefined }[] = [];
+
+before(async () => {
+  s3 = await startS3Server();
+  cacheDir = await mkdtemp(join(tmpdir(), 'fx-s3-cache-'));
+  storage = new S3BlobStorage(s3.settings, { cacheDir });
+  service = await startTestService({ storage });
+});
+
+after(async () => {
+  await service?.close();
+  storage?.client.destroy();
+  await s3?.close();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+const keysUnder = async (prefix: string) =>
+  (
+    (await storage.client.send(new ListObjectsV2Command({ Bucket: s3.settings.bucket, Prefix: prefix }))).Contents ?? []
+  ).map((object) => object.Key!);
+
+test('upload → render → download with S3 storage: the download link is presigned and needs no credential', async () => {
+  const client = new FxClient({
+    baseUrl: service.url,
+    credentials: apiKeyCredentials(service.key),
+    fetch: (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      sent.push({
+        url,
+        authorization: new Headers(init?.headers).get('authorization'),
+        credentials: init?.credentials,
+      });
+      return fetch(input, init);
+    },
+  });
+  const asset = await client.uploadAsset(projectZip({ 'index.html': compositionHtml({ width: 64, height: 36 }) }));
+  assert.deepEqual(await keysUnder(`assets/${asset.asset_id}/`), [`assets/${asset.asset_id}/index.html`]);
+
+  const queued = await client.createRender({ asset_id: asset.asset_id, fps: 4 });
+  const done = await client.waitForRender(queued.render_id, { pollInterval: 50 });
+  assert.equal(done.status, 'completed');
+  const link = new URL(done.video_url!);
+  assert.equal(link.origin, s3.endpoint, 'the link points at the bucket, not at the service');
+  assert.ok(link.searchParams.has('X-Amz-Signature') && link.searchParams.get('X-Amz-Expires') === '900');
+
+  const video = await client.downloadRender(done);
+  assert.equal(video.contentType, 'video/mp4');
+  const head = new TextDecoder().decode(new Uint8Array(await video.body.slice(4, 8).arrayBuffer()));
+  assert.equal(head, 'ftyp');
+  const toBucket = sent.filter((request) => request.url.startsWith(s3.endpoint));
+  assert.ok(toBucket.length >= 1, 'the video came from the bucket');
+  for (const request of toBucket) {
+    assert.equal(request.authorization, null, 'no credential goes to a presigned URL');
+    assert.equal(request.credentials, 'omit');
+  }
+  // Anyone holding the link can fetch it: no cookie, no header.
+  const plain = await fetch(done.thumbnail_url!);
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers.get('content-type'), 'image/jpeg');
+  await plain.body?.cancel();
+
+  assert.equal((await client.deleteRender(done.render_id)).deleted, true);
+  assert.deepEqual(
+    [...(await keysUnder(`renders/${done.render_id}`)), ...(await keysUnder(`.fx-commits/renders/${done.render_id}`))],
+    [],
+  );
+});
+
+test('a project whose last entry fails its CRC check, after others were stored, leaves nothing in the bucket', async () => {
+  const before = await keysUnder('assets/');
+  const zip = buildZip([
+    { name: 'index.html', data: compositionHtml() },
+    { name: 'media/a.txt', data: 'stored before the failure' },
+    { name: 'z.txt', data: 'hello', crc: 12345 },
+  ]);
+  const response = await service.api('/v3/assets', zipInit(zip));
+  assert.equal(response.status, 422);
+  assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'zip_invalid');
+  assert.deepEqual(await keysUnder('assets/'), before);
+  assert.deepEqual(await keysUnder('.fx-commits/assets/'), await commitsOf(before));
+});
+
+/** The commit records of the trees `keys` belong to. */
+async function commitsOf(keys: readonly string[]): Promise<string[]> {
+  const trees = new Set(keys.map((key) => `.fx-commits/${key.split('/').slice(0, 2).join('/')}`));
+  return [...trees].sort();
+}
