@@ -86,6 +86,30 @@ test('upload → render → download with S3 storage: the download link is presi
   );
 });
 
+test('an expired presigned link (a bare 403 from S3) gets the client one fresh record, and the download succeeds', async () => {
+  // Links of 2 s: S3 counts from the signing second, so a fresh link still has at least one second to go.
+  const shortLived = await startTestService({ storage, signedUrlTtlSeconds: 2 });
+  try {
+    const client = new FxClient({ baseUrl: shortLived.url, credentials: apiKeyCredentials(shortLived.key) });
+    const asset = await client.uploadAsset(projectZip({ 'index.html': compositionHtml({ width: 64, height: 36 }) }));
+    const done = await client.waitForRender(
+      (await client.createRender({ asset_id: asset.asset_id, fps: 4 })).render_id,
+      {
+        pollInterval: 50,
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    const stale = await fetch(done.video_url!);
+    assert.equal(stale.status, 403, 'the old link has expired');
+    await stale.body?.cancel();
+    const video = await client.downloadRender(done);
+    assert.equal(video.contentType, 'video/mp4');
+    assert.notEqual(video.render.video_url, done.video_url, 'downloaded through a fresh link');
+  } finally {
+    await shortLived.close();
+  }
+});
+
 test('a project whose last entry fails its CRC check, after others were stored, leaves nothing in the bucket', async () => {
   const before = await keysUnder('assets/');
   const zip = buildZip([
