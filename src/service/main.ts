@@ -14,7 +14,6 @@ import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { createService } from './service.js';
-import { S3BlobStorage } from './storage/blob-storage.s3.js';
 import { s3SettingsFromEnv } from './storage/s3-settings.js';
 
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
@@ -30,6 +29,9 @@ const issuerHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.incl
 const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${issuerHost}:${port}`;
 
 const s3 = s3SettingsFromEnv(process.env);
+// The AWS SDK takes most of a second to load: only a service that uses a bucket loads it.
+const storage =
+  s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
 
 const oauth = await createOAuthServer({
   dataDir,
@@ -48,7 +50,7 @@ const service = await createService({
   allowInsecureCallbacks: process.env.FX_SERVICE_ALLOW_INSECURE_CALLBACKS === '1',
   authenticators: [oauth.authenticator],
   routes: oauth.routes,
-  ...(s3 ? { storage: new S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') }) } : {}),
+  ...(storage ? { storage } : {}),
   log,
 });
 stop = () => service.close().then(() => oauth.close());

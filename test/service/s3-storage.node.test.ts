@@ -2,15 +2,20 @@
 // presigned URL that the client fetches without any credential; deleting the render empties its part of the bucket.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { apiKeyCredentials } from '../../src/client/api-key.js';
 import { FxClient } from '../../src/client/fx-client.js';
 import { S3BlobStorage } from '../../src/service/storage/blob-storage.s3.js';
+import { S3_ENV } from '../../src/service/storage/s3-settings.js';
 import { startS3Server, type TestS3Server } from '../fixtures/s3-server.js';
-import { compositionHtml, startTestService, zipInit, type TestService } from './helpers/harness.js';
+import { compositionHtml, startTestService, waitFor, zipInit, type TestService } from './helpers/harness.js';
 import { buildZip, projectZip } from './helpers/zip-builder.js';
 
 let s3: TestS3Server;
@@ -129,3 +134,65 @@ async function commitsOf(keys: readonly string[]): Promise<string[]> {
   const trees = new Set(keys.map((key) => `.fx-commits/${key.split('/').slice(0, 2).join('/')}`));
   return [...trees].sort();
 }
+
+const MAIN = fileURLToPath(new URL('../../src/service/main.ts', import.meta.url));
+const ADMIN = fileURLToPath(new URL('../../src/service/admin.ts', import.meta.url));
+
+test('the service process reads FX_SERVICE_S3_*: uploads land in the bucket; a malformed bucket stops it at start', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fx-s3-main-'));
+  const env = {
+    ...process.env,
+    FX_SERVICE_DATA_DIR: dataDir,
+    FX_SERVICE_PORT: '0',
+    [S3_ENV.endpoint]: s3.endpoint,
+    [S3_ENV.bucket]: s3.settings.bucket,
+    [S3_ENV.accessKeyId]: s3.settings.credentials!.accessKeyId,
+    [S3_ENV.secretAccessKey]: s3.settings.credentials!.secretAccessKey,
+    [S3_ENV.forcePathStyle]: '1',
+  };
+  const refused = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...env, [S3_ENV.bucket]: 'Not_A_Bucket' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let refusal = '';
+  refused.stderr!.on('data', (chunk: Buffer) => (refusal += chunk.toString()));
+  const [code] = await once(refused, 'exit');
+  assert.notEqual(code, 0);
+  assert.match(refusal, /"FX_SERVICE_S3_BUCKET" must be an S3 bucket name/);
+
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--import',
+    'tsx',
+    ADMIN,
+    'create-key',
+    '--account',
+    'me',
+    '--data-dir',
+    dataDir,
+  ]);
+  const key = /api key[^:]*: (\S+)/.exec(stdout)![1]!;
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const url = await waitFor(
+      () => /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? (child.exitCode !== null ? 'exited' : undefined),
+      60_000,
+      'the service to listen',
+    );
+    assert.notEqual(url, 'exited', output);
+    const response = await fetch(`${url}/v3/assets`, {
+      ...zipInit(projectZip({ 'index.html': compositionHtml() })),
+      headers: { 'content-type': 'application/zip', authorization: `Bearer ${key}` },
+    });
+    assert.equal(response.status, 201, output);
+    const { asset_id } = (await response.json()) as { asset_id: string };
+    assert.deepEqual(await keysUnder(`assets/${asset_id}/`), [`assets/${asset_id}/index.html`]);
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
