@@ -4,6 +4,8 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +91,41 @@ test('upload → render → download with S3 storage: the download link is presi
     [...(await keysUnder(`renders/${done.render_id}`)), ...(await keysUnder(`.fx-commits/renders/${done.render_id}`))],
     [],
   );
+});
+
+test("the render.completed webhook carries the bucket's presigned links too", async () => {
+  const bodies: string[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      bodies.push(body);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const { asset_id } = (await (
+      await service.api('/v3/assets', zipInit(projectZip({ 'index.html': compositionHtml({ width: 64, height: 36 }) })))
+    ).json()) as { asset_id: string };
+    const callback = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+    await service.api('/v3/renders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ asset_id, fps: 4, callback_url: callback }),
+    });
+    const event = JSON.parse(await waitFor(() => bodies[0], 20_000, 'the webhook')) as {
+      type: string;
+      data: { video_url: string };
+    };
+    assert.equal(event.type, 'render.completed');
+    assert.equal(new URL(event.data.video_url).origin, s3.endpoint);
+    const fetched = await fetch(event.data.video_url);
+    assert.equal(fetched.status, 200);
+    await fetched.body?.cancel();
+  } finally {
+    receiver.close();
+  }
 });
 
 test('an expired presigned link (a bare 403 from S3) gets the client one fresh record, and the download succeeds', async () => {
