@@ -121,8 +121,9 @@ export class S3BlobStorage implements BlobStorage {
       this.isCommitted(key),
     ]);
     if (!object?.Body) return undefined;
-    const bytes = await object.Body.transformToByteArray();
-    return committed ? bytes : undefined;
+    if (committed) return object.Body.transformToByteArray();
+    (object.Body as Readable).destroy();
+    return undefined;
   }
 
   async open(key: string): Promise<StoredFile | undefined> {
