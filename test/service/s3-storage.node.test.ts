@@ -6,7 +6,8 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -125,6 +126,30 @@ test("the render.completed webhook carries the bucket's presigned links too", as
     await fetched.body?.cancel();
   } finally {
     receiver.close();
+  }
+});
+
+test('a render job hands its project copy back: with no idle trees kept, the copy is gone once it finished', async () => {
+  const ownCache = await mkdtemp(join(tmpdir(), 'fx-s3-cache-'));
+  const lean = new S3BlobStorage(s3.settings, { cacheDir: ownCache, maxIdleTrees: 0 });
+  const leanService = await startTestService({ storage: lean });
+  try {
+    const client = new FxClient({ baseUrl: leanService.url, credentials: apiKeyCredentials(leanService.key) });
+    const asset = await client.uploadAsset(projectZip({ 'index.html': compositionHtml({ width: 64, height: 36 }) }));
+    const done = await client.waitForRender(
+      (await client.createRender({ asset_id: asset.asset_id, fps: 4 })).render_id,
+      {
+        pollInterval: 50,
+      },
+    );
+    assert.equal(done.status, 'completed');
+    const copy = join(ownCache, 'assets', asset.asset_id);
+    await waitFor(() => (existsSync(copy) ? undefined : true), 5_000, 'the project copy to go');
+    assert.deepEqual(await readdir(ownCache).then((names) => names.filter((name) => name !== '.tmp')), ['assets']);
+  } finally {
+    await leanService.close();
+    lean.client.destroy();
+    await rm(ownCache, { recursive: true, force: true });
   }
 });
 

@@ -9,10 +9,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ByteRange } from '../../render/byte-range.js';
@@ -27,6 +26,7 @@ import {
   type TreeFile,
 } from './blob-storage.js';
 import { inside } from './local-path.js';
+import { TreeCache } from './tree-cache.js';
 import type { S3Settings } from './s3-settings.js';
 
 /**
@@ -36,12 +36,15 @@ import type { S3Settings } from './s3-settings.js';
 const COMMITS = '.fx-commits/';
 /** S3 lists and deletes at most 1 000 keys a request. */
 const MAX_PAGE = 1000;
+const DEFAULT_IDLE_TREES = 32;
 /** SigV4 presigned URLs live at most 7 days. */
 const MAX_PRESIGN_SECONDS = 604_800;
 
 export interface S3BlobStorageOptions {
   /** Where `localDirectory` keeps downloaded trees for the renderer; emptied by `sweep`. */
   readonly cacheDir: string;
+  /** Released trees kept in `cacheDir` for the next render of the same project. Default 32. */
+  readonly maxIdleTrees?: number;
   /** Keys per list/delete request (at most 1 000; tests use fewer to page through small trees). */
   readonly pageSize?: number;
   /** Part size of multipart uploads; S3's minimum, 5 MiB, by default. Files up to one part go in one PUT. */
@@ -63,11 +66,9 @@ export interface S3BlobStorageOptions {
 export class S3BlobStorage implements BlobStorage {
   readonly client: S3Client;
   private readonly bucket: string;
-  private readonly cacheDir: string;
   private readonly pageSize: number;
   private readonly partSize: number | undefined;
-  /** Downloads under way, so two renders of one project fetch it once. */
-  private readonly downloads = new Map<string, Promise<string>>();
+  private readonly cache: TreeCache;
 
   constructor(settings: S3Settings, options: S3BlobStorageOptions) {
     this.client = new S3Client({
@@ -80,13 +81,13 @@ export class S3BlobStorage implements BlobStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.bucket = settings.bucket;
-    this.cacheDir = options.cacheDir;
+    this.cache = new TreeCache(options.cacheDir, options.maxIdleTrees ?? DEFAULT_IDLE_TREES);
     this.pageSize = Math.min(options.pageSize ?? MAX_PAGE, MAX_PAGE);
     this.partSize = options.partSize;
   }
 
-  async sweep(): Promise<void> {
-    await rm(this.cacheDir, { recursive: true, force: true });
+  sweep(): Promise<void> {
+    return this.cache.clear();
   }
 
   async putTree(prefix: string, files: Iterable<TreeFile>): Promise<void> {
@@ -145,11 +146,11 @@ export class S3BlobStorage implements BlobStorage {
 
   localDirectory(prefix: string): Promise<string> {
     checkKey(prefix);
-    const running = this.downloads.get(prefix);
-    if (running) return running;
-    const download = this.download(prefix).finally(() => this.downloads.delete(prefix));
-    this.downloads.set(prefix, download);
-    return download;
+    return this.cache.acquire(prefix, (folder) => this.download(prefix, folder));
+  }
+
+  releaseDirectory(prefix: string): void {
+    this.cache.release(prefix);
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -159,7 +160,7 @@ export class S3BlobStorage implements BlobStorage {
     await this.deleteListed(`${COMMITS}${prefix}/`);
     await this.deleteKeys([prefix]);
     await this.deleteListed(`${prefix}/`);
-    await rm(inside(this.cacheDir, prefix), { recursive: true, force: true });
+    await this.cache.remove(prefix);
   }
 
   async presignedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
@@ -226,33 +227,19 @@ export class S3BlobStorage implements BlobStorage {
     }
   }
 
-  /** Downloads a committed tree into the cache once (staged, then renamed into place). */
-  private async download(prefix: string): Promise<string> {
-    const target = inside(this.cacheDir, prefix);
-    if (await isDirectory(target)) return target;
+  /** Downloads the files a committed tree's record lists into `folder`; false when there is no such tree. */
+  private async download(prefix: string, folder: string): Promise<boolean> {
     const record = await missingAsUndefined(
       this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: COMMITS + prefix })),
     );
-    // No committed tree: a folder that does not exist, as the local storage would give.
-    if (!record?.Body) return target;
+    if (!record?.Body) return false;
     const { files } = JSON.parse(await record.Body.transformToString()) as { files: string[] };
-    const staging = join(this.cacheDir, '.tmp', randomBytes(12).toString('hex'));
-    try {
-      await mkdir(staging, { recursive: true });
-      for (const path of files) {
-        const file = inside(staging, path);
-        await mkdir(dirname(file), { recursive: true });
-        await pipeline(this.objectBytes(`${prefix}/${path}`, undefined), createWriteStream(file, { flags: 'wx' }));
-      }
-      await mkdir(dirname(target), { recursive: true });
-      // Another process sharing the cache may have put the same tree there first; either copy is the tree.
-      await rename(staging, target).catch(async (error) => {
-        if (!(await isDirectory(target))) throw error;
-      });
-    } finally {
-      await rm(staging, { recursive: true, force: true });
+    for (const path of files) {
+      const file = inside(folder, path);
+      await mkdir(dirname(file), { recursive: true });
+      await pipeline(this.objectBytes(`${prefix}/${path}`, undefined), createWriteStream(file, { flags: 'wx' }));
     }
-    return target;
+    return true;
   }
 
   /**
@@ -317,8 +304,4 @@ async function missingAsUndefined<T>(request: Promise<T>): Promise<T | undefined
     if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
     throw error;
   }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }

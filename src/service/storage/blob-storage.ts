@@ -46,6 +46,8 @@ export interface BlobStorage {
   open(key: string): Promise<StoredFile | undefined>;
   /** A local folder holding the tree under `prefix`, for the renderer; treat it as read-only. */
   localDirectory(prefix: string): Promise<string>;
+  /** The renderer is done with a `localDirectory` folder: storage that copies trees may drop the copy. */
+  releaseDirectory?(prefix: string): void;
   deletePrefix(prefix: string): Promise<void>;
   /** Removes what writes or caches a crash left behind; the service calls it once at start. */
   sweep?(): Promise<void>;
