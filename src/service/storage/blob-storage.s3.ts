@@ -47,8 +47,6 @@ export interface S3BlobStorageOptions {
   readonly maxIdleTrees?: number;
   /** Keys per list/delete request (at most 1 000; tests use fewer to page through small trees). */
   readonly pageSize?: number;
-  /** Part size of multipart uploads; S3's minimum, 5 MiB, by default. Files up to one part go in one PUT. */
-  readonly partSize?: number;
 }
 
 /**
@@ -67,7 +65,6 @@ export class S3BlobStorage implements BlobStorage {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly pageSize: number;
-  private readonly partSize: number | undefined;
   private readonly cache: TreeCache;
 
   constructor(settings: S3Settings, options: S3BlobStorageOptions) {
@@ -83,7 +80,6 @@ export class S3BlobStorage implements BlobStorage {
     this.bucket = settings.bucket;
     this.cache = new TreeCache(options.cacheDir, options.maxIdleTrees ?? DEFAULT_IDLE_TREES);
     this.pageSize = Math.min(options.pageSize ?? MAX_PAGE, MAX_PAGE);
-    this.partSize = options.partSize;
   }
 
   sweep(): Promise<void> {
@@ -169,13 +165,12 @@ export class S3BlobStorage implements BlobStorage {
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
 
-  /** One PUT for a body up to one part, a multipart upload (parts sent two at a time) above. */
+  /** One PUT for a body up to one part (5 MiB, S3's minimum), a multipart upload (two parts at a time) above. */
   private async upload(key: string, body: Uint8Array | Readable): Promise<void> {
     await new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: body, ContentType: contentTypeOf(key) },
       queueSize: 2,
-      ...(this.partSize === undefined ? {} : { partSize: this.partSize }),
     }).done();
   }
 
