@@ -280,6 +280,34 @@ describe('S3 only', () => {
     }
   });
 
+  test('putFile goes multipart above 5 MiB and in one PUT below', async () => {
+    const commands: string[] = [];
+    s3Storage.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        commands.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordCommands' },
+    );
+    try {
+      const source = join(scratch, 'sizes.bin');
+      await writeFile(source, randomBytes(6 * MiB));
+      await s3Storage.putFile(`${fresh('renders')}/video.mp4`, source);
+      const multipart = commands.filter((name) => name === 'CreateMultipartUploadCommand').length;
+      assert.equal(multipart, 1);
+      assert.equal(commands.filter((name) => name === 'UploadPartCommand').length, 2);
+      commands.length = 0;
+      await writeFile(source, randomBytes(1024));
+      await s3Storage.putFile(`${fresh('renders')}/thumbnail.jpg`, source);
+      assert.deepEqual(
+        commands.filter((name) => /Multipart|UploadPart/.test(name)),
+        [],
+      );
+    } finally {
+      s3Storage.client.middlewareStack.remove('recordCommands');
+    }
+  });
+
   test('a presigned URL serves the file, and byte ranges, to a request without credentials', async () => {
     const key = `${fresh('renders')}/video.mp4`;
     const source = join(scratch, 'presign.mp4');
