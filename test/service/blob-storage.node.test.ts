@@ -323,6 +323,9 @@ describe('S3 only', () => {
     const part = await fetch(url, { headers: { range: 'bytes=2-4' } });
     assert.equal(part.status, 206);
     assert.equal(await part.text(), '234');
+    for (const seconds of [0, 1.5, 604_801, Number.NaN])
+      await expectCode(s3Storage.presignedGetUrl(key, seconds), StorageErrorCode.presignTtlInvalid);
+    assert.match(await s3Storage.presignedGetUrl(key, 604_800), /X-Amz-Expires=604800/);
     // (s3rver does not check SigV4 signatures, so tampering is S3's own test, not one we can run here.)
   });
 });

@@ -161,8 +161,15 @@ export class S3BlobStorage implements BlobStorage {
 
   async presignedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
     checkKey(key);
-    const expiresIn = Math.min(Math.max(1, Math.floor(expiresInSeconds)), MAX_PRESIGN_SECONDS);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+    // A shorter link than asked would make the record's `expires_at` a lie: refuse instead of cutting it.
+    if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 1 || expiresInSeconds > MAX_PRESIGN_SECONDS)
+      throw new FxError(
+        StorageErrorCode.presignTtlInvalid,
+        `an S3 presigned URL lives 1 to ${MAX_PRESIGN_SECONDS} whole seconds, got ${expiresInSeconds}`,
+      );
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: expiresInSeconds,
+    });
   }
 
   /** One PUT for a body up to one part (5 MiB, S3's minimum), a multipart upload (two parts at a time) above. */

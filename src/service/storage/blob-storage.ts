@@ -10,6 +10,8 @@ export const StorageErrorCode = {
   rangeInvalid: 'storage_range_invalid',
   /** The object store refused to delete a key (S3 `DeleteObjects` reported it). */
   deleteFailed: 'storage_delete_failed',
+  /** A presigned URL lifetime the storage cannot sign (S3: 1 s to 7 days; `signedUrlTtlSeconds`). */
+  presignTtlInvalid: 'storage_presign_ttl_invalid',
 } as const;
 export type StorageErrorCode = (typeof StorageErrorCode)[keyof typeof StorageErrorCode];
 
