@@ -200,8 +200,9 @@ async function commitsOf(keys: readonly string[]): Promise<string[]> {
 const MAIN = fileURLToPath(new URL('../../src/service/main.ts', import.meta.url));
 const ADMIN = fileURLToPath(new URL('../../src/service/admin.ts', import.meta.url));
 
-test('the service process reads FX_SERVICE_S3_*: uploads land in the bucket; a malformed bucket stops it at start', async () => {
+test('the service process reads FX_SERVICE_S3_*: uploads land in the bucket; a malformed bucket stops it at start', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'fx-s3-main-'));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
   const env = {
     ...process.env,
     FX_SERVICE_DATA_DIR: dataDir,
@@ -252,9 +253,10 @@ test('the service process reads FX_SERVICE_S3_*: uploads land in the bucket; a m
     const { asset_id } = (await response.json()) as { asset_id: string };
     assert.deepEqual(await keysUnder(`assets/${asset_id}/`), [`assets/${asset_id}/index.html`]);
   } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
-    await rm(dataDir, { recursive: true, force: true });
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
 });
