@@ -31,9 +31,10 @@ export interface DownloadedFile<Body> {
 }
 
 /**
- * The signed link's answer for a completed render. The link is the credential: it is fetched with a plain
- * request (no `Authorization`, `credentials: 'omit'`). An expired link (`signed_url_expired`) gets one fresh
- * record from `getRender` and one more try.
+ * The signed link's answer for a completed render. The link (the service's own, or an S3 presigned URL) is the
+ * credential: it is fetched with a plain request (no `Authorization`, `credentials: 'omit'`). An expired link
+ * (`signed_url_expired`, or a 403 without the service's error body, as S3 answers) gets one fresh record from
+ * `getRender` and one more try.
  */
 async function openFile(
   config: ClientConfig,
@@ -57,7 +58,10 @@ async function openFile(
     const response = await send(config, { method: 'GET', url, idempotent: true, authorize: false, signal });
     if (response.ok) return { response, render: record };
     const error = await errorFromResponse(response, signal);
-    if (error.code !== ErrorCode.signedUrlExpired || regot) throw error;
+    // The service's links say `signed_url_expired`; an S3 presigned URL past its time is a bare 403 (XML body).
+    const expired =
+      error.code === ErrorCode.signedUrlExpired || (error.code === ClientErrorCode.httpError && error.status === 403);
+    if (!expired || regot) throw error;
     record = await getRender(record.render_id);
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { issue, type Issue } from '../runtime/issues.js';
+import { listAudioClips } from './frame-calls.js';
 import type { RenderNetworkPolicy } from './network-policy.js';
 import type { BrowserPage } from './page.js';
 import type { ProjectServer } from './project-server.js';
@@ -44,22 +45,7 @@ export interface AudioInput {
  * resolved `src`, volume and clip window, read from the runtime (`__fx.clipWindow`) after `__fx.ready`.
  */
 export function readPageAudio(page: BrowserPage): Promise<PageAudioClip[]> {
-  return page.evaluate<PageAudioClip[]>(
-    'reading audio clips',
-    `(() => {
-      const fx = window.__fx;
-      if (typeof fx.clipWindow !== 'function') throw new Error('the runtime has no clipWindow hook; rebuild "fx-runtime.js"');
-      const clips = [];
-      for (const media of document.querySelectorAll('audio, video[data-has-audio]')) {
-        if (media.localName === 'audio' && media.muted) continue;
-        const span = fx.clipWindow(media);
-        const src = media.currentSrc || media.src;
-        if (!span || !src || span.end <= span.start) continue;
-        clips.push({ src, start: span.start, end: span.end, volume: media.volume, tag: media.localName });
-      }
-      return clips;
-    })()`,
-  );
+  return page.call('reading audio clips', listAudioClips);
 }
 
 export interface AudioSourcing {

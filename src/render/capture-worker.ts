@@ -2,6 +2,7 @@ import { FxError, isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
+import { awaitReady, seekTo } from './frame-calls.js';
 import type { RenderNetworkPolicy } from './network-policy.js';
 import type { BrowserPage } from './page.js';
 import type { RenderWatch } from './watch.js';
@@ -56,14 +57,7 @@ export class CaptureWorker {
   async load(documentUrl: string): Promise<LoadedComposition> {
     await this.page.goto(documentUrl);
     try {
-      return await this.page.evaluate<LoadedComposition>(
-        'waiting for the composition to get ready',
-        `(async () => {
-          if (!window.__fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
-          await window.__fx.ready;
-          return { duration: window.__fx.duration, fps: window.__fx.fps, bindingIssues: window.__fx.bindingIssues?.() ?? [] };
-        })()`,
-      );
+      return await this.page.call('waiting for the composition to get ready', awaitReady);
     } catch (error) {
       const pageError = this.page.pageErrors.at(-1);
       if (isFxError(error) && pageError)
@@ -74,7 +68,7 @@ export class CaptureWorker {
 
   /** Seeks to frame `index` of the `fps` grid and captures it. */
   async frame(index: number, fps: number, preset: EncoderPreset): Promise<Buffer> {
-    await this.page.evaluate('seeking', `window.__fx.seek(${index} / ${fps})`);
+    await this.page.call('seeking', seekTo, index / fps);
     return this.page.capture(preset.image, preset.jpegQuality);
   }
 

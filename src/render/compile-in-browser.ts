@@ -1,5 +1,6 @@
 import { isAbsolute, normalize, sep } from 'node:path';
 import { FxError } from '../runtime/errors.js';
+import type { compileComposition } from '../runtime/compile.js';
 import type { Issue } from '../runtime/issues.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { BrowserPage } from './page.js';
@@ -14,6 +15,43 @@ export interface BrowserCompiled {
 }
 
 type CompileAnswer = { ok: true; compiled: BrowserCompiled } | { ok: false; code: string; message: string };
+
+interface CompileInput {
+  readonly entryUrl: string;
+  readonly runtimeUrl: string;
+  readonly overrides: Record<string, unknown>;
+  readonly fps: number;
+  readonly readable: string[];
+}
+
+/**
+ * Runs in the compile page (`BrowserPage.call`), on the `window.fx` of `fx.iife.js`: typed against the compiler's
+ * own signature, and written for the page (its argument and page globals only, no named inner functions).
+ */
+async function compileInPage(input: CompileInput): Promise<CompileAnswer> {
+  const fx = (window as unknown as { fx: { compileComposition: typeof compileComposition } }).fx;
+  try {
+    const { html, metadata, issues } = await fx.compileComposition(new URL(input.entryUrl), {
+      runtimeUrl: input.runtimeUrl,
+      overrides: input.overrides,
+      fps: input.fps,
+      allowCompositionReadsUnder: input.readable,
+    });
+    return {
+      ok: true,
+      compiled: {
+        html,
+        width: metadata.width,
+        height: metadata.height,
+        duration: metadata.duration,
+        issues: [...metadata.issues, ...issues],
+      },
+    };
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    return { ok: false, code: String(code || 'composition_invalid'), message: String(message || error) };
+  }
+}
 
 /** The entry's path inside the project as a URL path, refusing absolute paths and `..` escapes. */
 export function compositionUrlPath(composition: string): string {
@@ -53,24 +91,13 @@ export async function compileInBrowser(
 ): Promise<BrowserCompiled> {
   const entryUrl = server.url(`/${compositionUrlPath(composition)}`);
   await page.goto(server.url(ServerPath.compilePage));
-  const input = JSON.stringify({
+  const answer = await page.call('compiling the composition', compileInPage, {
     entryUrl,
     runtimeUrl: server.url(ServerPath.runtime),
     overrides: options.variables,
     fps: options.fps,
     readable: [server.baseUrl, ...options.allowCompositionReadsUnder],
   });
-  const answer = await page.evaluate<CompileAnswer>(
-    'compiling the composition',
-    `(async (input) => {
-      try {
-        const { html, metadata, issues } = await window.fx.compileComposition(new URL(input.entryUrl), { runtimeUrl: input.runtimeUrl, overrides: input.overrides, fps: input.fps, allowCompositionReadsUnder: input.readable });
-        return { ok: true, compiled: { html, width: metadata.width, height: metadata.height, duration: metadata.duration, issues: [...metadata.issues, ...issues] } };
-      } catch (error) {
-        return { ok: false, code: String(error && error.code || 'composition_invalid'), message: String(error && error.message || error) };
-      }
-    })(${input})`,
-  );
   if (!answer || typeof answer !== 'object')
     throw renderError(
       RenderErrorCode.compositionLoadFailed,

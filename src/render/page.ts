@@ -84,7 +84,17 @@ export class BrowserPage {
     await this.watch.step(`loading "${url}"`, loaded);
   }
 
-  /** Evaluates an expression (awaiting a returned promise) and returns its JSON value; page exceptions reject. */
+  /**
+   * Runs `fn` in the page with `arg` (awaiting a returned promise) and returns its JSON value; page exceptions
+   * reject. `fn` travels as source text, so it may use only its argument and page globals (see frame-calls.ts).
+   */
+  call<Result>(what: string, fn: () => Result | Promise<Result>): Promise<Result>;
+  call<Arg, Result>(what: string, fn: (arg: Arg) => Result | Promise<Result>, arg: Arg): Promise<Result>;
+  call<Arg, Result>(what: string, fn: (arg?: Arg) => Result | Promise<Result>, arg?: Arg): Promise<Result> {
+    return this.evaluate<Result>(what, `(${fn})(${arg === undefined ? '' : JSON.stringify(arg)})`);
+  }
+
+  /** Evaluates an expression given as source text (tests probe pages with it); the renderer uses {@link call}. */
   async evaluate<T>(what: string, expression: string): Promise<T> {
     const answer = await this.send<EvaluateResult>(what, 'Runtime.evaluate', {
       expression,

@@ -5,12 +5,16 @@
  * The OAuth authorization server is mounted at FX_SERVICE_OAUTH_ISSUER (default: the public URL or
  * http://127.0.0.1:<port>, + /oauth); FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS (comma-separated) sets the browser
  * client's redirect URIs; FX_SERVICE_DEV_AUTO_LOGIN=<account> signs everyone in as that account (development).
+ * FX_SERVICE_S3_BUCKET (with FX_SERVICE_S3_ENDPOINT, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY, _FORCE_PATH_STYLE)
+ * keeps projects and outputs in an S3-compatible bucket instead of the local disk.
  */
+import { join } from 'node:path';
 import { render } from '../render/index.js';
 import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
 import { createService } from './service.js';
+import { s3SettingsFromEnv } from './storage/s3-settings.js';
 
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
 const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
@@ -23,6 +27,11 @@ installLastResort(process, { log, shutdown: () => stop() });
 // A wildcard listening address is no origin: the default issuer then names the loopback one.
 const issuerHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${issuerHost}:${port}`;
+
+const s3 = s3SettingsFromEnv(process.env);
+// The AWS SDK takes most of a second to load: only a service that uses a bucket loads it.
+const storage =
+  s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
 
 const oauth = await createOAuthServer({
   dataDir,
@@ -41,6 +50,7 @@ const service = await createService({
   allowInsecureCallbacks: process.env.FX_SERVICE_ALLOW_INSECURE_CALLBACKS === '1',
   authenticators: [oauth.authenticator],
   routes: oauth.routes,
+  ...(storage ? { storage } : {}),
   log,
 });
 stop = () => service.close().then(() => oauth.close());

@@ -9,18 +9,18 @@ import { SqliteAssetRecords } from './assets/asset-records.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { chainAuthenticators } from './auth/authenticator.js';
 import { resolveConfig, type ServiceConfig } from './config.js';
-import { FailureCode, WebhookEventType } from '../wire/constants.js';
 import type { ServiceContext } from './context.js';
 import { settingOrCreate } from './db/settings.js';
 import { openDatabase } from './db/sqlite.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { SqliteIdempotencyStore } from './idempotency/idempotency-store.js';
-import { LocalJobQueue } from './jobs/job-queue.js';
-import { runRenderJob, webhookFor } from './jobs/render-job.js';
+import { recoverInterrupted } from './jobs/crash-recovery.js';
+import { LocalJobQueue } from './jobs/job-queue.local.js';
+import { runRenderJob } from './jobs/render-job.js';
 import { SqliteRenderStore } from './renders/render-store.sqlite.js';
 import { UrlSigner } from './signing/url-signer.js';
-import { LocalBlobStorage } from './storage/local-blob-storage.js';
+import { LocalBlobStorage } from './storage/blob-storage.local.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { SqliteWebhookOutbox } from './webhooks/outbox.sqlite.js';
 
@@ -49,8 +49,8 @@ export interface Service {
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
   const db = openDatabase(join(config.dataDir, DATABASE_FILE));
-  const localStorage = config.storage ? undefined : new LocalBlobStorage(join(config.dataDir, 'blobs'));
-  await localStorage?.sweep();
+  const storage = config.storage ?? new LocalBlobStorage(join(config.dataDir, 'blobs'));
+  await storage.sweep?.();
   await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
   const apiKeys = new ApiKeyStore(db, config.now);
   let listening: string | undefined;
@@ -66,7 +66,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     renders: new SqliteRenderStore(db),
     idempotency: new SqliteIdempotencyStore(db),
     outbox: new SqliteWebhookOutbox(db),
-    storage: config.storage ?? localStorage!,
+    storage,
     signer: new UrlSigner(
       Buffer.from(
         settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')),
@@ -118,21 +118,4 @@ export async function createService(input: ServiceConfig): Promise<Service> {
       db.close();
     },
   };
-}
-
-/** Crash recovery: no render stays `rendering` without a job behind it. */
-async function recoverInterrupted(context: ServiceContext): Promise<void> {
-  const { renders, config } = context;
-  for (const render of await renders.interrupted()) {
-    if (render.attempts < config.maxAttempts) {
-      await renders.resume(render.id);
-      continue;
-    }
-    const now = config.now();
-    const failure = {
-      code: FailureCode.interrupted,
-      message: `the render was interrupted ${render.attempts} time(s) and is not retried again`,
-    };
-    await renders.fail(render.id, failure, now, webhookFor(render, WebhookEventType.failed, now));
-  }
 }

@@ -36,12 +36,14 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
   const workDir = join(config.dataDir, 'work', renderId);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
+  let projectDir: string | undefined;
   try {
     // Deleted or shut down while the job was being prepared: a renderer may not check an already-aborted signal.
     signal.throwIfAborted();
+    projectDir = await storage.localDirectory(render.projectKey);
     const result = await config.render({
       ...config.renderOptions,
-      projectDir: await storage.localDirectory(render.projectKey),
+      projectDir,
       composition: render.request.composition,
       fps: render.request.fps,
       quality: render.request.quality,
@@ -93,6 +95,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
     if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now)))
       context.wakeWebhooks();
   } finally {
+    if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,24 @@
 import type { Readable } from 'node:stream';
 import type { ByteRange } from '../../render/byte-range.js';
+import { FxError } from '../../runtime/errors.js';
+
+/** What storage refuses; callers never pass such input (the routes check ranges, keys are built by `StorageKey`). */
+export const StorageErrorCode = {
+  /** A key that is empty, absolute, has an empty, `.` or `..` segment, or names storage's own records. */
+  keyInvalid: 'storage_key_invalid',
+  /** A byte range outside the file, or ending before it starts. */
+  rangeInvalid: 'storage_range_invalid',
+  /** The object store refused to delete a key (S3 `DeleteObjects` reported it). */
+  deleteFailed: 'storage_delete_failed',
+  /** A presigned URL lifetime the storage cannot sign (S3: 1 s to 7 days; `signedUrlTtlSeconds`). */
+  presignTtlInvalid: 'storage_presign_ttl_invalid',
+} as const;
+export type StorageErrorCode = (typeof StorageErrorCode)[keyof typeof StorageErrorCode];
 
 /** A stored file: its size, and its bytes (all of them, or an inclusive range) as a stream opened on demand. */
 export interface StoredFile {
   readonly size: number;
+  /** Throws `storage_range_invalid` for a range outside the file. */
   stream(range?: ByteRange): Readable;
 }
 
@@ -14,8 +29,9 @@ export interface TreeFile {
 }
 
 /**
- * Where projects and outputs live, by key (`assets/<id>/…`, `renders/<id>/video.mp4`). The reference service
- * uses {@link LocalBlobStorage}; a deployment can swap in S3-compatible storage (see docs/service.md).
+ * Where projects and outputs live, by key (`assets/<id>/…`, `renders/<id>/video.mp4`). The embedded default is
+ * `LocalBlobStorage` (blob-storage.local.ts); `S3BlobStorage` (blob-storage.s3.ts) keeps them in an
+ * S3-compatible bucket (see docs/service.md).
  */
 export interface BlobStorage {
   /**
@@ -32,5 +48,29 @@ export interface BlobStorage {
   open(key: string): Promise<StoredFile | undefined>;
   /** A local folder holding the tree under `prefix`, for the renderer; treat it as read-only. */
   localDirectory(prefix: string): Promise<string>;
+  /** The renderer is done with a `localDirectory` folder: storage that copies trees may drop the copy. */
+  releaseDirectory?(prefix: string): void;
   deletePrefix(prefix: string): Promise<void>;
+  /** Removes what writes or caches a crash left behind; the service calls it once at start. */
+  sweep?(): Promise<void>;
+  /**
+   * A URL anyone may GET the file at for `expiresInSeconds`, without credentials (an S3 presigned URL). Storage
+   * without one has its files served by the service's own signed `/v3/files/…` links.
+   */
+  presignedGetUrl?(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+/** Refuses a range a stored file of `size` bytes cannot serve (both implementations answer alike). */
+export function checkRange(range: ByteRange, size: number): void {
+  const integers = Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end);
+  if (!integers || range.start < 0 || range.end < range.start || range.end >= size) {
+    throw new FxError(
+      StorageErrorCode.rangeInvalid,
+      `a byte range must lie within the file's ${size} bytes, got ${range.start}-${range.end}`,
+    );
+  }
+}
+
+export function keyError(key: string): FxError<StorageErrorCode> {
+  return new FxError(StorageErrorCode.keyInvalid, `storage key ${JSON.stringify(key.slice(0, 200))} is refused`);
 }

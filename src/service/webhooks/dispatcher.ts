@@ -12,13 +12,14 @@ export const retryDelay = (attempts: number, baseMs: number, maxMs: number) =>
   Math.min(baseMs * 4 ** Math.max(attempts - 1, 0), maxMs);
 
 /** The event body (openapi.yaml `WebhookEvent`), with links signed for this attempt. */
-export function webhookEvent(context: ServiceContext, delivery: WebhookDelivery, render: RenderRow, now: number) {
+export async function webhookEvent(context: ServiceContext, delivery: WebhookDelivery, render: RenderRow, now: number) {
   const completed = delivery.eventType === WebhookEventType.completed;
-  const links = signedLinks(render, {
+  const links = await signedLinks(render, {
     signer: context.signer,
     ttlSeconds: context.config.signedUrlTtlSeconds,
     baseUrl: context.baseUrl(),
     now,
+    presign: context.storage.presignedGetUrl?.bind(context.storage),
   });
   return {
     type: delivery.eventType,
@@ -92,7 +93,7 @@ export class WebhookDispatcher {
     let error: string;
     try {
       const now = config.now();
-      const body = JSON.stringify(webhookEvent(this.context, delivery, render, now));
+      const body = JSON.stringify(await webhookEvent(this.context, delivery, render, now));
       const timestamp = Math.floor(now / 1000);
       const response = await this.send(delivery.url, {
         method: 'POST',

@@ -16,14 +16,15 @@ import { decodeListToken, encodeListToken, parseLimit } from '../paging.js';
 /** `POST /v3/renders`, `GET /v3/renders`, `GET|DELETE /v3/renders/{render_id}`. */
 export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): void {
   const { config } = context;
-  const record = (c: Context<ServiceEnv>, render: RenderRow) =>
+  const record = async (c: Context<ServiceEnv>, render: RenderRow) =>
     renderRecord(
       render,
-      signedLinks(render, {
+      await signedLinks(render, {
         signer: context.signer,
         ttlSeconds: config.signedUrlTtlSeconds,
         baseUrl: context.baseUrl(new URL(c.req.url).origin),
         now: config.now(),
+        presign: context.storage.presignedGetUrl?.bind(context.storage),
       }),
     );
   const notFound = (id: string) =>
@@ -51,7 +52,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
       } catch {
         throw new ServiceError(ErrorCode.bodyInvalid, 'the request body must be UTF-8 JSON');
       }
-      return c.json(record(c, await submitRender(context, c.var.principal, body)), 202);
+      return c.json(await record(c, await submitRender(context, c.var.principal, body)), 202);
     },
   );
 
@@ -62,7 +63,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
     const rows = await context.renders.list(c.var.principal.accountId, limit + 1, before);
     const page = rows.slice(0, limit);
     return c.json({
-      data: page.map((render) => record(c, render)),
+      data: await Promise.all(page.map((render) => record(c, render))),
       next_token: rows.length > limit ? encodeListToken(page.at(-1)!.seq) : null,
     });
   });
@@ -71,7 +72,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
     const id = c.req.param('render_id');
     const render = await context.renders.get(c.var.principal.accountId, id);
     if (!render) throw notFound(id);
-    return c.json(record(c, render));
+    return c.json(await record(c, render));
   });
 
   app.delete(Route.render, async (c) => {

@@ -1,9 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BlobStorage, StoredFile, TreeFile } from './blob-storage.js';
+import { checkRange, type BlobStorage, type StoredFile, type TreeFile } from './blob-storage.js';
+import { inside } from './local-path.js';
 
 /**
  * {@link BlobStorage} on the local disk. Atomicity comes from writing into a temporary folder on the same file
@@ -72,7 +73,10 @@ export class LocalBlobStorage implements BlobStorage {
       if (!info.isFile()) return undefined;
       return {
         size: info.size,
-        stream: (range) => createReadStream(path, range && { start: range.start, end: range.end }),
+        stream: (range) => {
+          if (range) checkRange(range, info.size);
+          return createReadStream(path, range && { start: range.start, end: range.end });
+        },
       };
     } catch (error) {
       if (isMissing(error)) return undefined;
@@ -96,16 +100,6 @@ export class LocalBlobStorage implements BlobStorage {
     await mkdir(this.temporary, { recursive: true });
     return join(this.temporary, randomBytes(12).toString('hex'));
   }
-}
-
-/** Joins a key under a folder, refusing any key that would resolve outside it (defence in depth). */
-function inside(folder: string, key: string): string {
-  const path = resolve(folder, key);
-  const rel = relative(folder, path);
-  if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || resolve(folder, rel) !== path) {
-    throw new Error(`storage key ${JSON.stringify(key)} leaves its folder`);
-  }
-  return path;
 }
 
 const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
