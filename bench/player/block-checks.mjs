@@ -58,15 +58,13 @@ async function openWatchedPage(context, kind, peer) {
       return route.abort('blockedbyclient');
     },
   );
-  const host = opened.page.url();
   opened.page.on('pageerror', (error) => watch.errors.push(`page error: ${error.message}`));
   opened.page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const { url } = message.location();
     // Playwright's routes miss the sandboxed frame's own requests; Chromium's failure message names the URL.
-    if (url && !isLocal(new URL(url))) watch.external.push(url);
-    const where = url === host ? 'host' : 'frame';
-    watch.errors.push(`${where} console error: ${message.text()}`);
+    if (url && URL.canParse(url) && !isLocal(new URL(url))) watch.external.push(url);
+    watch.errors.push(`console error: ${message.text()}${url ? ` (${url})` : ''}`);
   });
   return { ...opened, watch };
 }
