@@ -115,14 +115,23 @@ export function directWrites(values) {
 /**
  * Where a seek spends its time inside the frame, without touching the player: wraps `seek` of every timeline in
  * `window.__timelines` (both players seek through it) to record when the first call of a seek started and the last
- * ended; after each call, a rAF (requested before the player's own, so it runs first in the same frame) marks the
- * frame's start and the task it queues marks the paint. Epoch milliseconds; `takeSeekProbe` returns and clears them.
+ * ended. After each call, a rAF (requested before the player's own, so it runs first in that frame) marks the
+ * frame's start and resizes a hidden 1 px marker, whose ResizeObserver callback (run once style and layout are
+ * done) marks the layout; the task the rAF queues marks the paint. Epoch ms; `takeSeekProbe` returns and clears them.
  */
 export function installSeekProbe() {
   if (window.__benchSeeks) return;
   const calls = [];
   window.__benchSeeks = calls;
   const epoch = () => performance.timeOrigin + performance.now();
+  const marker = document.createElement('div');
+  marker.style.cssText = 'position: fixed; left: 0; top: 0; width: 1px; height: 1px; visibility: hidden';
+  document.documentElement.append(marker);
+  let laying;
+  new ResizeObserver(() => {
+    if (laying) laying.laidOut = epoch();
+    laying = undefined;
+  }).observe(marker);
   for (const timeline of Object.values(window.__timelines ?? {})) {
     if (typeof timeline?.seek !== 'function') continue;
     const seek = timeline.seek;
@@ -135,6 +144,8 @@ export function installSeekProbe() {
         call.end = epoch();
         requestAnimationFrame(() => {
           call.frame = epoch();
+          laying = call;
+          marker.style.width = marker.style.width === '2px' ? '1px' : '2px';
           const channel = new MessageChannel();
           channel.port1.onmessage = () => (call.painted = epoch());
           channel.port2.postMessage(null);

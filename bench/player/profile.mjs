@@ -6,8 +6,9 @@
 // frame start (→ the frame document's time origin) → frame DOM (→ DOMContentLoaded done: parse and scripts) →
 // frame subresources (→ load event done) → ready (→ the player's `ready` event).
 // Seek: message (host `seek()` → the first timeline seek in the frame) → timeline seek (→ the last one returned) →
-// wait for frame (→ the frame's next animation frame: asset checks and the vsync wait) → render (→ the task after
-// that frame's paint: style, layout, paint) → reply (→ `seek()` resolved on the host).
+// wait for frame (→ the frame's next animation frame: asset checks and the vsync wait) → style+layout (→ layout done:
+// the frame's animation-frame callbacks, style, layout) → paint (→ the task after that frame's paint) → reply
+// (→ `seek()` resolved on the host).
 import { median } from '../lib/stats.mjs';
 import { installPingResponder, installSeekProbe, navigationMilestones, takeSeekProbe } from './frame-probes.mjs';
 import { seekPlan } from './scrub.mjs';
@@ -17,7 +18,7 @@ const SEEKS_PER_BLOCK = 4;
 const CLOCK_PINGS = 10;
 
 export const LOAD_PHASES = ['host', 'frame start', 'frame DOM', 'frame subresources', 'ready'];
-export const SEEK_PHASES = ['message', 'timeline seek', 'wait for frame', 'render', 'reply'];
+export const SEEK_PHASES = ['message', 'timeline seek', 'wait for frame', 'style+layout', 'paint', 'reply'];
 
 /** Consecutive differences of `marks` (null marks are skipped: their phase joins the next one). */
 function phases(names, marks) {
@@ -63,7 +64,8 @@ function seekPhases(seeks, calls, toPage) {
     const inside = calls.filter((call) => toPage(call.start) >= seek.start - 1 && toPage(call.start) <= seek.end);
     const last = inside.at(-1);
     if (!last || last.painted === undefined) return [];
-    const marks = [seek.start, toPage(inside[0].start), toPage(last.end), toPage(last.frame), toPage(last.painted)];
+    const marks = [seek.start, toPage(inside[0].start), toPage(last.end), toPage(last.frame)];
+    marks.push(toPage(last.laidOut ?? null), toPage(last.painted));
     return [phases(SEEK_PHASES, [...marks, seek.end])];
   });
 }
