@@ -7,7 +7,7 @@ import { cpus, arch, platform } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { discoverBenchmarks } from './lib/discover.mjs';
-import { checkBenchmarkResult, formatResultsTable, summarizeMetric } from './lib/report.mjs';
+import { checkBenchmarkResult, formatResultsTable, summarizeCounts, summarizeMetric } from './lib/report.mjs';
 import { createSession } from './lib/session.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -82,6 +82,7 @@ async function runOne(benchmark, session) {
       description: benchmark.description,
       durationMs: Math.round(performance.now() - started),
       details: result.details ?? {},
+      ...(result.counts ? { counts: summarizeCounts(result.counts) } : {}),
       metrics,
     };
   } catch (error) {

@@ -21,15 +21,32 @@ const isLimit = (limit) =>
 const holds = (limit, figures) =>
   limit.max !== undefined ? figures[limit.statistic] < limit.max : figures[limit.statistic] >= limit.min;
 
+const isTally = (tally) =>
+  Number.isInteger(tally?.of) && Number.isInteger(tally.passed) && tally.passed >= 0 && tally.passed <= tally.of;
+
+// A count is how many cases passed a check, of how many it applied to: `{ name, passed, of, peer?: { name, passed, of } }`.
+function checkCount(benchmark, count, names) {
+  const where = `benchmark "${benchmark}" count "${count?.name}"`;
+  if (typeof count?.name !== 'string' || count.name === '')
+    throw new Error(`benchmark "${benchmark}" has a count without a "name"`);
+  if (names.has(count.name)) throw new Error(`${where} is reported twice`);
+  names.add(count.name);
+  if (!isTally(count)) throw new Error(`${where} needs integers "passed" and "of" with 0 ≤ passed ≤ of`);
+  if (count.peer !== undefined && !(typeof count.peer.name === 'string' && isTally(count.peer)))
+    throw new Error(`${where} "peer" needs a "name" and integers "passed" and "of" with 0 ≤ passed ≤ of`);
+}
+
 /**
  * Validates a benchmark's result: `{ metrics: [{ name, unit, samples, budget?: { statistic, max } | { statistic,
- * min } | [...], peer?: { name, samples } }], details? }`. Throws a message naming the field when it is malformed.
+ * min } | [...], peer?: { name, samples } }], counts?: [{ name, passed, of, peer?: { name, passed, of } }],
+ * details? }`. Throws a message naming the field when it is malformed.
  */
 export function checkBenchmarkResult(benchmark, result) {
   const metrics = result?.metrics;
   if (!Array.isArray(metrics) || metrics.length === 0)
     throw new Error(`benchmark "${benchmark}" must return { metrics: [...] } with at least one metric`);
   const names = new Set();
+  for (const count of result.counts ?? []) checkCount(benchmark, count, names);
   for (const metric of metrics) {
     const where = `benchmark "${benchmark}" metric "${metric?.name}"`;
     if (typeof metric?.name !== 'string' || metric.name === '')
@@ -110,7 +127,14 @@ function verdictOf(figures) {
   return broken.some((limit) => limit.max !== undefined) ? 'OVER' : 'UNDER';
 }
 
-/** The terminal table for a run: one row per metric, one per crashed benchmark. */
+/** The `counts` of a result as written to results.json: `{ [name]: { passed, of, peer? } }`. */
+export function summarizeCounts(counts = []) {
+  return Object.fromEntries(
+    counts.map(({ name, passed, of, peer }) => [name, { passed, of, ...(peer ? { peer } : {}) }]),
+  );
+}
+
+/** The terminal table for a run: one row per count and per metric, one per crashed benchmark. */
 export function formatResultsTable(benchmarks) {
   const rows = [];
   let anyPeer = false;
@@ -118,6 +142,18 @@ export function formatResultsTable(benchmarks) {
     if (entry.error) {
       rows.push({ benchmark: name, metric: '(crashed)', verdict: 'CRASH' });
       continue;
+    }
+    for (const [count, { passed, of, peer }] of Object.entries(entry.counts ?? {})) {
+      if (peer) anyPeer = true;
+      rows.push({
+        benchmark: name,
+        metric: count,
+        median: `${passed}/${of}`,
+        n: of,
+        budget: '—',
+        verdict: '—',
+        peer: peer ? `${peer.passed}/${peer.of} ${peer.name}` : '',
+      });
     }
     for (const [metric, figures] of Object.entries(entry.metrics)) {
       const { budget, peer } = figures;

@@ -55,7 +55,8 @@ export function byteRange(header, size) {
 /**
  * Starts the server. `root` is the folder served at `/`; `crossOriginIsolated` (default true) adds the
  * COOP/COEP headers. Files answer single byte ranges (media seeking needs them). Resolves to
- * `{ origin, url(path), serve(path, body, contentType), allowCaching(prefix, cacheControl), close() }`.
+ * `{ origin, url(path), serve(path, body, contentType), serveFolder(prefix, folder), allowCaching(prefix, cacheControl),
+ * close() }`.
  *
  * @example
  * const server = await startStaticServer({ root });
@@ -64,6 +65,8 @@ export function byteRange(header, size) {
  */
 export async function startStaticServer({ root, crossOriginIsolated = true }) {
   const base = resolve(root);
+  // Path prefix → folder served under it (e.g. a corpus kept outside the repo); the repo root answers the rest.
+  const folders = new Map();
   const routes = new Map([[BLANK_PAGE_PATH, { body: BLANK_PAGE, contentType: CONTENT_TYPES['.html'] }]]);
   const extraHeaders = crossOriginIsolated ? ISOLATION_HEADERS : {};
 
@@ -104,8 +107,9 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
     }
     const route = routes.get(pathname);
     if (route) return send(200, route.body, route.contentType);
-    const file = resolve(base, `.${pathname}`);
-    if (file !== base && !file.startsWith(base + sep)) return send(403, 'outside the served root');
+    const [prefix, folder] = [...folders].find(([prefix]) => pathname.startsWith(prefix)) ?? ['/', base];
+    const file = resolve(folder, `.${pathname.slice(prefix.length - 1)}`);
+    if (file !== folder && !file.startsWith(folder + sep)) return send(403, 'outside the served root');
     try {
       if (!(await stat(file)).isFile()) return send(404, 'not found');
       sendFile(await readFile(file), CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
@@ -134,6 +138,13 @@ export async function startStaticServer({ root, crossOriginIsolated = true }) {
     allowCaching(prefix, cacheControl) {
       cachePolicies.set(prefix, cacheControl);
       return () => cachePolicies.delete(prefix);
+    },
+    /** Serves the files of `folder` under `prefix` (which starts and ends with `/`), with the same rules as the root. */
+    serveFolder(prefix, folder) {
+      if (!/^\/.*\/$/.test(prefix))
+        throw new Error(`"prefix" must start and end with "/", got ${JSON.stringify(prefix)}`);
+      folders.set(prefix, resolve(folder));
+      return new URL(prefix, origin).href;
     },
     close: () =>
       new Promise((done) => {

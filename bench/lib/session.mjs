@@ -41,6 +41,10 @@ export function createSession({ root, log }) {
             if (!bundles.has(entry)) bundles.set(entry, bundleModule({ root, entry }));
             return (await getServer()).serve(path, await bundles.get(entry), 'text/javascript; charset=utf-8');
           },
+          /** Serves the files of `folder` (an absolute path, may lie outside the repo) under `prefix`; returns its URL. */
+          async serveFolder(prefix, folder) {
+            return (await getServer()).serveFolder(prefix, folder);
+          },
           /** Lets the browser cache responses under `prefix` (`cacheControl`, e.g. `max-age=600`) until the benchmark ends. */
           async allowCaching(prefix, cacheControl) {
             cachingUndos.push((await getServer()).allowCaching(prefix, cacheControl));

@@ -1,18 +1,20 @@
 // Benchmark: <fx-composition> against @hyperframes/player in the same Chromium run, on the same compositions
 // (bench/compositions/): load-to-ready cold and warm, live variable update, scrub latency, playback clock and
 // media drift, and min+gzip size. Each metric carries the peer's samples where the peer can do the same thing.
+// With FX_BENCH_BLOCKS set, also a pool of real compositions (HyperFrames registry blocks, pool.mjs).
 import { median, p95 } from '../lib/stats.mjs';
 import { listCompositions } from './compositions.mjs';
 import { measureLiveUpdate } from './live-update.mjs';
 import { measureLoadToReady } from './load.mjs';
 import { measurePlayback } from './playback.mjs';
+import { measurePool } from './pool.mjs';
 import { measureScrub } from './scrub.mjs';
 import { allowStaticCaching, checkOurBundles, PEER_NAME, peerInfo } from './setup.mjs';
 import { measureSize } from './size.mjs';
 
 export const name = 'player';
 export const description =
-  '<fx-composition> vs @hyperframes/player: load-to-ready, live variables, scrub, playback, size';
+  '<fx-composition> vs @hyperframes/player: load-to-ready, live variables, scrub, playback, size; real-composition pool';
 
 const PLAN = {
   coldRepetitions: 2,
@@ -85,6 +87,12 @@ export async function run(context) {
     }),
   );
   const size = await measureSize(context.root);
+  // The pool is optional (it needs a local snapshot): it is skipped, or reported as failed, without the rest.
+  const pool = await measurePool(context, { peer, timed }).catch((error) => {
+    context.log(`pool failed: ${error?.stack ?? error}`);
+    return { counts: [], metrics: [], details: { error: String(error?.message ?? error) } };
+  });
+  if (pool.details.skipped) context.log(`pool skipped: ${pool.details.skipped}`);
 
   const loadBudget = (samples) => ({ statistic: 'median', max: round(LOAD_RATIO * median(samples)) });
   const scrubBudget = [
@@ -94,6 +102,7 @@ export async function run(context) {
   const peerKiB = size.peer.element + size.peer.runtime;
 
   return {
+    counts: pool.counts,
     metrics: [
       {
         name: 'load→ready cold',
@@ -168,6 +177,7 @@ export async function run(context) {
         samples: [size.ours.sdk + size.ours.runtime],
         peer: peerOf([peerKiB]),
       },
+      ...pool.metrics,
     ],
     details: {
       peer: { name: PEER_NAME, version: peer.version, runtimeUrl: peer.runtimeUrl, runtimeServedLocally: true },
@@ -236,6 +246,7 @@ export async function run(context) {
         peerPlayer: round(size.peer.element, 2),
         peerRuntime: round(size.peer.runtime, 2),
       },
+      pool: pool.details,
       ...(stale ? { warning: stale } : {}),
     },
   };

@@ -111,3 +111,62 @@ export function directWrites(values) {
     requestAnimationFrame(() => setTimeout(() => resolve({ writeMs: written - start, layoutMs: laidOut - start }), 0)),
   );
 }
+
+/**
+ * Where a seek spends its time inside the frame, without touching the player: wraps `seek` of every timeline in
+ * `window.__timelines` (both players seek through it) to record when the first call of a seek started and the last
+ * ended. After each call, a rAF (requested before the player's own, so it runs first in that frame) marks the
+ * frame's start and resizes a hidden 1 px marker, whose ResizeObserver callback (run once style and layout are
+ * done) marks the layout; the task the rAF queues marks the paint. Epoch ms; `takeSeekProbe` returns and clears them.
+ */
+export function installSeekProbe() {
+  if (window.__benchSeeks) return;
+  const calls = [];
+  window.__benchSeeks = calls;
+  const epoch = () => performance.timeOrigin + performance.now();
+  const marker = document.createElement('div');
+  marker.style.cssText = 'position: fixed; left: 0; top: 0; width: 1px; height: 1px; visibility: hidden';
+  document.documentElement.append(marker);
+  let laying;
+  new ResizeObserver(() => {
+    if (laying) laying.laidOut = epoch();
+    laying = undefined;
+  }).observe(marker);
+  for (const timeline of Object.values(window.__timelines ?? {})) {
+    if (typeof timeline?.seek !== 'function') continue;
+    const seek = timeline.seek;
+    timeline.seek = function (...args) {
+      const call = { start: epoch() };
+      calls.push(call);
+      try {
+        return seek.apply(this, args);
+      } finally {
+        call.end = epoch();
+        requestAnimationFrame(() => {
+          call.frame = epoch();
+          laying = call;
+          marker.style.width = marker.style.width === '2px' ? '1px' : '2px';
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => (call.painted = epoch());
+          channel.port2.postMessage(null);
+        });
+      }
+    };
+  }
+}
+
+/** The calls `installSeekProbe` recorded since the last take. */
+export function takeSeekProbe() {
+  return (window.__benchSeeks ?? []).splice(0);
+}
+
+/** The frame document's navigation milestones as epoch milliseconds (see `profile.mjs`). */
+export function navigationMilestones() {
+  const [entry] = performance.getEntriesByType('navigation');
+  const at = (time) => (time > 0 ? performance.timeOrigin + time : null);
+  return {
+    start: performance.timeOrigin,
+    domContentLoaded: at(entry?.domContentLoadedEventEnd ?? 0),
+    loaded: at(entry?.loadEventEnd ?? 0),
+  };
+}

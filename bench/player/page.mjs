@@ -99,8 +99,11 @@ const current = () => {
  * Mounts a fresh player, sets `src` and times it until the player's `ready` event. For the peer, also waits (up to
  * `assetsTimeoutMs`) for its later `assetsready` event, which is when it has checked media, images and fonts.
  */
-export async function load(kind, src, { timeoutMs = 10_000, assetsTimeoutMs = 0 } = {}) {
-  const element = await mount(kind);
+export async function load(kind, src, options) {
+  return loadInto(await mount(kind), kind, src, options);
+}
+
+async function loadInto(element, kind, src, { timeoutMs = 10_000, assetsTimeoutMs = 0 } = {}) {
   const assetsReady = new Promise((resolve) =>
     element.addEventListener('assetsready', () => resolve(performance.now()), { once: true }),
   );
@@ -116,7 +119,40 @@ export async function load(kind, src, { timeoutMs = 10_000, assetsTimeoutMs = 0 
     ]);
     if (at !== undefined) assetsReadyMs = at - start;
   }
-  return { readyMs: readyAt - start, assetsReadyMs, duration: element.duration };
+  return { readyMs: readyAt - start, assetsReadyMs, duration: element.duration, start, readyAt };
+}
+
+/**
+ * `load`, also noting (epoch ms) when a composition frame was put into the player's shadow root: for ours, the end
+ * of the host's compile and mount. The peer's frame is there from the start (`null`).
+ */
+export async function loadProfiled(kind, src, options) {
+  const element = await mount(kind);
+  let framed = null;
+  const observer = new MutationObserver((records) => {
+    if (records.some((record) => [...record.addedNodes].some((node) => node.nodeName === 'IFRAME')))
+      framed ??= epochNow();
+  });
+  if (element.shadowRoot) observer.observe(element.shadowRoot, { childList: true, subtree: true });
+  const result = await loadInto(element, kind, src, options).finally(() => observer.disconnect());
+  const toEpoch = (now) => performance.timeOrigin + now;
+  return { ...result, start: toEpoch(result.start), readyAt: toEpoch(result.readyAt), framed };
+}
+
+/**
+ * Seeks to each of `times`, `delays[k]` ms after a paint (as `scrub`); returns epoch ms `{ start, end }` of each
+ * and where it landed.
+ */
+export async function seeksTimed(times, delays) {
+  const seeks = [];
+  for (const [k, time] of times.entries()) {
+    await afterNextPaint();
+    await new Promise((resolve) => setTimeout(resolve, delays[k]));
+    const start = epochNow();
+    const landed = await seek(time);
+    seeks.push({ start, end: epochNow(), landed });
+  }
+  return seeks;
 }
 
 /**
@@ -267,4 +303,32 @@ export async function loadSrcdoc(kind, html, { timeoutMs = 10_000 } = {}) {
 export function seek(time) {
   const element = current();
   return adapter(element.getAttribute('data-bench-player')).seek(element, time);
+}
+
+// ---- Real-composition checks (bench/player/block-checks.mjs) ---------------------------------------------------
+
+/** The mounted player's duration, play state, playhead, and (ours) the declared variables `{ id, type, default }`. */
+export function playerState() {
+  const element = current();
+  const declarations = (element.declarations ?? []).map(({ id, type, default: value }) => ({
+    id,
+    type,
+    default: value,
+  }));
+  return { duration: element.duration, currentTime: element.currentTime, paused: element.paused, declarations };
+}
+
+/** Seeks the mounted player and resolves with where it landed, or rejects after `timeoutMs`. */
+export function seekWithin(time, timeoutMs) {
+  return Promise.race([
+    seek(time),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error(`seek(${time}) took over ${timeoutMs} ms`)), timeoutMs),
+    ),
+  ]);
+}
+
+/** Sets the mounted player's variables (ours: a live update, or a reload when scripts read them at load). */
+export function setVariables(values) {
+  current().variables = values;
 }

@@ -5,7 +5,7 @@ import { inPage, openPlayerPage } from './setup.mjs';
 
 const WARMUP_SEEKS = 5;
 // Both players quantize to a 30 fps frame grid (ours rounds, the peer's runtime floors): one frame either way.
-const LANDING_TOLERANCE = 1 / 30 + 1e-6;
+export const LANDING_TOLERANCE = 1 / 30 + 1e-6;
 
 const FRAME_MS = 1000 / 60;
 
@@ -28,17 +28,20 @@ export function seekPlan(count, duration, seed) {
 
 /**
  * Seeks `count` times on each of `compositions` (split evenly) and returns `{ fx, peer }` arrays of milliseconds
- * plus per-composition samples. Throws when a seek lands more than a frame away from where it was asked to.
+ * plus per-composition samples. One page per player loads the compositions in turn, the players alternating
+ * composition by composition. Throws when a seek lands more than a frame away from where it was asked to.
  */
 export async function measureScrub(context, { compositions, peer, count }) {
   const perComposition = Math.ceil(count / compositions.length);
   const samples = { fx: [], peer: [] };
   const byComposition = {};
-  for (const [index, composition] of compositions.entries()) {
-    byComposition[composition.name] = {};
-    for (const kind of ['fx', 'peer']) {
-      const { page, pageModule, close } = await openPlayerPage(context, kind, peer);
-      try {
+  const pages = {};
+  try {
+    for (const kind of ['fx', 'peer']) pages[kind] = await openPlayerPage(context, kind, peer);
+    for (const [index, composition] of compositions.entries()) {
+      byComposition[composition.name] = {};
+      for (const kind of ['fx', 'peer']) {
+        const { page, pageModule } = pages[kind];
         const { duration } = await inPage(page, pageModule, 'load', kind, await context.url(composition.path));
         const warmup = seekPlan(WARMUP_SEEKS, duration, 0xbeef + index);
         await inPage(page, pageModule, 'scrub', kind, warmup.times, warmup.delays);
@@ -49,10 +52,10 @@ export async function measureScrub(context, { compositions, peer, count }) {
           throw new Error(`${kind} seek to ${times[off]} s on "${composition.name}" landed at ${result.landed[off]} s`);
         samples[kind].push(...result.samples);
         byComposition[composition.name][kind] = result.samples;
-      } finally {
-        await close();
       }
     }
+  } finally {
+    await Promise.allSettled(Object.values(pages).map(({ close }) => close()));
   }
   return { samples, byComposition, times: perComposition * compositions.length };
 }

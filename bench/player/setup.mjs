@@ -2,6 +2,7 @@
 // injects from a CDN (answered locally, with jsDelivr's caching, so no network is needed), and a page per player.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BLOCKS_PREFIX } from './blocks.mjs';
 
 export const PEER_NAME = '@hyperframes/player';
 const PEER_DIR = 'node_modules/@hyperframes/player';
@@ -22,7 +23,7 @@ export const BUNDLES = {
 export const BUILD_COMMAND = 'npm run build';
 
 // Static files may be cached during these benchmarks, as any real host allows; versioned CDN files are immutable.
-const CACHED_PREFIXES = ['/dist/', `/${PEER_DIR}/`, '/bench/compositions/'];
+const CACHED_PREFIXES = ['/dist/', `/${PEER_DIR}/`, '/bench/compositions/', BLOCKS_PREFIX];
 const CACHE_CONTROL = 'max-age=600';
 const CDN_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 

@@ -1,0 +1,146 @@
+// The real-composition pool of the player benchmark (issue 13 §4): HyperFrames registry blocks from a local
+// snapshot (blocks.mjs). Every block is checked with both players (block-checks.mjs); 20 offline-capable blocks
+// both players load are then timed side by side with the same code as our own compositions (load.mjs, scrub.mjs)
+// and profiled (profile.mjs).
+import { median, p95 } from '../lib/stats.mjs';
+import { checkBlocks, CHECKS, summarizeChecks } from './block-checks.mjs';
+import { BLOCKS_PREFIX, blocksSource, listBlocks, poolOf } from './blocks.mjs';
+import { measureLoadToReady } from './load.mjs';
+import { profileBlocks } from './profile.mjs';
+import { measureScrub } from './scrub.mjs';
+import { PEER_NAME } from './setup.mjs';
+
+const KINDS = ['fx', 'peer'];
+const PLAN = { size: 20, coldRepetitions: 1, warmRepetitions: 1, scrubSeeks: 100, profiled: 10 };
+// Budgets from issue 13 §4, relative to the peer's figures of this same run.
+const LOAD_RATIO = 0.5;
+const SCRUB_RATIO = 0.8;
+
+const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const peerOf = (samples) => ({ name: PEER_NAME, samples });
+
+/** The median over blocks of each block's fx median / peer median (`byBlock[name][kind]` arrays). */
+function pairedRatio(byBlock) {
+  return round(median(Object.values(byBlock).map((players) => median(players.fx) / median(players.peer))), 3);
+}
+
+function countsOf(summary, checked) {
+  const counts = [{ name: 'pool offline-capable', passed: summary.offline.length, of: checked }];
+  for (const check of CHECKS) {
+    const { fx, peer } = summary.counts[check];
+    if (!fx) continue;
+    counts.push({ name: `pool ${check}`, ...fx, ...(peer ? { peer: { name: PEER_NAME, ...peer } } : {}) });
+  }
+  return counts;
+}
+
+/**
+ * Runs the pool when `FX_BENCH_BLOCKS` names a snapshot folder. Returns `{ counts, metrics, details }`, or
+ * `{ details: { skipped } }` saying why there is no pool. `timed(label, fn)` logs how long each part took.
+ */
+export async function measurePool(context, { peer, timed }) {
+  const source = await blocksSource();
+  if (source.skipped) return { counts: [], metrics: [], details: { skipped: source.skipped } };
+  const listed = await listBlocks(source.folder);
+  const blocks = poolOf(listed.blocks, source.limit);
+  await context.serveFolder(BLOCKS_PREFIX, source.folder);
+
+  const results = await timed(`pool: checks, ${blocks.length} blocks × ${KINDS.join(' + ')}`, () =>
+    checkBlocks(context, { blocks, peer, kinds: KINDS, log: context.log }),
+  );
+  const summary = summarizeChecks(results, KINDS);
+  const timeable = blocks.filter(
+    ({ name }) =>
+      summary.offline.includes(name) &&
+      KINDS.every((kind) => results[name][kind].checks.ready && results[name][kind].checks.seeks),
+  );
+  const pool = poolOf(timeable, PLAN.size);
+  const details = {
+    source: source.folder,
+    limit: Number.isFinite(source.limit) ? source.limit : null,
+    checked: blocks.map(({ name }) => name),
+    unusable: listed.unusable,
+    notOfflineCapable: summary.external,
+    counts: summary.counts,
+    failures: summary.failures,
+    overrideVisibleMs: Object.fromEntries(
+      Object.entries(results)
+        .filter(([, byKind]) => byKind.fx?.overrideVisibleMs !== undefined)
+        .map(([name, byKind]) => [name, Math.round(byKind.fx.overrideVisibleMs)]),
+    ),
+    pool: pool.map(({ name }) => name),
+  };
+  if (pool.length === 0) return { counts: countsOf(summary, blocks.length), metrics: [], details };
+
+  const load = await timed(
+    `pool: load-to-ready, ${pool.length} blocks × (${PLAN.coldRepetitions} cold + ${PLAN.warmRepetitions} warm)`,
+    () => measureLoadToReady(context, { compositions: pool, peer, ...PLAN }),
+  );
+  const scrub = await timed(`pool: scrub, ${PLAN.scrubSeeks} seeks`, () =>
+    measureScrub(context, { compositions: pool, peer, count: PLAN.scrubSeeks }),
+  );
+  const profiled = poolOf(pool, PLAN.profiled);
+  const profile = await timed(`pool: profile, ${profiled.length} blocks`, () =>
+    profileBlocks(context, { blocks: profiled, peer }),
+  );
+
+  const loadBudget = (samples) => ({ statistic: 'median', max: round(LOAD_RATIO * median(samples), 1) });
+  const phase = (name) =>
+    Object.fromEntries(Object.entries(load.byComposition).map(([block, phases]) => [block, phases[name]]));
+  return {
+    counts: countsOf(summary, blocks.length),
+    metrics: [
+      {
+        name: 'pool load→ready cold',
+        unit: 'ms',
+        samples: load.cold.fx,
+        budget: loadBudget(load.cold.peer),
+        peer: peerOf(load.cold.peer),
+      },
+      {
+        name: 'pool load→ready warm',
+        unit: 'ms',
+        samples: load.warm.fx,
+        budget: loadBudget(load.warm.peer),
+        peer: peerOf(load.warm.peer),
+      },
+      {
+        name: 'pool scrub seek→painted',
+        unit: 'ms',
+        samples: scrub.samples.fx,
+        budget: [
+          { statistic: 'median', max: round(SCRUB_RATIO * median(scrub.samples.peer)) },
+          { statistic: 'p95', max: round(SCRUB_RATIO * p95(scrub.samples.peer)) },
+        ],
+        peer: peerOf(scrub.samples.peer),
+      },
+    ],
+    details: {
+      ...details,
+      plan: PLAN,
+      budgets: `load→ready median ≤ ${LOAD_RATIO}× the peer's (cold and warm); scrub median and p95 ≤ ${SCRUB_RATIO}× the peer's`,
+      pairedMedianRatios: {
+        cold: pairedRatio(phase('cold')),
+        warm: pairedRatio(phase('warm')),
+        scrub: pairedRatio(scrub.byComposition),
+      },
+      scrubP95Ratio: round(p95(scrub.samples.fx) / p95(scrub.samples.peer), 3),
+      medianMsByBlock: Object.fromEntries(
+        pool.map(({ name }) => [
+          name,
+          Object.fromEntries(
+            [...Object.entries(load.byComposition[name]), ['scrub', scrub.byComposition[name]]].map(
+              ([phase, players]) => [phase, { fx: round(median(players.fx), 1), peer: round(median(players.peer), 1) }],
+            ),
+          ),
+        ]),
+      ),
+      peerAssetsReadyMedianMs: {
+        cold: round(median(load.peerAssetsReady.cold), 1),
+        warm: round(median(load.peerAssetsReady.warm), 1),
+      },
+      profiled: profiled.map(({ name }) => name),
+      profileMedianMs: profile,
+    },
+  };
+}
