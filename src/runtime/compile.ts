@@ -180,6 +180,7 @@ export async function compileComposition(
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
   await inlineStylesheets(ctx, doc, documentBase);
+  await inlineScripts(ctx, doc, documentBase);
   // The entry's own @keyframes, @property and @font-face names are kept; an instance's clashing ones are renamed.
   for (const style of doc.querySelectorAll('style')) {
     const sheet = parseSheet(style.textContent ?? '');
@@ -319,6 +320,41 @@ async function inlineStylesheets(ctx: Context, doc: Document, base: string): Pro
     style.textContent = await loadStylesheet(ctx, style, base, []);
     ctx.documentBytes += style.textContent.length;
   }
+}
+
+/**
+ * The entry's own classic `<script src>`s the composition may read, inlined. The frame's opaque origin gets no
+ * HTTP cache, so it would download them again at every load and reload (a 70 KB animation library each time); the
+ * host's fetch is cached. Left as they are, for the frame to load itself: `async`/`defer` ones (inline scripts
+ * cannot keep that timing), `integrity` ones, modules, others' hosts, and any that fails to load here or would pass
+ * the document size limit. (An inlined script sees no `document.currentScript.src`.)
+ */
+async function inlineScripts(ctx: Context, doc: Document, base: string): Promise<void> {
+  const scripts = [...doc.querySelectorAll('script[src]')].flatMap((script) => {
+    const kept = ['async', 'defer', 'integrity', 'nomodule'].some((name) => script.hasAttribute(name));
+    const classic = CLASSIC_SCRIPT_TYPES.has(script.getAttribute('type')?.trim().toLowerCase() ?? '');
+    const url = parseUrl(script.getAttribute('src')!, base);
+    return !kept && classic && url && HIERARCHICAL_PROTOCOLS.has(url.protocol) && ctx.scope.allows(url)
+      ? [{ script, url: url.href }]
+      : [];
+  });
+  const loaded = await Promise.all(
+    scripts.map(({ url }) =>
+      loadText(ctx, url, 'script').catch((error: unknown) => {
+        if (ctx.signal?.aborted) throw error;
+        return undefined;
+      }),
+    ),
+  );
+  scripts.forEach(({ script }, index) => {
+    const code = loaded[index];
+    if (code === undefined || ctx.documentBytes + code.length > ctx.limits.documentBytes) return;
+    ctx.documentBytes += code.length;
+    script.removeAttribute('src');
+    script.removeAttribute('crossorigin');
+    script.removeAttribute('charset');
+    script.textContent = inertInRawText(code, 'script');
+  });
 }
 
 /**

@@ -123,6 +123,48 @@ describe('compileComposition: inlining', () => {
     );
   });
 
+  it('inlines the entry’s own classic scripts (the frame has no HTTP cache), keeping their order; leaves the rest', async () => {
+    const body =
+      `<script>window.order = ['before'];</script><script src="anim.js"></script>` +
+      `<script>window.order.push('after');</script>` +
+      `<script src="missing.js"></script><script src="later.js" defer></script><script src="mod.js" type="module"></script>` +
+      `<script src="pinned.js" integrity="sha384-x"></script><script src="https://cdn.example/lib.js"></script>`;
+    const asked: string[] = [];
+    const compiled = await compileComposition(at('index.html'), {
+      runtimeUrl: RUNTIME_URL,
+      fetch: filesFetch(
+        {
+          'index.html': entry(body),
+          'anim.js': `window.order.push('anim'); window.closer = '</script><b>';`,
+          'later.js': '',
+          'mod.js': '',
+          'pinned.js': '',
+        },
+        asked,
+      ),
+    });
+    const srcs = [...parse(compiled.html).querySelectorAll('script[src]')].map((script) => script.getAttribute('src'));
+    expect(srcs).to.deep.equal([
+      RUNTIME_URL,
+      'missing.js',
+      'later.js',
+      'mod.js',
+      'pinned.js',
+      'https://cdn.example/lib.js',
+    ]);
+    expect(asked.filter((url) => !url.endsWith('index.html')).sort()).to.deep.equal([at('anim.js'), at('missing.js')]);
+    expect(compiled.dependencies).to.include(at('anim.js'));
+    const view = await openCompiled({
+      ...compiled,
+      html: compiled.html.replace(
+        /<script src="(missing|later|mod|pinned)\.js"[^>]*><\/script>|<script src="https:[^>]*><\/script>/g,
+        '',
+      ),
+    });
+    expect((view as unknown as { order: string[] }).order).to.deep.equal(['before', 'anim', 'after']);
+    expect((view as unknown as { closer: string }).closer).to.equal('</script><b>');
+  });
+
   it('gives each instance of one source its own id and its own values', async () => {
     const body =
       `<div class="c" data-composition-src="card.html" data-variable-values='{"name":"Ada"}'></div>` +
