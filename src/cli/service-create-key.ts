@@ -1,5 +1,6 @@
 /** `fx service create-key --account <name>`: a new API key in the service's data folder, printed once. */
-import { createApiKey, openServiceDatabase } from '../service/admin-commands.js';
+import { createApiKey } from '../service/admin-commands.js';
+import { openStores } from '../service/db/open-stores.js';
 import { DEFAULT_DATA_DIR } from '../service/main-defaults.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -24,11 +25,11 @@ export const command: Command = {
 async function run(context: CommandContext): Promise<void> {
   const account = stringFlag(context, 'account');
   if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
-  const db = openServiceDatabase(
-    stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
-  );
+  const stores = await openStores({
+    dataDir: stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+  });
   try {
-    const created = await createApiKey(db, account);
+    const created = await createApiKey(stores, account);
     context.out.event(OutputEvent.result, {
       api_key: created.key,
       key_id: created.keyId,
@@ -40,6 +41,6 @@ async function run(context: CommandContext): Promise<void> {
       `key id ${created.keyId}, account ${created.accountId} (${account}); the key is shown once: store it now`,
     );
   } finally {
-    db.close();
+    await stores.close();
   }
 }

@@ -85,9 +85,9 @@ describe('bearer authentication', () => {
 
   test('a revoked key → 401 invalid_token', async () => {
     const account = await test_.service.context.accounts.ensure('revoked', Date.now());
-    const { id, key } = test_.service.context.apiKeys.create(account.id);
+    const { id, key } = await test_.service.context.apiKeys.create(account.id);
     assert.equal((await test_.api('/v3/account', { headers: { authorization: `Bearer ${key}` } })).status, 200);
-    assert.equal(test_.service.context.apiKeys.revoke(id), true);
+    assert.equal(await test_.service.context.apiKeys.revoke(id), true);
     const response = await test_.api('/v3/account', { headers: { authorization: `Bearer ${key}` } });
     assert.equal(response.status, 401);
     assert.equal(((await response.json()) as ErrorJson).error.code, 'invalid_token');

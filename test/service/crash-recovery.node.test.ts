@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RenderFunction } from '../../src/render/types.js';
-import { createApiKey, openServiceDatabase } from '../../src/service/admin-commands.js';
+import { createApiKey } from '../../src/service/admin-commands.js';
+import { openStores } from '../../src/service/db/open-stores.js';
 import { createService, DATABASE_FILE } from '../../src/service/service.js';
 import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, jsonInit, waitFor, zipInit, type RenderJson } from './helpers/harness.js';
@@ -64,9 +65,9 @@ describe('crash safety', () => {
   after(() => rm(dataDir, { recursive: true, force: true }));
 
   test('kill -9 mid-render, restart: the render is run again and completes, its webhook delivered', async () => {
-    const db = openServiceDatabase(dataDir);
-    const { key } = await createApiKey(db, 'crash');
-    db.close();
+    const stores = await openStores({ dataDir });
+    const { key } = await createApiKey(stores, 'crash');
+    await stores.close();
     const receiver = await startReceiver();
     const auth = { authorization: `Bearer ${key}` };
     let { child, url } = await startChild(dataDir);
@@ -148,11 +149,11 @@ describe('recovery in process', () => {
   test('a render interrupted maxAttempts times fails with render_interrupted and sends render.failed', async () => {
     const receiver = await startReceiver();
     const first = await createService({ dataDir, render: hanging, allowInsecureCallbacks: true, maxAttempts: 3 });
-    const admin = openServiceDatabase(dataDir);
+    const admin = await openStores({ dataDir });
     const { accountId } = await createApiKey(admin, 'interrupted');
-    admin.close();
+    await admin.close();
     const { url } = await first.listen(0);
-    const { key } = first.context.apiKeys.create(accountId);
+    const { key } = await first.context.apiKeys.create(accountId);
     const auth = { authorization: `Bearer ${key}` };
     const { asset_id } = (await (
       await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))
@@ -203,9 +204,9 @@ describe('recovery in process', () => {
       webhooks: { pollMs: 50, retryBaseMs: 60_000 },
     };
     const first = await createService(settings);
-    const admin = openServiceDatabase(dataDir);
+    const admin = await openStores({ dataDir });
     const { key } = await createApiKey(admin, 'webhook-restart');
-    admin.close();
+    await admin.close();
     const { url } = await first.listen(0);
     const auth = { authorization: `Bearer ${key}` };
     const { asset_id } = (await (

@@ -195,7 +195,7 @@ describe('access tokens at /v3', () => {
 
   test('API keys still work next to OAuth tokens', async () => {
     const account = await test_.service.context.accounts.ensure('alice', Date.now());
-    const { key: apiKey } = test_.service.context.apiKeys.create(account.id);
+    const { key: apiKey } = await test_.service.context.apiKeys.create(account.id);
     const json = (await (await call(apiKey)).json()) as { credential: { kind: string } };
     assert.equal(json.credential.kind, 'api_key');
   });

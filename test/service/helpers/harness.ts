@@ -42,7 +42,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
   const { url } = await service.listen(0);
   const newKey = async (name: string) => {
     const account = await service.context.accounts.ensure(name, Date.now());
-    return service.context.apiKeys.create(account.id).key;
+    return (await service.context.apiKeys.create(account.id)).key;
   };
   const key = await newKey('test');
   const accountId = (await service.context.accounts.findByName('test'))!.id;

@@ -9,7 +9,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../../../src/service/config.js';
-import { openOAuthDatabase } from '../../../src/service/oauth/database.js';
+import { openStores } from '../../../src/service/db/open-stores.js';
 import { createOAuthServer, type OAuthServer } from '../../../src/service/oauth/oauth-server.js';
 import { PasswordStore } from '../../../src/service/oauth/passwords.js';
 import type { OAuthSettings } from '../../../src/service/oauth/settings.js';
@@ -68,12 +68,12 @@ export async function startOAuthService(options: OAuthTestOptions = {}): Promise
   });
   await service.listen(port);
   // A connection of its own, like the admin command's (WAL lets it write while the service runs).
-  const adminDb = openOAuthDatabase(dataDir);
-  const passwords = new PasswordStore(adminDb);
+  const admin = await openStores({ dataDir });
+  const passwords = new PasswordStore(admin.passwords);
   const stop = async () => {
     await service.close();
-    oauth.close();
-    adminDb.close();
+    await oauth.close();
+    await admin.close();
   };
   return {
     url,
