@@ -1,6 +1,6 @@
 /** `fx service create-key --account <name>`: a new API key in the service's data folder, printed once. */
 import { createApiKey } from '../service/admin-commands.js';
-import { openStores } from '../service/db/open-stores.js';
+import { DATABASE_URL_ENV, openStores } from '../service/db/open-stores.js';
 import { DEFAULT_DATA_DIR } from '../service/main-defaults.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -17,6 +17,12 @@ export const command: Command = {
       value: '<dir>',
       description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)',
     },
+    'database-url': {
+      type: 'string',
+      value: '<url>',
+      description:
+        'the PostgreSQL database, postgres://… (default $FX_SERVICE_DATABASE_URL; else SQLite in the data folder)',
+    },
   },
   notes: ['Then: fx auth login --api-key (paste it), or export CLOUD_API_KEY=<key>.'],
   run,
@@ -27,6 +33,7 @@ async function run(context: CommandContext): Promise<void> {
   if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
   const stores = await openStores({
     dataDir: stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+    databaseUrl: stringFlag(context, 'database-url') ?? context.env[DATABASE_URL_ENV],
   });
   try {
     const created = await createApiKey(stores, account);

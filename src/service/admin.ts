@@ -7,28 +7,35 @@
  *   node --import tsx src/service/admin.ts webhook-secret --account <name> [--rotate]
  *   node --import tsx src/service/admin.ts set-password --account <name>   password on stdin, or typed at a prompt
  *
- * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service).
+ * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service); --database-url <postgres://…> (default
+ * $FX_SERVICE_DATABASE_URL): the service's PostgreSQL database instead of the data folder's SQLite.
  */
 import { parseArgs } from 'node:util';
 import { createApiKey } from './admin-commands.js';
-import { openStores } from './db/open-stores.js';
+import { DATABASE_URL_ENV, openStores } from './db/open-stores.js';
 import type { Stores } from './db/stores.js';
 import { DEFAULT_DATA_DIR } from './main-defaults.js';
 import { readPassword } from './oauth/password-input.js';
 import { assertPasswordAcceptable, PasswordError, PasswordStore } from './oauth/passwords.js';
 
 const USAGE =
-  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>]';
+  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>] [--database-url <url>]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { account: { type: 'string' }, 'data-dir': { type: 'string' }, rotate: { type: 'boolean' } },
+    options: {
+      account: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      rotate: { type: 'boolean' },
+    },
   });
   const [command, argument] = positionals;
   const stores = await openStores({
     dataDir: values['data-dir'] ?? process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+    databaseUrl: values['database-url'] ?? process.env[DATABASE_URL_ENV],
   });
   try {
     const { accounts, apiKeys: keys } = stores;

@@ -253,7 +253,7 @@ describe('a restart of the service', () => {
     try {
       const tokens = await cliTokens(first, receiver);
       await first.stop();
-      second = await startOAuthService({ dataDir: first.dataDir, port: first.port });
+      second = await startOAuthService({ location: first.location, port: first.port });
       assert.equal((await fetch(`${second.url}/v3/account`, bearer(tokens.access_token))).status, 200);
       const refreshed = await refresh(second.issuer, 'fx-cli', tokens.refresh_token);
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));

@@ -1,18 +1,22 @@
 // The authorization server's parts on their own: settings, password hashing, the records adapter, the admin command.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE, openSqliteStores } from '../../src/service/db/stores.sqlite.js';
+import { openStores } from '../../src/service/db/open-stores.js';
 import type { Stores } from '../../src/service/db/stores.js';
 import { sha256Hex } from '../../src/service/ids.js';
 import { LoginThrottle } from '../../src/service/oauth/login-throttle.js';
 import { hashPassword, PasswordStore, verifyPassword } from '../../src/service/oauth/passwords.js';
 import { DEFAULT_ISSUER, resolveOAuthSettings, type OAuthSettings } from '../../src/service/oauth/settings.js';
 import { WorkLimit, WorkLimitBusyError } from '../../src/service/oauth/work-limit.js';
+import {
+  childEnv,
+  newTestLocation,
+  openTestDb,
+  removeTestLocation,
+  type TestDb,
+  type TestLocation,
+} from './helpers/database.js';
 
 describe('resolveOAuthSettings', () => {
   test('defaults: issuer on 127.0.0.1:8787/oauth, audience its origin + /v3, 10 min access tokens', () => {
@@ -204,31 +208,30 @@ describe('passwords', () => {
 });
 
 describe('the OAuth records and PasswordStore', () => {
-  let dataDir: string;
+  let location: TestLocation;
   let stores: Stores;
-  let db: Database.Database;
+  let db: TestDb;
   let clock = 1_000_000;
   const now = () => clock;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-units-'));
-    stores = openSqliteStores(dataDir, now);
-    db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+    location = await newTestLocation('fx-oauth-units-');
+    stores = await openStores({ ...location, now });
+    db = await openTestDb(location);
   });
   after(async () => {
-    db.close();
+    await db.close();
     await stores.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await removeTestLocation(location);
   });
 
-  const row = (model: string, id: string) =>
-    db.prepare('SELECT * FROM oauth_records WHERE model = ? AND id = ?').get(model, id) as
-      Record<string, unknown> | undefined;
+  const row = async (model: string, id: string) =>
+    (await db.rows('SELECT * FROM oauth_records WHERE model = ? AND id = ?', model, id))[0];
 
   test('refresh tokens are stored by their SHA-256, without their value in the payload', async () => {
     const adapter = stores.oauth.adapter('RefreshToken');
     await adapter.upsert('rt-secret-value', { jti: 'rt-secret-value', grantId: 'g1', kind: 'RefreshToken' }, 60);
-    assert.equal(row('RefreshToken', 'rt-secret-value'), undefined);
-    const stored = row('RefreshToken', sha256Hex('rt-secret-value'))!;
+    assert.equal(await row('RefreshToken', 'rt-secret-value'), undefined);
+    const stored = (await row('RefreshToken', sha256Hex('rt-secret-value')))!;
     assert.doesNotMatch(String(stored.payload), /rt-secret-value/);
     assert.deepEqual(await adapter.find('rt-secret-value'), {
       jti: 'rt-secret-value',
@@ -240,7 +243,7 @@ describe('the OAuth records and PasswordStore', () => {
   test('grants and sessions are stored by their id', async () => {
     const adapter = stores.oauth.adapter('Grant');
     await adapter.upsert('grant-1', { jti: 'grant-1', accountId: 'acct_a' }, 60);
-    assert.ok(row('Grant', 'grant-1'));
+    assert.ok(await row('Grant', 'grant-1'));
     assert.equal(await stores.oauth.grantIsLive('grant-1', clock), true);
   });
 
@@ -251,7 +254,7 @@ describe('the OAuth records and PasswordStore', () => {
     clock += 10_000;
     assert.equal(await adapter.find('i-1'), undefined);
     assert.ok((await stores.oauth.purgeExpired(clock)) >= 1);
-    assert.equal(row('Interaction', 'i-1'), undefined);
+    assert.equal(await row('Interaction', 'i-1'), undefined);
   });
 
   test('consume marks once; a second consume (a concurrent replay) throws invalid_grant', async () => {
@@ -297,25 +300,24 @@ describe('the OAuth records and PasswordStore', () => {
     assert.equal(await passwords.check(account.id, 'correct horse battery'), true);
     assert.equal(await passwords.check(account.id, 'wrong horse battery'), false);
     assert.equal(await passwords.check(undefined, 'correct horse battery'), false);
-    const stored = db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(account.id) as {
-      hash: string;
-    };
-    assert.doesNotMatch(stored.hash, /horse/);
+    const [stored] = await db.rows('SELECT hash FROM account_passwords WHERE account_id = ?', account.id);
+    assert.doesNotMatch(String(stored!.hash), /horse/);
   });
 });
 
 describe('admin.ts set-password', () => {
-  let dataDir: string;
+  let location: TestLocation;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-admin-'));
+    location = await newTestLocation('fx-oauth-admin-');
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => removeTestLocation(location));
 
   const admin = (stdin: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir],
+        ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', location.dataDir],
+        { env: childEnv(location) },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
       );
       child.stdin!.end(stdin);
@@ -326,7 +328,7 @@ describe('admin.ts set-password', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^password set for account acct_\S+ \(dave\)\n$/);
     assert.doesNotMatch(result.stdout + result.stderr, /piped password/);
-    const stores = openSqliteStores(dataDir);
+    const stores = await openStores(location);
     try {
       const account = await stores.accounts.findByName('dave');
       assert.equal(await new PasswordStore(stores.passwords).check(account!.id, 'piped password here'), true);
@@ -339,13 +341,13 @@ describe('admin.ts set-password', () => {
     const result = await admin('short\n', 'set-password', '--account', 'erin');
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^password_too_short: /);
-    const stores = openSqliteStores(dataDir);
-    const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+    const stores = await openStores(location);
+    const db = await openTestDb(location);
     try {
-      assert.equal((db.prepare('SELECT COUNT(*) AS n FROM account_passwords').get() as { n: number }).n, 1);
+      assert.equal(await db.count('account_passwords'), 1);
       assert.equal(await stores.accounts.findByName('erin'), undefined);
     } finally {
-      db.close();
+      await db.close();
       await stores.close();
     }
   });
