@@ -49,24 +49,25 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
 /**
  * Runs `work` in one transaction on one connection: committed when it returns, rolled back when it throws. A
- * connection that failed mid-way is destroyed, not handed back to the pool.
+ * connection that failed mid-way is destroyed, not handed back to the pool; its late `error` event (the server
+ * went away) is taken here, as an unhandled one would end the process.
  */
 export async function transaction<T>(pool: PgPool, work: (client: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const onError = (error: Error) => (broken ??= error);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    try {
-      await client.query('ROLLBACK');
-    } catch (rollbackError) {
-      broken = rollbackError as Error;
-    }
+    await client.query('ROLLBACK').catch(onError);
     throw error;
   } finally {
+    // A broken client keeps the listener: it is discarded, and may still report its end.
+    if (!broken) client.off('error', onError);
     client.release(broken);
   }
 }
