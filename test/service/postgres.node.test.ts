@@ -2,6 +2,8 @@
 // again. Runs in `npm run test:postgres` (FX_TEST_DATABASE=postgres); skipped in the SQLite run.
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStores } from '../../src/service/db/open-stores.js';
@@ -9,10 +11,15 @@ import { migrate, MIGRATIONS } from '../../src/service/db/migrations.postgres.js
 import { openPostgres } from '../../src/service/db/postgres.js';
 import type { Stores } from '../../src/service/db/stores.js';
 import { newId } from '../../src/service/ids.js';
+import { createService, type Service } from '../../src/service/service.js';
+import { StorageKey } from '../../src/service/storage/keys.js';
 import type { NewRender, NewWebhookDelivery } from '../../src/service/renders/render-types.js';
 import { IdPrefix, WebhookEventType } from '../../src/wire/constants.js';
 import { sharedPostgresCluster, startPostgresCluster } from '../fixtures/postgres-cluster.js';
 import { newTestLocation, onPostgres, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
+import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
+import { compositionHtml, waitFor, zipInit } from './helpers/harness.js';
+import { projectZip } from './helpers/zip-builder.js';
 
 const skip = onPostgres ? false : 'PostgreSQL only (npm run test:postgres)';
 
@@ -126,6 +133,87 @@ describe('two service processes on one database', { skip }, () => {
       'in_progress',
       'started',
     ]);
+  });
+});
+
+describe('two service instances on one database and one data folder', { skip }, () => {
+  let location: TestLocation;
+  let services: Service[];
+  const started: string[] = [];
+  const received: string[] = [];
+  let receiver: ReturnType<typeof createServer>;
+  let receiverUrl: string;
+  before(async () => {
+    location = await newTestLocation('fx-pg-two-');
+    receiver = createServer((request, response) => {
+      received.push(String(request.headers['webhook-id']));
+      request.resume().on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const settings = (name: string) => ({
+      ...location,
+      render: createFfmpegRenderer({ onStart: (options) => started.push(`${name} ${options.outputPath}`) }),
+      allowInsecureCallbacks: true,
+      allowPrivateNetworkUrls: true,
+      webhooks: { pollMs: 50, retryBaseMs: 100 },
+    });
+    services = [await createService(settings('a')), await createService(settings('b'))];
+  });
+  after(async () => {
+    await Promise.all(services.map((service) => service.close()));
+    receiver.close();
+    await removeTestLocation(location);
+  });
+
+  test('both enqueue the same renders at once: each renders once, completes once, with one webhook', async () => {
+    const [a, b] = services as [Service, Service];
+    const { key } = await a.context.apiKeys.create((await a.context.accounts.ensure('two', Date.now())).id);
+    const { url } = await a.listen(0);
+    const upload = await fetch(
+      `${url}/v3/assets`,
+      zipInit(projectZip({ 'index.html': compositionHtml({ duration: 0.2 }) }), { authorization: `Bearer ${key}` }),
+    );
+    const { asset_id } = (await upload.json()) as { asset_id: string };
+    const accountId = (await a.context.accounts.findByName('two'))!.id;
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const id = newId(IdPrefix.render);
+        await a.context.renders.create({
+          id,
+          accountId,
+          credentialId: 'key_x',
+          request: { ...REQUEST, asset_id, fps: 5, callback_url: receiverUrl },
+          warnings: [],
+          projectKey: StorageKey.asset(asset_id),
+          createdAt: Date.now(),
+        });
+        return id;
+      }),
+    );
+    // What a shared queue without locking would do: both processes take every render.
+    for (const id of ids) await Promise.all([a.context.queue.enqueue(id), b.context.queue.enqueue(id)]);
+    const finished = await waitFor(
+      async () => {
+        const renders = await Promise.all(ids.map((id) => b.context.renders.find(id)));
+        return renders.every((render) => render?.status === 'completed') ? renders : undefined;
+      },
+      30_000,
+      'every render to complete',
+    );
+    assert.deepEqual(
+      finished.map((render) => render!.attempts),
+      ids.map(() => 1),
+    );
+    assert.equal(started.length, ids.length, started.join('\n'));
+    const db = await openTestDb(location);
+    try {
+      assert.equal(await db.count('webhook_deliveries'), ids.length);
+    } finally {
+      await db.close();
+    }
+    // Both dispatchers read the outbox (no lease yet): a delivery may arrive twice, always with its one webhook-id.
+    await waitFor(() => (new Set(received).size === ids.length ? true : undefined), 10_000, 'every webhook');
   });
 });
 
