@@ -14,10 +14,15 @@ export async function insertWebhookDelivery(client: Queryable, delivery: NewWebh
 export class PostgresWebhookOutbox implements WebhookOutbox {
   constructor(private readonly pool: PgPool) {}
 
-  async due(now: number, limit: number) {
+  async claimDue(now: number, limit: number, leaseUntil: number) {
+    // Rows another dispatcher is taking at this moment are skipped, not waited for; once it commits they are no
+    // longer due.
     const { rows } = await this.pool.query<DeliveryRow>(
-      `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2`,
-      [now, limit],
+      `UPDATE webhook_deliveries SET next_attempt_at = $3
+       WHERE id IN (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1
+                    ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [now, limit, leaseUntil],
     );
     return rows.map(toDelivery);
   }

@@ -21,12 +21,15 @@ export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery):
 export class SqliteWebhookOutbox implements WebhookOutbox {
   constructor(private readonly db: Sqlite) {}
 
-  async due(now: number, limit: number) {
+  async claimDue(now: number, limit: number, leaseUntil: number) {
+    // One statement, and SQLite has one writer at a time: nothing can take the same rows in between.
     const rows = this.db
       .prepare(
-        `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
+        `UPDATE webhook_deliveries SET next_attempt_at = ?
+         WHERE id IN (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
+         RETURNING *`,
       )
-      .all(now, limit) as Row[];
+      .all(leaseUntil, now, limit) as Row[];
     return rows.map(toDelivery);
   }
 

@@ -16,8 +16,12 @@ export interface WebhookDelivery {
  * attempt is recorded, so a restart resumes the retry schedule where it was.
  */
 export interface WebhookOutbox {
-  /** Pending deliveries due at `now`, oldest first. */
-  due(now: number, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` and holds them until `leaseUntil` (their next attempt moves
+   * there), so another dispatcher on the same database does not send them too; `delivered`, `retryLater` or
+   * `abandon` end the hold. A dispatcher that dies holding one leaves it to be sent again once the hold ends.
+   */
+  claimDue(now: number, limit: number, leaseUntil: number): Promise<WebhookDelivery[]>;
   delivered(id: string, attempts: number, status: number, now: number): Promise<void>;
   retryLater(id: string, attempts: number, nextAttemptAt: number, status: number | null, error: string): Promise<void>;
   /** Gives up (attempts exhausted, or the render was deleted). */
