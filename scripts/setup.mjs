@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Brings a fresh clone to a runnable state using only Node built-ins: npm packages, then the system
-// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding) and Firefox ESR,
-// the second browser the browser suite runs in.
+// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding), Firefox ESR,
+// the second browser the browser suite runs in, and PostgreSQL, the service's scale-out database.
 // Idempotent and quick when everything is present.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'no
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { firefoxPath } from './firefox.mjs';
+import { postgresBinDir } from './postgres.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const log = (message) => console.log(`[setup] ${message}`);
@@ -66,6 +67,12 @@ const systemPrograms = [
     debian: 'zsh',
     why: 'testing the zsh completion script (optional: that test is skipped without it)',
     optional: true,
+  },
+  {
+    program: 'initdb',
+    found: () => postgresBinDir() !== undefined,
+    debian: 'postgresql',
+    why: 'the render service on PostgreSQL (npm run test:postgres starts a throwaway cluster)',
   },
 ];
 

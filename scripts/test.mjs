@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, format check, build, Node tests, browser tests (Chromium, then Firefox ESR), real apps, the
+// `npm test`: type-check, format check, build, Node tests, the service's tests on PostgreSQL, browser tests (Chromium, then Firefox ESR), real apps, the
 // global install of `fx`; ends with one closing line per runner and a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -9,6 +9,9 @@ import { join } from 'node:path';
 const nodeTests = readdirSync('test', { recursive: true })
   .filter((file) => file.endsWith('.node.test.ts'))
   .map((file) => join('test', file));
+// The service suite again with its records in PostgreSQL (a throwaway cluster per test process): the service's own
+// tests and its hostile-input ones; test/service/postgres.node.test.ts runs only here.
+const postgresTests = nodeTests.filter((file) => /^test\/(service\/|security\/service-)/.test(file));
 const closing = /^(\w+): (\d+) passed, (\d+) failed/;
 const results = [];
 
@@ -50,6 +53,10 @@ await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
 await step('format', 'npx', ['prettier', '--check', '.']);
 await step('build', 'node', ['scripts/build.mjs']);
 await step('node tests', 'node', [...nodeTestRunner, '--test-concurrency=2', ...nodeTests]);
+await step('service on PostgreSQL', 'node', [...nodeTestRunner, '--test-concurrency=2', ...postgresTests], {
+  FX_TEST_DATABASE: 'postgres',
+  FX_TEST_LABEL: 'postgres',
+});
 await step('browser tests', 'npx', ['wtr']);
 await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
 // The packed browser package in real apps (Vite vanilla/React/Vue, webpack): test/apps/run.mjs.

@@ -1,5 +1,6 @@
 /** `fx service create-key --account <name>`: a new API key in the service's data folder, printed once. */
-import { createApiKey, openServiceDatabase } from '../service/admin-commands.js';
+import { createApiKey } from '../service/admin-commands.js';
+import { DATABASE_URL_ENV, openStores } from '../service/db/open-stores.js';
 import { DEFAULT_DATA_DIR } from '../service/main-defaults.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -16,6 +17,12 @@ export const command: Command = {
       value: '<dir>',
       description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)',
     },
+    'database-url': {
+      type: 'string',
+      value: '<url>',
+      description:
+        'the PostgreSQL database, postgres://… (default $FX_SERVICE_DATABASE_URL; else SQLite in the data folder)',
+    },
   },
   notes: ['Then: fx auth login --api-key (paste it), or export CLOUD_API_KEY=<key>.'],
   run,
@@ -24,11 +31,12 @@ export const command: Command = {
 async function run(context: CommandContext): Promise<void> {
   const account = stringFlag(context, 'account');
   if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
-  const db = openServiceDatabase(
-    stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
-  );
+  const stores = await openStores({
+    dataDir: stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+    databaseUrl: stringFlag(context, 'database-url') ?? context.env[DATABASE_URL_ENV],
+  });
   try {
-    const created = await createApiKey(db, account);
+    const created = await createApiKey(stores, account);
     context.out.event(OutputEvent.result, {
       api_key: created.key,
       key_id: created.keyId,
@@ -40,6 +48,6 @@ async function run(context: CommandContext): Promise<void> {
       `key id ${created.keyId}, account ${created.accountId} (${account}); the key is shown once: store it now`,
     );
   } finally {
-    db.close();
+    await stores.close();
   }
 }

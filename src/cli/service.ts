@@ -14,7 +14,7 @@ export const command: Command = {
     },
   },
   notes: [
-    'Other settings: FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_CONCURRENCY, FX_SERVICE_OAUTH_*, FX_SERVICE_S3_* (see docs/service.md).',
+    'Other settings: FX_SERVICE_DATABASE_URL (PostgreSQL instead of SQLite), FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_CONCURRENCY, FX_SERVICE_OAUTH_*, FX_SERVICE_S3_* (see docs/service.md).',
   ],
   run,
 };

@@ -1,8 +1,4 @@
-import { join } from 'node:path';
-import { SqliteAccountStore } from './accounts/account-store.js';
-import { ApiKeyStore } from './auth/api-keys.js';
-import { openDatabase, type Sqlite } from './db/sqlite.js';
-import { DATABASE_FILE } from './service.js';
+import type { Stores } from './db/stores.js';
 
 export interface CreatedKey {
   readonly accountId: string;
@@ -13,13 +9,8 @@ export interface CreatedKey {
 }
 
 /** Creates an API key for the account `name` (created when missing). */
-export async function createApiKey(db: Sqlite, name: string, now = Date.now()): Promise<CreatedKey> {
-  const account = await new SqliteAccountStore(db).ensure(name, now);
-  const { id, key } = new ApiKeyStore(db, () => now).create(account.id);
+export async function createApiKey(stores: Stores, name: string, now = Date.now()): Promise<CreatedKey> {
+  const account = await stores.accounts.ensure(name, now);
+  const { id, key } = await stores.apiKeys.create(account.id);
   return { accountId: account.id, keyId: id, key, webhookSecret: account.webhookSecret };
-}
-
-/** Opens the database of a service data folder, for admin work while the service may be running (WAL). */
-export function openServiceDatabase(dataDir: string): Sqlite {
-  return openDatabase(join(dataDir, DATABASE_FILE));
 }

@@ -7,36 +7,42 @@
  *   node --import tsx src/service/admin.ts webhook-secret --account <name> [--rotate]
  *   node --import tsx src/service/admin.ts set-password --account <name>   password on stdin, or typed at a prompt
  *
- * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service).
+ * Options: --data-dir <dir> (default $FX_SERVICE_DATA_DIR or .fx/service); --database-url <postgres://…> (default
+ * $FX_SERVICE_DATABASE_URL): the service's PostgreSQL database instead of the data folder's SQLite.
  */
 import { parseArgs } from 'node:util';
-import { SqliteAccountStore } from './accounts/account-store.js';
-import { createApiKey, openServiceDatabase } from './admin-commands.js';
-import { ApiKeyStore } from './auth/api-keys.js';
-import type { Sqlite } from './db/sqlite.js';
+import { createApiKey } from './admin-commands.js';
+import { DATABASE_URL_ENV, openStores } from './db/open-stores.js';
+import type { Stores } from './db/stores.js';
 import { DEFAULT_DATA_DIR } from './main-defaults.js';
-import { ensureOAuthSchema } from './oauth/database.js';
 import { readPassword } from './oauth/password-input.js';
 import { assertPasswordAcceptable, PasswordError, PasswordStore } from './oauth/passwords.js';
 
 const USAGE =
-  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>]';
+  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>] [--database-url <url>]';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { account: { type: 'string' }, 'data-dir': { type: 'string' }, rotate: { type: 'boolean' } },
+    options: {
+      account: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      rotate: { type: 'boolean' },
+    },
   });
   const [command, argument] = positionals;
-  const db = openServiceDatabase(values['data-dir'] ?? process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR);
+  const stores = await openStores({
+    dataDir: values['data-dir'] ?? process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
+    databaseUrl: values['database-url'] ?? process.env[DATABASE_URL_ENV],
+  });
   try {
-    const accounts = new SqliteAccountStore(db);
-    const keys = new ApiKeyStore(db);
+    const { accounts, apiKeys: keys } = stores;
     switch (command) {
       case 'create-key': {
         if (!values.account) break;
-        const created = await createApiKey(db, values.account);
+        const created = await createApiKey(stores, values.account);
         console.log(`api key (shown once, store it now): ${created.key}`);
         console.log(`key id: ${created.keyId}`);
         console.log(`account: ${created.accountId} (${values.account})`);
@@ -45,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'revoke-key': {
         if (!argument) break;
-        const revoked = keys.revoke(argument);
+        const revoked = await keys.revoke(argument);
         console.log(revoked ? `revoked ${argument}` : `no active key ${argument}`);
         return revoked ? 0 : 1;
       }
@@ -55,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
           console.error(`no account "${values.account}"`);
           return 1;
         }
-        for (const key of keys.list(account?.id)) {
+        for (const key of await keys.list(account?.id)) {
           const state = key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
           console.log(`${key.id}  ${key.displayPrefix}…  ${key.accountId}  ${state}`);
         }
@@ -63,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'set-password': {
         if (!values.account) break;
-        return await setPassword(db, values.account);
+        return await setPassword(stores, values.account);
       }
       case 'webhook-secret': {
         const account = values.account === undefined ? undefined : await accounts.findByName(values.account);
@@ -75,12 +81,12 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   } finally {
-    db.close();
+    await stores.close();
   }
 }
 
 /** Sets the sign-in password of the OAuth authorization server for an account (created when missing). */
-async function setPassword(db: Sqlite, name: string): Promise<number> {
+async function setPassword(stores: Stores, name: string): Promise<number> {
   const password = await readPassword();
   try {
     assertPasswordAcceptable(password);
@@ -89,9 +95,8 @@ async function setPassword(db: Sqlite, name: string): Promise<number> {
     console.error(`${error.code}: ${error.message}`);
     return 1;
   }
-  ensureOAuthSchema(db);
-  const account = await new SqliteAccountStore(db).ensure(name, Date.now());
-  await new PasswordStore(db).set(account.id, password);
+  const account = await stores.accounts.ensure(name, Date.now());
+  await new PasswordStore(stores.passwords).set(account.id, password);
   console.log(`password set for account ${account.id} (${name})`);
   return 0;
 }

@@ -71,8 +71,13 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
 };
 
 export interface ServiceConfig {
-  /** Holds `service.db` and, with the default storage, `blobs/` and `work/`. */
+  /** Holds `service.db` (without `databaseUrl`) and, with the default storage, `blobs/` and `work/`. */
   readonly dataDir: string;
+  /**
+   * `postgres://user:password@host:port/database`: keep every record in that PostgreSQL database (migrated at start,
+   * shareable by several service processes) instead of `dataDir/service.db`. Default: SQLite.
+   */
+  readonly databaseUrl?: string;
   /** The renderer; injected so tests and deployments choose it. */
   readonly render: RenderFunction;
   /** Renderer settings applied to every render (capture workers, capture mode, step timeout). */
@@ -115,8 +120,9 @@ export interface ServiceConfig {
 /** Config with every default filled in. */
 export interface ResolvedConfig extends Omit<
   Required<ServiceConfig>,
-  'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'
+  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'
 > {
+  readonly databaseUrl: string | undefined;
   readonly publicBaseUrl: string | undefined;
   readonly storage: BlobStorage | undefined;
   readonly limits: Limits;
@@ -126,6 +132,7 @@ export interface ResolvedConfig extends Omit<
 export function resolveConfig(config: ServiceConfig): ResolvedConfig {
   return {
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl || undefined,
     render: config.render,
     renderOptions: config.renderOptions ?? {},
     concurrency: config.concurrency ?? 1,

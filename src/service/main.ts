@@ -1,6 +1,6 @@
 /**
  * Starts the reference `/v3` service with embedded defaults: SQLite and local files under ./.fx/service
- * (FX_SERVICE_DATA_DIR), port FX_SERVICE_PORT or 8787, the real renderer from src/render.
+ * (FX_SERVICE_DATA_DIR), or the records in PostgreSQL with FX_SERVICE_DATABASE_URL=postgres://…; port FX_SERVICE_PORT or 8787, the real renderer from src/render.
  * Create a key first: `node --import tsx src/service/admin.ts create-key --account me`.
  * The OAuth authorization server is mounted at FX_SERVICE_OAUTH_ISSUER (default: the public URL or
  * http://127.0.0.1:<port>, + /oauth); FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS (comma-separated) sets the browser
@@ -10,6 +10,7 @@
  */
 import { join } from 'node:path';
 import { render } from '../render/index.js';
+import { DATABASE_URL_ENV } from './db/open-stores.js';
 import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
 import { createOAuthServer } from './oauth/oauth-server.js';
@@ -17,6 +18,7 @@ import { createService } from './service.js';
 import { s3SettingsFromEnv } from './storage/s3-settings.js';
 
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
+const databaseUrl = process.env[DATABASE_URL_ENV] || undefined;
 const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
 const host = process.env.FX_SERVICE_HOST ?? '127.0.0.1';
 const log = (message: string, details?: Record<string, unknown>) =>
@@ -35,6 +37,7 @@ const storage =
 
 const oauth = await createOAuthServer({
   dataDir,
+  databaseUrl,
   issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,
   browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',')
     .map((uri) => uri.trim())
@@ -44,6 +47,7 @@ const oauth = await createOAuthServer({
 });
 const service = await createService({
   dataDir,
+  databaseUrl,
   render,
   concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
   publicBaseUrl: process.env.FX_SERVICE_PUBLIC_URL,

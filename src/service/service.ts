@@ -4,27 +4,20 @@ import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { SqliteAccountStore } from './accounts/account-store.js';
-import { SqliteAssetRecords } from './assets/asset-records.js';
-import { ApiKeyStore } from './auth/api-keys.js';
 import { chainAuthenticators } from './auth/authenticator.js';
 import { resolveConfig, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
-import { settingOrCreate } from './db/settings.js';
-import { openDatabase } from './db/sqlite.js';
+import { openStores } from './db/open-stores.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
-import { SqliteIdempotencyStore } from './idempotency/idempotency-store.js';
 import { recoverInterrupted } from './jobs/crash-recovery.js';
 import { LocalJobQueue } from './jobs/job-queue.local.js';
 import { runRenderJob } from './jobs/render-job.js';
-import { SqliteRenderStore } from './renders/render-store.sqlite.js';
 import { UrlSigner } from './signing/url-signer.js';
 import { LocalBlobStorage } from './storage/blob-storage.local.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
-import { SqliteWebhookOutbox } from './webhooks/outbox.sqlite.js';
 
-export const DATABASE_FILE = 'service.db';
+export { DATABASE_FILE } from './db/stores.sqlite.js';
 const PURGE_INTERVAL_MS = 3_600_000;
 
 export interface Service {
@@ -48,11 +41,11 @@ export interface Service {
  */
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
-  const db = openDatabase(join(config.dataDir, DATABASE_FILE));
+  const stores = await openStores(config);
   const storage = config.storage ?? new LocalBlobStorage(join(config.dataDir, 'blobs'));
   await storage.sweep?.();
   await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
-  const apiKeys = new ApiKeyStore(db, config.now);
+  const { apiKeys } = stores;
   let listening: string | undefined;
   const queue = new LocalJobQueue(config.concurrency, (renderId, error) =>
     config.log('job crashed', { renderId, error: String(error) }),
@@ -60,16 +53,16 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   let dispatcher: WebhookDispatcher | undefined;
   const context: ServiceContext = {
     config,
-    accounts: new SqliteAccountStore(db),
+    accounts: stores.accounts,
     apiKeys,
-    assets: new SqliteAssetRecords(db),
-    renders: new SqliteRenderStore(db),
-    idempotency: new SqliteIdempotencyStore(db),
-    outbox: new SqliteWebhookOutbox(db),
+    assets: stores.assets,
+    renders: stores.renders,
+    idempotency: stores.idempotency,
+    outbox: stores.outbox,
     storage,
     signer: new UrlSigner(
       Buffer.from(
-        settingOrCreate(db, 'url_signing_secret', () => randomBytes(32).toString('base64')),
+        await stores.settings.getOrCreate('url_signing_secret', () => randomBytes(32).toString('base64')),
         'base64',
       ),
     ),
@@ -115,7 +108,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
       }
       await queue.stop();
       await dispatcher?.stop();
-      db.close();
+      await stores.close();
     },
   };
 }

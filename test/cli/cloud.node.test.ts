@@ -19,7 +19,10 @@ describe('fx cloud', () => {
   let setup: ClientSetup;
   let project: { path: string; cleanup: () => Promise<void> };
   let env: Record<string, string | undefined>;
-  const counts = () => ({ renders: setup.service.count('renders'), assets: setup.service.count('assets') });
+  const counts = async () => ({
+    renders: await setup.service.count('renders'),
+    assets: await setup.service.count('assets'),
+  });
 
   before(async () => {
     setup = await startClientSetup();
@@ -97,7 +100,7 @@ describe('fx cloud', () => {
   });
 
   test('--dry-run lists the files that would upload (ignore set applied) and sends nothing', async () => {
-    const before = counts();
+    const before = await counts();
     const run = await fx(['cloud', 'render', project.path, '--dry-run', '--json'], {
       env: { PATH: process.env.PATH, HOME: project.path },
     });
@@ -108,7 +111,7 @@ describe('fx cloud', () => {
       'styles/site.css',
     ]);
     assert.equal(result!.total_bytes, Buffer.byteLength(HTML) + Buffer.byteLength('h1 { color: red }'));
-    assert.deepEqual(counts(), before);
+    assert.deepEqual(await counts(), before);
   });
 
   const refusals: [string, string[], number, string][] = [
@@ -136,13 +139,13 @@ describe('fx cloud', () => {
   ];
   for (const [name, args, exitCode, code] of refusals) {
     test(`refused before any request: ${name} → exit ${exitCode}, ${code}`, async () => {
-      const before = counts();
+      const before = await counts();
       const run = await fx(['cloud', 'render', '--json', ...args], { env, cwd: project.path });
       assert.equal(run.code, exitCode, run.stdout + run.stderr);
       const [error] = eventsOf(run, 'error');
       assert.equal(error?.code, code);
       assert.equal(error?.exit_code, exitCode);
-      assert.deepEqual(counts(), before, 'nothing uploaded or submitted');
+      assert.deepEqual(await counts(), before, 'nothing uploaded or submitted');
     });
   }
 
@@ -262,14 +265,14 @@ describe('fx cloud', () => {
         name.includes('non-scalar') ? { ...row, extra: { nested: true } } : row,
       );
       await writeFile(join(project.path, 'bad-rows.json'), JSON.stringify(withExtra));
-      const before = counts();
+      const before = await counts();
       const run = await fx(
         ['cloud', 'render', '--json', '--batch', 'bad-rows.json', '-o', output, '--strict-variables'],
         { env, cwd: project.path },
       );
       assert.equal(run.code, 3, run.stdout + run.stderr);
       assert.equal(eventsOf(run, 'error')[0]?.code, code);
-      assert.deepEqual(counts(), before);
+      assert.deepEqual(await counts(), before);
       assert.equal(existsSync(join(project.path, 'renders/b')), false);
     });
   }
@@ -283,7 +286,7 @@ describe('fx cloud', () => {
     const next = eventsOf(second, 'result')[0] as { renders: { render_id: string }[] };
     assert.notEqual(next.renders[0]!.render_id, page.renders[0]!.render_id);
     const all = await fx(['cloud', 'list', '--all', '--limit', '2'], { env });
-    assert.equal(all.stdout.trim().split('\n').length, counts().renders);
+    assert.equal(all.stdout.trim().split('\n').length, (await counts()).renders);
     assert.equal((await fx(['cloud', 'list', '--limit', '0'], { env })).code, 2);
   });
 
@@ -370,11 +373,11 @@ describe('fx cloud', () => {
   });
 
   test('--asset-id renders an uploaded asset without zipping or uploading; 16:9 unless set', async () => {
-    const [{ asset_id: assetId }] = setup.service.rows(
+    const [{ asset_id: assetId }] = (await setup.service.rows(
       // The first project uploaded renders (a later test uploads one that fails on purpose).
       'SELECT id AS asset_id FROM assets ORDER BY created_at, rowid LIMIT 1',
-    ) as [{ asset_id: string }];
-    const before = counts();
+    )) as [{ asset_id: string }];
+    const before = await counts();
     const run = await fx(['cloud', 'render', '--asset-id', assetId, ...FAST, '--json'], { env, cwd: project.path });
     assert.equal(run.code, 0, run.stderr);
     const render = eventsOf(run, 'result').find((event) => event.stage === 'downloaded')!.render as {
@@ -382,7 +385,7 @@ describe('fx cloud', () => {
       aspect_ratio: string;
     };
     assert.deepEqual([render.asset_id, render.aspect_ratio], [assetId, '16:9']);
-    assert.equal(counts().assets, before.assets);
+    assert.equal((await counts()).assets, before.assets);
     assert.ok(!eventsOf(run, 'progress').some((event) => event.stage === 'uploading'));
   });
 });

@@ -60,7 +60,7 @@ describe('client under faults', () => {
 
   for (const kind of ['drop-after-response', 'drop-after-body'] as const) {
     test(`an upload whose connection is cut (${kind}) is retried with the same key: one asset`, async () => {
-      const before_ = assetCount();
+      const before_ = await assetCount();
       setup.proxy.add({ method: 'POST', path: /^\/v3\/assets/, action: { kind } });
       const asset = await client.uploadAsset(PROJECT_ZIP);
       const posts = setup.proxy.matching('POST', /^\/v3\/assets/);
@@ -69,21 +69,21 @@ describe('client under faults', () => {
       const keys = new Set(attempts.map((request) => request.headers['idempotency-key']));
       assert.equal(keys.size, 1, 'every attempt carried the same Idempotency-Key');
       assert.match(String([...keys][0]), /^fx-[0-9a-f]{32}$/);
-      assert.equal(assetCount(), before_ + 1);
-      assert.deepEqual(setup.service.rows('SELECT id FROM assets ORDER BY created_at DESC LIMIT 1'), [
+      assert.equal(await assetCount(), before_ + 1);
+      assert.deepEqual(await setup.service.rows('SELECT id FROM assets ORDER BY created_at DESC LIMIT 1'), [
         { id: asset.asset_id },
       ]);
     });
 
     test(`a submit whose connection is cut (${kind}) is retried with the same key: one render`, async () => {
       const { asset_id } = await client.uploadAsset(PROJECT_ZIP);
-      const before_ = renderCount();
+      const before_ = await renderCount();
       setup.proxy.add({ method: 'POST', path: /^\/v3\/renders$/, action: { kind } });
       const render = await client.createRender({ asset_id, fps: 1 }, { idempotencyKey: `submit:${kind}` });
       const posts = setup.proxy.matching('POST', /^\/v3\/renders$/);
       assert.ok(posts.filter((r) => r.headers['idempotency-key'] === `submit:${kind}`).length >= 2);
-      assert.equal(renderCount(), before_ + 1);
-      assert.deepEqual(setup.service.rows('SELECT id FROM renders ORDER BY seq DESC LIMIT 1'), [
+      assert.equal(await renderCount(), before_ + 1);
+      assert.deepEqual(await setup.service.rows('SELECT id FROM renders ORDER BY seq DESC LIMIT 1'), [
         { id: render.render_id },
       ]);
     });

@@ -25,7 +25,7 @@ test('a "composition" naming a folder inside the asset answers 422 composition_n
     const error = await errorOf(response);
     assert.deepEqual([error.code, error.param], ['composition_not_found', 'composition'], composition);
   }
-  assert.equal(service.count('renders'), 0);
+  assert.equal(await service.count('renders'), 0);
 });
 
 /** `variables` nested `levels` deep, the object itself being level 1: `{ "v": { "v": … 1 } }`. */
@@ -51,7 +51,7 @@ test('variables nested deeper than the limit answer 400 variables_too_deep at on
     const error = await errorOf(response);
     assert.deepEqual([error.code, error.param], ['variables_too_deep', 'variables'], `${levels} levels of ${open}`);
   }
-  assert.equal(service.count('renders'), 0, 'nothing was stored');
+  assert.equal(await service.count('renders'), 0, 'nothing was stored');
 });
 
 test('variables as deep as real ones (a font value, 16 levels) are accepted', async () => {

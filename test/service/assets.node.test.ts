@@ -235,8 +235,8 @@ describe('POST /v3/assets', () => {
       assert.equal(response.status, hostile.status ?? 422);
       if (hostile.param) assert.equal(body.error.param, hostile.param);
       assert.deepEqual(await test_.storedAssetEntries(), []);
-      assert.equal(test_.count('assets'), 0);
-      assert.equal(test_.count('idempotency_keys'), 0);
+      assert.equal(await test_.count('assets'), 0);
+      assert.equal(await test_.count('idempotency_keys'), 0);
     });
   }
 

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createService } from '../../src/service/service.js';
+import { childEnv, newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
 import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, jsonInit, startTestService, zipInit, type TestService } from './helpers/harness.js';
 import { projectZip } from './helpers/zip-builder.js';
@@ -77,7 +75,10 @@ describe('bearer authentication', () => {
         assert.match(response.headers.get('www-authenticate') ?? '', credential.challenge);
         const body = (await response.json()) as ErrorJson;
         assert.deepEqual([body.error.code, body.error.param], [credential.code, 'Authorization']);
-        assert.deepEqual([test_.count('assets'), test_.count('renders'), test_.count('idempotency_keys')], [0, 0, 0]);
+        assert.deepEqual(
+          [await test_.count('assets'), await test_.count('renders'), await test_.count('idempotency_keys')],
+          [0, 0, 0],
+        );
         assert.deepEqual(await test_.storedAssetEntries(), []);
       });
     }
@@ -85,9 +86,9 @@ describe('bearer authentication', () => {
 
   test('a revoked key → 401 invalid_token', async () => {
     const account = await test_.service.context.accounts.ensure('revoked', Date.now());
-    const { id, key } = test_.service.context.apiKeys.create(account.id);
+    const { id, key } = await test_.service.context.apiKeys.create(account.id);
     assert.equal((await test_.api('/v3/account', { headers: { authorization: `Bearer ${key}` } })).status, 200);
-    assert.equal(test_.service.context.apiKeys.revoke(id), true);
+    assert.equal(await test_.service.context.apiKeys.revoke(id), true);
     const response = await test_.api('/v3/account', { headers: { authorization: `Bearer ${key}` } });
     assert.equal(response.status, 401);
     assert.equal(((await response.json()) as ErrorJson).error.code, 'invalid_token');
@@ -106,28 +107,29 @@ describe('bearer authentication', () => {
   });
 
   test('keys are stored hashed: the database never holds the key', async () => {
-    const Database = (await import('better-sqlite3')).default;
-    const db = new Database(join(test_.dataDir, 'service.db'), { readonly: true });
+    const db = await openTestDb(test_.location);
     try {
-      const rows = db.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
+      const rows = await db.rows('SELECT * FROM api_keys');
       assert.ok(rows.length > 0);
       assert.ok(!JSON.stringify(rows).includes(test_.key));
       assert.ok(!JSON.stringify(rows).includes(test_.key.slice(20)));
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
 
 describe('admin command', () => {
-  let dataDir: string;
+  let location: TestLocation;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-admin-test-'));
+    location = await newTestLocation('fx-admin-test-');
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => removeTestLocation(location));
 
   const admin = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir]);
+    run(process.execPath, ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', location.dataDir], {
+      env: childEnv(location),
+    });
 
   test('create-key prints a key once that the service accepts; revoke-key refuses it afterwards', async () => {
     const { stdout } = await admin('create-key', '--account', 'acme');
@@ -135,7 +137,7 @@ describe('admin command', () => {
     const keyId = /key id: (key_\S+)/.exec(stdout)?.[1];
     const secret = /webhook secret: (whsec_[A-Za-z0-9+/=]+)/.exec(stdout)?.[1];
     assert.ok(key && keyId && secret, stdout);
-    const service = await createService({ dataDir, render: createFfmpegRenderer() });
+    const service = await createService({ ...location, render: createFfmpegRenderer() });
     try {
       const { url } = await service.listen(0);
       const account = await fetch(`${url}/v3/account`, { headers: { authorization: `Bearer ${key}` } });
@@ -169,10 +171,10 @@ describe('admin command', () => {
 
 describe('authenticator chain', () => {
   test('an added authenticator (the OAuth verifier slot) is tried after API keys and reported as its kind', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'fx-chain-test-'));
+    const location = await newTestLocation('fx-chain-test-');
     let accountId = '';
     const service = await createService({
-      dataDir,
+      ...location,
       render: createFfmpegRenderer(),
       authenticators: [
         {
@@ -195,7 +197,7 @@ describe('authenticator chain', () => {
       );
     } finally {
       await service.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeTestLocation(location);
     }
   });
 });

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RenderFunction } from '../../src/render/types.js';
-import { createApiKey, openServiceDatabase } from '../../src/service/admin-commands.js';
-import { createService, DATABASE_FILE } from '../../src/service/service.js';
+import { createApiKey } from '../../src/service/admin-commands.js';
+import { openStores } from '../../src/service/db/open-stores.js';
+import { createService } from '../../src/service/service.js';
+import { childEnv, newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
 import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, jsonInit, waitFor, zipInit, type RenderJson } from './helpers/harness.js';
 import { projectZip } from './helpers/zip-builder.js';
@@ -36,10 +35,12 @@ async function startReceiver(answers: number[] = []) {
   };
 }
 
-function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/service/helpers/child-service.ts', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+function startChild(location: TestLocation): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/service/helpers/child-service.ts', location.dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv(location) },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -57,19 +58,19 @@ const exited = (child: ChildProcess) =>
   );
 
 describe('crash safety', () => {
-  let dataDir: string;
+  let location: TestLocation;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-crash-test-'));
+    location = await newTestLocation('fx-crash-test-');
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => removeTestLocation(location));
 
   test('kill -9 mid-render, restart: the render is run again and completes, its webhook delivered', async () => {
-    const db = openServiceDatabase(dataDir);
-    const { key } = await createApiKey(db, 'crash');
-    db.close();
+    const stores = await openStores(location);
+    const { key } = await createApiKey(stores, 'crash');
+    await stores.close();
     const receiver = await startReceiver();
     const auth = { authorization: `Bearer ${key}` };
-    let { child, url } = await startChild(dataDir);
+    let { child, url } = await startChild(location);
     try {
       const upload = await fetch(
         `${url}/v3/assets`,
@@ -98,16 +99,17 @@ describe('crash safety', () => {
 
       child.kill('SIGKILL');
       await exited(child);
-      const reader = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-      assert.equal(
-        (reader.prepare('SELECT status FROM renders WHERE id = ?').get(submitted.render_id) as { status: string })
-          .status,
-        'rendering',
+      const reader = await openTestDb(location);
+      assert.deepEqual(await reader.rows('SELECT status FROM renders WHERE id = ?', submitted.render_id), [
+        { status: 'rendering' },
+      ]);
+      await reader.close();
+      assert.ok(
+        existsSync(join(location.dataDir, 'work', submitted.render_id)),
+        'the killed render left its work folder',
       );
-      reader.close();
-      assert.ok(existsSync(join(dataDir, 'work', submitted.render_id)), 'the killed render left its work folder');
 
-      ({ child, url } = await startChild(dataDir));
+      ({ child, url } = await startChild(location));
       const done = await waitFor(
         async () => {
           const render = await poll();
@@ -131,11 +133,11 @@ describe('crash safety', () => {
 });
 
 describe('recovery in process', () => {
-  let dataDir: string;
+  let location: TestLocation;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-recovery-test-'));
+    location = await newTestLocation('fx-recovery-test-');
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => removeTestLocation(location));
 
   /** A renderer that only ends when aborted, reporting one frame first. */
   const hanging: RenderFunction = (options) =>
@@ -147,12 +149,12 @@ describe('recovery in process', () => {
 
   test('a render interrupted maxAttempts times fails with render_interrupted and sends render.failed', async () => {
     const receiver = await startReceiver();
-    const first = await createService({ dataDir, render: hanging, allowInsecureCallbacks: true, maxAttempts: 3 });
-    const admin = openServiceDatabase(dataDir);
+    const first = await createService({ ...location, render: hanging, allowInsecureCallbacks: true, maxAttempts: 3 });
+    const admin = await openStores(location);
     const { accountId } = await createApiKey(admin, 'interrupted');
-    admin.close();
+    await admin.close();
     const { url } = await first.listen(0);
-    const { key } = first.context.apiKeys.create(accountId);
+    const { key } = await first.context.apiKeys.create(accountId);
     const auth = { authorization: `Bearer ${key}` };
     const { asset_id } = (await (
       await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': compositionHtml() }), auth))
@@ -165,17 +167,16 @@ describe('recovery in process', () => {
     );
     await first.close();
     // Graceful shutdown puts it back in the queue without counting the attempt.
-    const writer = new Database(join(dataDir, DATABASE_FILE));
-    assert.deepEqual(writer.prepare('SELECT status, attempts FROM renders WHERE id = ?').get(render_id), {
-      status: 'queued',
-      attempts: 0,
-    });
+    const writer = await openTestDb(location);
+    assert.deepEqual(await writer.rows('SELECT status, attempts FROM renders WHERE id = ?', render_id), [
+      { status: 'queued', attempts: 0 },
+    ]);
     // As if it had been started and killed three times.
-    writer.prepare(`UPDATE renders SET status = 'rendering', attempts = 3 WHERE id = ?`).run(render_id);
-    writer.close();
+    await writer.run(`UPDATE renders SET status = 'rendering', attempts = 3 WHERE id = ?`, render_id);
+    await writer.close();
 
     const second = await createService({
-      dataDir,
+      ...location,
       render: hanging,
       allowInsecureCallbacks: true,
       maxAttempts: 3,
@@ -197,15 +198,15 @@ describe('recovery in process', () => {
   test('webhook retries are persisted: a restart continues the schedule with the same webhook-id', async () => {
     const receiver = await startReceiver([500]);
     const settings = {
-      dataDir,
+      ...location,
       render: createFfmpegRenderer(),
       allowInsecureCallbacks: true,
       webhooks: { pollMs: 50, retryBaseMs: 60_000 },
     };
     const first = await createService(settings);
-    const admin = openServiceDatabase(dataDir);
+    const admin = await openStores(location);
     const { key } = await createApiKey(admin, 'webhook-restart');
-    admin.close();
+    await admin.close();
     const { url } = await first.listen(0);
     const auth = { authorization: `Bearer ${key}` };
     const { asset_id } = (await (
@@ -218,13 +219,13 @@ describe('recovery in process', () => {
     await first.close();
 
     // The next attempt was scheduled a minute out; make it due now, as if the minute had passed while down.
-    const writer = new Database(join(dataDir, DATABASE_FILE));
+    const writer = await openTestDb(location);
     assert.deepEqual(
-      writer.prepare('SELECT state, attempts, last_status FROM webhook_deliveries WHERE render_id = ?').get(render_id),
-      { state: 'pending', attempts: 1, last_status: 500 },
+      await writer.rows('SELECT state, attempts, last_status FROM webhook_deliveries WHERE render_id = ?', render_id),
+      [{ state: 'pending', attempts: 1, last_status: 500 }],
     );
-    writer.prepare('UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE render_id = ?').run(render_id);
-    writer.close();
+    await writer.run('UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE render_id = ?', render_id);
+    await writer.close();
 
     const second = await createService(settings);
     try {

@@ -89,8 +89,8 @@ describe('outbound requests connect to the addresses checked', () => {
     await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, callback_url: url }));
     // The stand-in speaks no TLS, so the first attempt fails after its handshake began — at the public address.
     const [row] = await waitFor(
-      () => {
-        const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
+      async () => {
+        const rows = await test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
         return Number(rows[0]?.attempts ?? 0) >= 2 ? rows : undefined;
       },
       15_000,
@@ -106,8 +106,8 @@ describe('outbound requests connect to the addresses checked', () => {
     const url = `https://private-hook.test:${hooks.port}/hook`;
     await test_.api('/v3/renders', jsonInit({ asset_id: assetId, fps: 2, callback_url: url }));
     const [row] = await waitFor(
-      () => {
-        const rows = test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
+      async () => {
+        const rows = await test_.rows(`SELECT attempts, last_error FROM webhook_deliveries WHERE url = ?`, url);
         return Number(rows[0]?.attempts ?? 0) >= 1 ? rows : undefined;
       },
       15_000,

@@ -44,7 +44,7 @@ describe('Idempotency-Key', () => {
     test_.api('/v3/renders', jsonInit(body, { 'idempotency-key': key, ...headers }));
 
   test('the same key and body replays the first answer, creating one render', async () => {
-    const before_ = test_.count('renders');
+    const before_ = await test_.count('renders');
     const first = await submit({ asset_id: assetId, fps: 2 }, 'replay-1');
     const firstBody = (await first.json()) as RenderJson;
     const second = await submit({ asset_id: assetId, fps: 2 }, 'replay-1');
@@ -53,7 +53,7 @@ describe('Idempotency-Key', () => {
     assert.equal(second.status, 202);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(await second.json(), firstBody);
-    assert.equal(test_.count('renders'), before_ + 1);
+    assert.equal(await test_.count('renders'), before_ + 1);
   });
 
   test('the same key with a different body → 422 idempotency_key_reused', async () => {
@@ -68,7 +68,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('a duplicate while the first is in flight → 409 idempotency_key_in_progress, then the replay', async () => {
-    const before_ = test_.count('renders');
+    const before_ = await test_.count('renders');
     const requested = new Promise<void>((resolve) => (pageRequested = resolve));
     const first = submit({ url: slowUrl }, 'race-1');
     await requested;
@@ -83,7 +83,7 @@ describe('Idempotency-Key', () => {
       ((await replay.json()) as RenderJson).render_id,
       ((await firstResponse.json()) as RenderJson).render_id,
     );
-    assert.equal(test_.count('renders'), before_ + 1);
+    assert.equal(await test_.count('renders'), before_ + 1);
   });
 
   test('a refused request is not remembered: a corrected retry with the same key runs', async () => {
@@ -125,12 +125,12 @@ describe('Idempotency-Key', () => {
   ];
   for (const [name, key] of BAD_KEYS) {
     test(`${name} → 400 idempotency_key_invalid, nothing stored`, async () => {
-      const before_ = test_.count('renders');
+      const before_ = await test_.count('renders');
       const response = await test_.api('/v3/renders', jsonInit({ asset_id: assetId }, { 'idempotency-key': key }));
       assert.equal(response.status, 400);
       const { error } = (await response.json()) as ErrorJson;
       assert.deepEqual([error.code, error.param], ['idempotency_key_invalid', 'Idempotency-Key']);
-      assert.equal(test_.count('renders'), before_);
+      assert.equal(await test_.count('renders'), before_);
     });
   }
 

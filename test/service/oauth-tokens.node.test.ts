@@ -195,7 +195,7 @@ describe('access tokens at /v3', () => {
 
   test('API keys still work next to OAuth tokens', async () => {
     const account = await test_.service.context.accounts.ensure('alice', Date.now());
-    const { key: apiKey } = test_.service.context.apiKeys.create(account.id);
+    const { key: apiKey } = await test_.service.context.apiKeys.create(account.id);
     const json = (await (await call(apiKey)).json()) as { credential: { kind: string } };
     assert.equal(json.credential.kind, 'api_key');
   });
@@ -253,7 +253,7 @@ describe('a restart of the service', () => {
     try {
       const tokens = await cliTokens(first, receiver);
       await first.stop();
-      second = await startOAuthService({ dataDir: first.dataDir, port: first.port });
+      second = await startOAuthService({ location: first.location, port: first.port });
       assert.equal((await fetch(`${second.url}/v3/account`, bearer(tokens.access_token))).status, 200);
       const refreshed = await refresh(second.issuer, 'fx-cli', tokens.refresh_token);
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));

@@ -1,19 +1,22 @@
-// The authorization server's parts on their own: settings, password hashing, the SQLite adapter, the admin command.
+// The authorization server's parts on their own: settings, password hashing, the records adapter, the admin command.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SqliteAccountStore } from '../../src/service/accounts/account-store.js';
-import type { Sqlite } from '../../src/service/db/sqlite.js';
+import { openStores } from '../../src/service/db/open-stores.js';
+import type { Stores } from '../../src/service/db/stores.js';
 import { sha256Hex } from '../../src/service/ids.js';
-import { openOAuthDatabase } from '../../src/service/oauth/database.js';
 import { LoginThrottle } from '../../src/service/oauth/login-throttle.js';
 import { hashPassword, PasswordStore, verifyPassword } from '../../src/service/oauth/passwords.js';
 import { DEFAULT_ISSUER, resolveOAuthSettings, type OAuthSettings } from '../../src/service/oauth/settings.js';
 import { WorkLimit, WorkLimitBusyError } from '../../src/service/oauth/work-limit.js';
-import { grantIsLive, purgeExpiredOAuthRecords, SqliteOAuthAdapter } from '../../src/service/oauth/sqlite-adapter.js';
+import {
+  childEnv,
+  newTestLocation,
+  openTestDb,
+  removeTestLocation,
+  type TestDb,
+  type TestLocation,
+} from './helpers/database.js';
 
 describe('resolveOAuthSettings', () => {
   test('defaults: issuer on 127.0.0.1:8787/oauth, audience its origin + /v3, 10 min access tokens', () => {
@@ -204,29 +207,31 @@ describe('passwords', () => {
       assert.equal(await verifyPassword('anything at all', hash), false));
 });
 
-describe('SqliteOAuthAdapter and PasswordStore', () => {
-  let dataDir: string;
-  let db: Sqlite;
+describe('the OAuth records and PasswordStore', () => {
+  let location: TestLocation;
+  let stores: Stores;
+  let db: TestDb;
   let clock = 1_000_000;
   const now = () => clock;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-units-'));
-    db = openOAuthDatabase(dataDir);
+    location = await newTestLocation('fx-oauth-units-');
+    stores = await openStores({ ...location, now });
+    db = await openTestDb(location);
   });
   after(async () => {
-    db.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await db.close();
+    await stores.close();
+    await removeTestLocation(location);
   });
 
-  const row = (model: string, id: string) =>
-    db.prepare('SELECT * FROM oauth_records WHERE model = ? AND id = ?').get(model, id) as
-      Record<string, unknown> | undefined;
+  const row = async (model: string, id: string) =>
+    (await db.rows('SELECT * FROM oauth_records WHERE model = ? AND id = ?', model, id))[0];
 
   test('refresh tokens are stored by their SHA-256, without their value in the payload', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'RefreshToken', now);
+    const adapter = stores.oauth.adapter('RefreshToken');
     await adapter.upsert('rt-secret-value', { jti: 'rt-secret-value', grantId: 'g1', kind: 'RefreshToken' }, 60);
-    assert.equal(row('RefreshToken', 'rt-secret-value'), undefined);
-    const stored = row('RefreshToken', sha256Hex('rt-secret-value'))!;
+    assert.equal(await row('RefreshToken', 'rt-secret-value'), undefined);
+    const stored = (await row('RefreshToken', sha256Hex('rt-secret-value')))!;
     assert.doesNotMatch(String(stored.payload), /rt-secret-value/);
     assert.deepEqual(await adapter.find('rt-secret-value'), {
       jti: 'rt-secret-value',
@@ -236,24 +241,24 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
   });
 
   test('grants and sessions are stored by their id', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'Grant', now);
+    const adapter = stores.oauth.adapter('Grant');
     await adapter.upsert('grant-1', { jti: 'grant-1', accountId: 'acct_a' }, 60);
-    assert.ok(row('Grant', 'grant-1'));
-    assert.equal(grantIsLive(db, 'grant-1', clock), true);
+    assert.ok(await row('Grant', 'grant-1'));
+    assert.equal(await stores.oauth.grantIsLive('grant-1', clock), true);
   });
 
   test('a record is gone once expired, and purged', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'Interaction', now);
+    const adapter = stores.oauth.adapter('Interaction');
     await adapter.upsert('i-1', { jti: 'i-1' }, 10);
     assert.ok(await adapter.find('i-1'));
     clock += 10_000;
     assert.equal(await adapter.find('i-1'), undefined);
-    assert.ok(purgeExpiredOAuthRecords(db, clock) >= 1);
-    assert.equal(row('Interaction', 'i-1'), undefined);
+    assert.ok((await stores.oauth.purgeExpired(clock)) >= 1);
+    assert.equal(await row('Interaction', 'i-1'), undefined);
   });
 
   test('consume marks once; a second consume (a concurrent replay) throws invalid_grant', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'AuthorizationCode', now);
+    const adapter = stores.oauth.adapter('AuthorizationCode');
     await adapter.upsert('code-1', { jti: 'code-1', grantId: 'g2' }, 60);
     await adapter.consume('code-1');
     assert.equal(typeof (await adapter.find('code-1'))?.consumed, 'number');
@@ -261,15 +266,15 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
   });
 
   test('findByUid finds a session', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'Session', now);
+    const adapter = stores.oauth.adapter('Session');
     await adapter.upsert('session-1', { jti: 'session-1', uid: 'uid-1', accountId: 'acct_a' }, 60);
     assert.deepEqual(await adapter.findByUid('uid-1'), { jti: 'session-1', uid: 'uid-1', accountId: 'acct_a' });
     assert.equal(await adapter.findByUid('uid-2'), undefined);
   });
 
   test("revokeByGrantId removes that model's records of the grant only", async () => {
-    const tokens = new SqliteOAuthAdapter(db, 'RefreshToken', now);
-    const codes = new SqliteOAuthAdapter(db, 'AuthorizationCode', now);
+    const tokens = stores.oauth.adapter('RefreshToken');
+    const codes = stores.oauth.adapter('AuthorizationCode');
     await tokens.upsert('rt-a', { grantId: 'g3' }, 60);
     await tokens.upsert('rt-b', { grantId: 'g4' }, 60);
     await codes.upsert('code-a', { grantId: 'g3' }, 60);
@@ -281,39 +286,38 @@ describe('SqliteOAuthAdapter and PasswordStore', () => {
   });
 
   test('destroy removes a record', async () => {
-    const adapter = new SqliteOAuthAdapter(db, 'Grant', now);
+    const adapter = stores.oauth.adapter('Grant');
     await adapter.upsert('grant-2', { jti: 'grant-2' }, 60);
     await adapter.destroy('grant-2');
-    assert.equal(grantIsLive(db, 'grant-2', clock), false);
+    assert.equal(await stores.oauth.grantIsLive('grant-2', clock), false);
   });
 
   test('PasswordStore: only the right password of an account with one passes', async () => {
-    const account = await new SqliteAccountStore(db).ensure('carol', Date.now());
-    const passwords = new PasswordStore(db);
+    const account = await stores.accounts.ensure('carol', Date.now());
+    const passwords = new PasswordStore(stores.passwords);
     assert.equal(await passwords.check(account.id, 'correct horse battery'), false);
     await passwords.set(account.id, 'correct horse battery');
     assert.equal(await passwords.check(account.id, 'correct horse battery'), true);
     assert.equal(await passwords.check(account.id, 'wrong horse battery'), false);
     assert.equal(await passwords.check(undefined, 'correct horse battery'), false);
-    const stored = db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(account.id) as {
-      hash: string;
-    };
-    assert.doesNotMatch(stored.hash, /horse/);
+    const [stored] = await db.rows('SELECT hash FROM account_passwords WHERE account_id = ?', account.id);
+    assert.doesNotMatch(String(stored!.hash), /horse/);
   });
 });
 
 describe('admin.ts set-password', () => {
-  let dataDir: string;
+  let location: TestLocation;
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'fx-oauth-admin-'));
+    location = await newTestLocation('fx-oauth-admin-');
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(() => removeTestLocation(location));
 
   const admin = (stdin: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', dataDir],
+        ['--import', 'tsx', 'src/service/admin.ts', ...args, '--data-dir', location.dataDir],
+        { env: childEnv(location) },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
       );
       child.stdin!.end(stdin);
@@ -324,12 +328,12 @@ describe('admin.ts set-password', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^password set for account acct_\S+ \(dave\)\n$/);
     assert.doesNotMatch(result.stdout + result.stderr, /piped password/);
-    const db = openOAuthDatabase(dataDir);
+    const stores = await openStores(location);
     try {
-      const account = await new SqliteAccountStore(db).findByName('dave');
-      assert.equal(await new PasswordStore(db).check(account!.id, 'piped password here'), true);
+      const account = await stores.accounts.findByName('dave');
+      assert.equal(await new PasswordStore(stores.passwords).check(account!.id, 'piped password here'), true);
     } finally {
-      db.close();
+      await stores.close();
     }
   });
 
@@ -337,12 +341,14 @@ describe('admin.ts set-password', () => {
     const result = await admin('short\n', 'set-password', '--account', 'erin');
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^password_too_short: /);
-    const db = openOAuthDatabase(dataDir);
+    const stores = await openStores(location);
+    const db = await openTestDb(location);
     try {
-      assert.equal((db.prepare('SELECT COUNT(*) AS n FROM account_passwords').get() as { n: number }).n, 1);
-      assert.equal(await new SqliteAccountStore(db).findByName('erin'), undefined);
+      assert.equal(await db.count('account_passwords'), 1);
+      assert.equal(await stores.accounts.findByName('erin'), undefined);
     } finally {
-      db.close();
+      await db.close();
+      await stores.close();
     }
   });
 

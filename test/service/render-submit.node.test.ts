@@ -46,7 +46,7 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
       expected,
       json.error.message,
     );
-    assert.equal(test_.count('renders'), 0);
+    assert.equal(await test_.count('renders'), 0);
     return json;
   };
 
@@ -359,7 +359,7 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
     );
     assert.equal(response.status, 404);
     assert.equal(((await response.json()) as ErrorJson).error.code, 'asset_not_found');
-    assert.equal(test_.count('renders'), 0);
+    assert.equal(await test_.count('renders'), 0);
   });
 });
 

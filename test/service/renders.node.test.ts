@@ -592,12 +592,12 @@ describe('url renders', () => {
   });
 
   test('a page lasting 1e308 seconds → 422 composition_duration_too_long, nothing stored', async () => {
-    const before = test_.count('renders');
+    const before = await test_.count('renders');
     const response = await test_.api('/v3/renders', jsonInit({ url: `${originUrl}/forever.html` }));
     assert.equal(response.status, 422);
     const body = (await response.json()) as { error: { code: string; param: string } };
     assert.deepEqual([body.error.code, body.error.param], ['composition_duration_too_long', 'composition']);
-    assert.equal(test_.count('renders'), before);
+    assert.equal(await test_.count('renders'), before);
   });
 
   for (const [path, reason] of [
@@ -611,7 +611,7 @@ describe('url renders', () => {
       assert.equal(response.status, 422);
       const body = (await response.json()) as { error: { code: string; param: string } };
       assert.deepEqual([body.error.code, body.error.param], ['url_fetch_failed', 'url']);
-      assert.equal(test_.count('renders'), 1);
+      assert.equal(await test_.count('renders'), 1);
     });
   }
 });

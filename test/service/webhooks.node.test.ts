@@ -104,8 +104,8 @@ describe('webhooks', () => {
     );
     assert.equal(new Set(attempts.map((attempt) => attempt.headers['webhook-id'])).size, 1);
     assert.ok(attempts.every((attempt) => verify(secret, attempt)));
-    const [row] = await waitFor(() => {
-      const rows = test_.rows(
+    const [row] = await waitFor(async () => {
+      const rows = await test_.rows(
         `SELECT state, attempts, last_status FROM webhook_deliveries WHERE url = ?`,
         `${receiverUrl}/flaky`,
       );

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IdPrefix, WEBHOOK_SECRET_PREFIX } from '../../wire/constants.js';
-import type { Sqlite } from '../db/sqlite.js';
-import { newId } from '../ids.js';
+import { WEBHOOK_SECRET_PREFIX } from '../../wire/constants.js';
 
 export interface Account {
   readonly id: string;
@@ -11,6 +9,7 @@ export interface Account {
   readonly createdAt: number;
 }
 
+/** Accounts; implementations: `account-store.sqlite.ts`, `account-store.postgres.ts`. */
 export interface AccountStore {
   get(id: string): Promise<Account | undefined>;
   findByName(name: string): Promise<Account | undefined>;
@@ -21,38 +20,12 @@ export interface AccountStore {
 
 export const newWebhookSecret = () => `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64')}`;
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   name: string;
   webhook_secret: string;
   created_at: number;
 }
 
-const toAccount = (row: AccountRow | undefined): Account | undefined =>
+export const toAccount = (row: AccountRow | undefined): Account | undefined =>
   row && { id: row.id, name: row.name, webhookSecret: row.webhook_secret, createdAt: row.created_at };
-
-export class SqliteAccountStore implements AccountStore {
-  constructor(private readonly db: Sqlite) {}
-
-  async get(id: string) {
-    return toAccount(this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined);
-  }
-
-  async findByName(name: string) {
-    return toAccount(this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name) as AccountRow | undefined);
-  }
-
-  async ensure(name: string, now: number) {
-    this.db
-      .prepare(
-        'INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING',
-      )
-      .run(newId(IdPrefix.account), name, newWebhookSecret(), now);
-    return (await this.findByName(name))!;
-  }
-
-  async rotateWebhookSecret(id: string) {
-    this.db.prepare('UPDATE accounts SET webhook_secret = ? WHERE id = ?').run(newWebhookSecret(), id);
-    return this.get(id);
-  }
-}

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SCHEMA } from './schema.js';
+import { SCHEMA } from './schema.sqlite.js';
 
 export type Sqlite = Database.Database;
 

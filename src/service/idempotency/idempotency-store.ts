@@ -1,5 +1,3 @@
-import type { Sqlite } from '../db/sqlite.js';
-
 /** One key of one credential on one endpoint. */
 export interface IdempotencyScope {
   readonly credentialId: string;
@@ -13,7 +11,10 @@ export type IdempotencyBegin =
   | { readonly state: 'in_progress' }
   | { readonly state: 'mismatch' };
 
-/** Remembered answers to idempotent requests. Must decide `begin` atomically (a unique key, a transaction). */
+/**
+ * Remembered answers to idempotent requests (implementations: `idempotency-store.sqlite.ts`, `.postgres.ts`). Must decide `begin`
+ * atomically (a unique key, a transaction).
+ */
 export interface IdempotencyStore {
   begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number): Promise<IdempotencyBegin>;
   complete(scope: IdempotencyScope, status: number, body: string): Promise<void>;
@@ -22,60 +23,4 @@ export interface IdempotencyStore {
   /** After a restart nothing is in flight any more. */
   clearInFlight(): Promise<void>;
   purgeExpired(now: number): Promise<void>;
-}
-
-interface Row {
-  request_hash: string;
-  state: 'in_flight' | 'done';
-  status: number | null;
-  body: string | null;
-}
-
-const WHERE = 'credential_id = ? AND endpoint = ? AND key = ?';
-const args = (scope: IdempotencyScope) => [scope.credentialId, scope.endpoint, scope.key] as const;
-
-export class SqliteIdempotencyStore implements IdempotencyStore {
-  private readonly beginTransaction;
-
-  constructor(private readonly db: Sqlite) {
-    this.beginTransaction = db.transaction(
-      (scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number): IdempotencyBegin => {
-        db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND expires_at <= ?`).run(...args(scope), now);
-        const row = db
-          .prepare(`SELECT request_hash, state, status, body FROM idempotency_keys WHERE ${WHERE}`)
-          .get(...args(scope)) as Row | undefined;
-        if (!row) {
-          db.prepare(
-            `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, ?, 'in_flight', ?, ?)`,
-          ).run(...args(scope), requestHash, now, expiresAt);
-          return { state: 'started' };
-        }
-        if (row.request_hash !== requestHash) return { state: 'mismatch' };
-        if (row.state === 'in_flight') return { state: 'in_progress' };
-        return { state: 'replay', status: row.status!, body: row.body! };
-      },
-    );
-  }
-
-  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number) {
-    return this.beginTransaction.immediate(scope, requestHash, now, expiresAt);
-  }
-
-  async complete(scope: IdempotencyScope, status: number, body: string) {
-    this.db
-      .prepare(`UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE ${WHERE}`)
-      .run(status, body, ...args(scope));
-  }
-
-  async release(scope: IdempotencyScope) {
-    this.db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'in_flight'`).run(...args(scope));
-  }
-
-  async clearInFlight() {
-    this.db.prepare(`DELETE FROM idempotency_keys WHERE state = 'in_flight'`).run();
-  }
-
-  async purgeExpired(now: number) {
-    this.db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?').run(now);
-  }
 }

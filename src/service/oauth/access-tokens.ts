@@ -1,17 +1,16 @@
 import type { KeyObject } from 'node:crypto';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { invalidTokenError } from '../auth/bearer.js';
-import type { Sqlite } from '../db/sqlite.js';
 import { ACCESS_TOKEN_TYP, GRANT_ID_CLAIM, OAuthScope } from './constants.js';
 import { verifyCompactJws } from './jws.js';
-import { grantIsLive } from './sqlite-adapter.js';
+import type { OAuthRecords } from './adapter.js';
 
 export interface AccessTokenVerifierOptions {
   readonly issuer: string;
   readonly audience: string;
   readonly publicKeys: ReadonlyMap<string, KeyObject>;
   /** The authorization server's records: a token of a revoked or expired grant is refused at once. */
-  readonly db: Sqlite;
+  readonly records: Pick<OAuthRecords, 'grantIsLive'>;
   readonly now?: () => number;
 }
 
@@ -52,7 +51,7 @@ export class AccessTokenVerifier implements Authenticator {
     const grantId = payload[GRANT_ID_CLAIM];
     if (typeof accountId !== 'string' || typeof grantId !== 'string')
       throw invalidTokenError('the access token names no account or grant');
-    if (!grantIsLive(this.options.db, grantId, now))
+    if (!(await this.options.records.grantIsLive(grantId, now)))
       throw invalidTokenError('the sign-in behind the access token was revoked or has expired; sign in again');
     return { accountId, credentialId: grantId, kind: 'oauth' };
   }

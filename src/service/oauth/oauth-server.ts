@@ -2,20 +2,17 @@ import type { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type Provider from 'oidc-provider';
-import { SqliteAccountStore } from '../accounts/account-store.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { settingOrCreate } from '../db/settings.js';
+import { openStores } from '../db/open-stores.js';
 import type { ServiceEnv } from '../http/env.js';
 import { AccessTokenVerifier } from './access-tokens.js';
 import { SIGNING_KEYS_FILE } from './constants.js';
-import { openOAuthDatabase } from './database.js';
 import { interactionRoutes } from './interactions.js';
 import { providerHandler } from './node-bridge.js';
 import { PasswordStore } from './passwords.js';
 import { createProvider } from './provider.js';
 import { resolveOAuthSettings, type OAuthSettings } from './settings.js';
 import { loadOrCreateSigningKeys } from './signing-keys.js';
-import { purgeExpiredOAuthRecords, SqliteOAuthAdapter } from './sqlite-adapter.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
 
@@ -29,12 +26,12 @@ export interface OAuthServer {
   readonly routes: (app: Hono<ServiceEnv>) => void;
   readonly provider: Provider;
   /** Call after the service's own `close()`. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
  * The built-in OAuth 2.0 authorization server of the reference service (oidc-provider), on its own connection
- * to `dataDir/service.db` and with its signing key in `dataDir/oauth-signing-keys.json`.
+ * to the service's database and with its signing key in `dataDir/oauth-signing-keys.json`.
  *
  * @example
  * const oauth = await createOAuthServer({ dataDir, issuer: 'http://127.0.0.1:8787/oauth' });
@@ -44,13 +41,13 @@ export interface OAuthServer {
  */
 export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServer> {
   const settings = resolveOAuthSettings(input);
-  const db = openOAuthDatabase(settings.dataDir);
-  purgeExpiredOAuthRecords(db, Date.now());
-  const purge = setInterval(() => purgeExpiredOAuthRecords(db, Date.now()), PURGE_INTERVAL_MS);
+  const stores = await openStores(settings);
+  await stores.oauth.purgeExpired(Date.now());
+  const purge = setInterval(() => void stores.oauth.purgeExpired(Date.now()), PURGE_INTERVAL_MS);
   purge.unref();
 
   const keys = loadOrCreateSigningKeys(join(settings.dataDir, SIGNING_KEYS_FILE), settings.log);
-  const accounts = new SqliteAccountStore(db);
+  const { accounts } = stores;
   if (settings.devAutoLogin !== undefined) {
     await accounts.ensure(settings.devAutoLogin, Date.now());
     settings.log('oauth devAutoLogin is on: every sign-in is this account, without password or consent', {
@@ -60,11 +57,11 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
   const provider = createProvider({
     settings,
     jwks: keys.jwks,
-    cookieKey: settingOrCreate(db, 'oauth_cookie_key', () => randomBytes(32).toString('base64url')),
-    adapter: (model) => new SqliteOAuthAdapter(db, model),
+    cookieKey: await stores.settings.getOrCreate('oauth_cookie_key', () => randomBytes(32).toString('base64url')),
+    adapter: (model) => stores.oauth.adapter(model),
     accounts,
   });
-  const passwords = new PasswordStore(db);
+  const passwords = new PasswordStore(stores.passwords);
 
   return {
     issuer: settings.issuer,
@@ -73,16 +70,16 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
       issuer: settings.issuer,
       audience: settings.audience,
       publicKeys: keys.publicKeys,
-      db,
+      records: stores.oauth,
     }),
     routes: (app) => {
       interactionRoutes(app, { provider, accounts, passwords, settings });
       app.all(`${settings.mountPath}/*`, providerHandler(provider, settings.mountPath));
     },
     provider,
-    close() {
+    async close() {
       clearInterval(purge);
-      db.close();
+      await stores.close();
     },
   };
 }

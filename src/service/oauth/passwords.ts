@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { Sqlite } from '../db/sqlite.js';
+import type { PasswordRecords } from './password-records.js';
 
 /** scrypt cost: N = 2^15, r = 8, p = 1 (≈ 32 MiB, tens of milliseconds per attempt). */
 const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
@@ -64,30 +64,21 @@ let unknownAccountHash: Promise<string> | undefined;
 /** Account passwords for the sign-in page, set by `admin.ts set-password`; only scrypt hashes are stored. */
 export class PasswordStore {
   constructor(
-    private readonly db: Sqlite,
+    private readonly records: PasswordRecords,
     private readonly now: () => number = Date.now,
   ) {}
 
   async set(accountId: string, password: string): Promise<void> {
-    const hash = await hashPassword(password);
-    this.db
-      .prepare(
-        'INSERT INTO account_passwords (account_id, hash, updated_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at',
-      )
-      .run(accountId, hash, this.now());
+    await this.records.save(accountId, await hashPassword(password), this.now());
   }
 
   /** True when the account has a password and `password` is it; takes as long for an unknown account. */
   async check(accountId: string | undefined, password: string): Promise<boolean> {
-    const row =
-      accountId === undefined
-        ? undefined
-        : (this.db.prepare('SELECT hash FROM account_passwords WHERE account_id = ?').get(accountId) as
-            { hash: string } | undefined);
+    const hash = accountId === undefined ? undefined : await this.records.hashOf(accountId);
     const matches = await verifyPassword(
       password,
-      row?.hash ?? (await (unknownAccountHash ??= hashPassword(randomBytes(24).toString('base64url')))),
+      hash ?? (await (unknownAccountHash ??= hashPassword(randomBytes(24).toString('base64url')))),
     );
-    return row !== undefined && matches;
+    return hash !== undefined && matches;
   }
 }

@@ -52,8 +52,10 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 };
 
 export interface OAuthSettings {
-  /** The service data folder: holds `service.db` (records) and the signing key file. */
+  /** The service data folder: holds `service.db` (records, without `databaseUrl`) and the signing key file. */
   readonly dataDir: string;
+  /** The service's PostgreSQL database, when it has one (`ServiceConfig.databaseUrl`). */
+  readonly databaseUrl?: string;
   /** Issuer identifier; its path is where the server is mounted. Default `http://127.0.0.1:8787/oauth`. */
   readonly issuer?: string;
   /** Resource indicator and `aud` of access tokens. Default: the issuer's origin + `/v3`. */
@@ -73,6 +75,7 @@ export interface OAuthSettings {
 
 export interface ResolvedOAuthSettings {
   readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
   readonly issuer: string;
   /** The issuer's path, e.g. `/oauth`: every route of the server is under it. */
   readonly mountPath: string;
@@ -111,6 +114,7 @@ export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSett
   );
   return {
     dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl || undefined,
     issuer: issuer.href.replace(/\/+$/, ''),
     mountPath: issuer.pathname.replace(/\/+$/, ''),
     audience: parseAudience(settings.audience ?? `${issuer.origin}/v3`),

@@ -1,57 +1,8 @@
 import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
-import type { RenderStore } from './render-store.js';
+import { toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
-
-interface Row {
-  seq: number;
-  id: string;
-  account_id: string;
-  credential_id: string;
-  status: RenderRow['status'];
-  request: string;
-  warnings: string;
-  project_key: string;
-  stage: RenderRow['stage'];
-  frames_done: number;
-  frames_total: number | null;
-  attempts: number;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  video_key: string | null;
-  thumbnail_key: string | null;
-  output: string | null;
-  credits: number | null;
-  deleted_at: number | null;
-}
-
-const toRender = (row: Row): RenderRow => ({
-  seq: row.seq,
-  id: row.id,
-  accountId: row.account_id,
-  credentialId: row.credential_id,
-  status: row.status,
-  request: JSON.parse(row.request),
-  warnings: JSON.parse(row.warnings),
-  projectKey: row.project_key,
-  stage: row.stage,
-  framesDone: row.frames_done,
-  framesTotal: row.frames_total,
-  attempts: row.attempts,
-  createdAt: row.created_at,
-  startedAt: row.started_at,
-  finishedAt: row.finished_at,
-  failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
-  videoKey: row.video_key,
-  thumbnailKey: row.thumbnail_key,
-  output: row.output === null ? null : JSON.parse(row.output),
-  credits: row.credits,
-  deletedAt: row.deleted_at,
-});
 
 const LIVE = 'deleted_at IS NULL';
 

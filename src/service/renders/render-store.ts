@@ -9,8 +9,8 @@ import type {
 
 /**
  * Render records and their state machine (`queued → rendering → completed | failed`). Every transition is
- * conditional on the current state, so a deleted or already-finished render is never moved again. The SQLite
- * implementation is {@link SqliteRenderStore}; a Postgres one keeps the same statements (docs/service.md).
+ * conditional on the current state, so a deleted or already-finished render is never moved again. Implementations:
+ * `render-store.sqlite.ts` and `render-store.postgres.ts`, with the same statements side by side.
  */
 export interface RenderStore {
   create(render: NewRender): Promise<void>;
@@ -39,3 +39,53 @@ export interface RenderStore {
   queuedIds(): Promise<string[]>;
   usage(accountId: string, from: number, to: number): Promise<Usage>;
 }
+
+/** A row of the `renders` table, as both databases return it. */
+export interface RenderTableRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  credential_id: string;
+  status: RenderRow['status'];
+  request: string;
+  warnings: string;
+  project_key: string;
+  stage: RenderRow['stage'];
+  frames_done: number;
+  frames_total: number | null;
+  attempts: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  video_key: string | null;
+  thumbnail_key: string | null;
+  output: string | null;
+  credits: number | null;
+  deleted_at: number | null;
+}
+
+export const toRender = (row: RenderTableRow): RenderRow => ({
+  seq: row.seq,
+  id: row.id,
+  accountId: row.account_id,
+  credentialId: row.credential_id,
+  status: row.status,
+  request: JSON.parse(row.request),
+  warnings: JSON.parse(row.warnings),
+  projectKey: row.project_key,
+  stage: row.stage,
+  framesDone: row.frames_done,
+  framesTotal: row.frames_total,
+  attempts: row.attempts,
+  createdAt: row.created_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+  videoKey: row.video_key,
+  thumbnailKey: row.thumbnail_key,
+  output: row.output === null ? null : JSON.parse(row.output),
+  credits: row.credits,
+  deletedAt: row.deleted_at,
+});

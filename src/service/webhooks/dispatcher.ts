@@ -7,6 +7,11 @@ import type { WebhookDelivery } from './outbox.js';
 import { signWebhook } from './signature.js';
 
 const BATCH = 20;
+/**
+ * How long a dispatcher holds the deliveries it took: the send's own timeout twice over (the render and account
+ * look-ups and the outcome's write come on top of the send).
+ */
+const leaseMs = (timeoutMs: number) => 2 * timeoutMs;
 /** Delay before attempt `attempts + 1`: base × 4^(attempts − 1), capped (5 s, 20 s, 80 s, … ≤ 1 h by default). */
 export const retryDelay = (attempts: number, baseMs: number, maxMs: number) =>
   Math.min(baseMs * 4 ** Math.max(attempts - 1, 0), maxMs);
@@ -77,7 +82,9 @@ export class WebhookDispatcher {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const due = await this.context.outbox.due(this.context.config.now(), BATCH);
+      const { now, webhooks } = this.context.config;
+      const at = now();
+      const due = await this.context.outbox.claimDue(at, BATCH, at + leaseMs(webhooks.timeoutMs));
       if (due.length === 0 || this.stopped) return;
       await Promise.all(due.map((delivery) => this.attempt(delivery)));
     }

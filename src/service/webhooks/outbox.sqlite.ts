@@ -1,6 +1,6 @@
 import type { Sqlite } from '../db/sqlite.js';
 import type { NewWebhookDelivery } from '../renders/render-types.js';
-import type { WebhookDelivery, WebhookOutbox } from './outbox.js';
+import { toDelivery, type DeliveryRow as Row, type WebhookOutbox } from './outbox.js';
 
 /** Inserts a delivery; called inside the render store's transition so the state and its webhook commit together. */
 export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery): void {
@@ -18,34 +18,19 @@ export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery):
   );
 }
 
-interface Row {
-  id: string;
-  render_id: string;
-  account_id: string;
-  url: string;
-  event_type: WebhookDelivery['eventType'];
-  event_time: number;
-  attempts: number;
-}
-
 export class SqliteWebhookOutbox implements WebhookOutbox {
   constructor(private readonly db: Sqlite) {}
 
-  async due(now: number, limit: number) {
+  async claimDue(now: number, limit: number, leaseUntil: number) {
+    // One statement, and SQLite has one writer at a time: nothing can take the same rows in between.
     const rows = this.db
       .prepare(
-        `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
+        `UPDATE webhook_deliveries SET next_attempt_at = ?
+         WHERE id IN (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?)
+         RETURNING *`,
       )
-      .all(now, limit) as Row[];
-    return rows.map((row) => ({
-      id: row.id,
-      renderId: row.render_id,
-      accountId: row.account_id,
-      url: row.url,
-      eventType: row.event_type,
-      eventTime: row.event_time,
-      attempts: row.attempts,
-    }));
+      .all(leaseUntil, now, limit) as Row[];
+    return rows.map(toDelivery);
   }
 
   async delivered(id: string, attempts: number, status: number, now: number) {

@@ -1,25 +1,28 @@
-/** Starts a real service on 127.0.0.1 (random port, temp folder) with the FFmpeg test renderer. */
-import Database from 'better-sqlite3';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+/**
+ * Starts a real service on 127.0.0.1 (random port, temp folder, the test database: helpers/database.ts) with the
+ * FFmpeg test renderer.
+ */
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServiceConfig } from '../../../src/service/config.js';
-import { createService, DATABASE_FILE, type Service } from '../../../src/service/service.js';
+import { createService, type Service } from '../../../src/service/service.js';
+import { newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './database.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
 export interface TestService {
   readonly service: Service;
   readonly url: string;
   readonly dataDir: string;
+  readonly location: TestLocation;
   /** An API key of the account "test". */
   readonly key: string;
   readonly accountId: string;
   /** `fetch` against the service with the key (unless `headers.authorization` is given). */
   api(path: string, init?: RequestInit): Promise<Response>;
   /** Rows of a table, read through a separate connection. */
-  count(table: string): number;
-  /** Rows of a query, read through a separate connection. */
-  rows(sql: string, ...params: unknown[]): Record<string, unknown>[];
+  count(table: string): Promise<number>;
+  /** Rows of a query (`?` placeholders), read through a separate connection. */
+  rows(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
   /** Files and folders under the stored assets and the temporary staging folder. */
   storedAssetEntries(): Promise<string[]>;
   /** A second API key, of another account. */
@@ -28,9 +31,10 @@ export interface TestService {
 }
 
 export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fx-service-test-'));
+  const location = await newTestLocation();
+  const { dataDir } = location;
   const service = await createService({
-    dataDir,
+    ...location,
     render: createFfmpegRenderer(),
     concurrency: 2,
     allowInsecureCallbacks: true,
@@ -42,15 +46,16 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
   const { url } = await service.listen(0);
   const newKey = async (name: string) => {
     const account = await service.context.accounts.ensure(name, Date.now());
-    return service.context.apiKeys.create(account.id).key;
+    return (await service.context.apiKeys.create(account.id)).key;
   };
   const key = await newKey('test');
   const accountId = (await service.context.accounts.findByName('test'))!.id;
-  const reader = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+  const reader = await openTestDb(location);
   return {
     service,
     url,
     dataDir,
+    location,
     key,
     accountId,
     newKey,
@@ -59,17 +64,17 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${key}`);
       return fetch(`${url}${path}`, { ...init, headers });
     },
-    count: (table) => (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
-    rows: (sql, ...params) => reader.prepare(sql).all(...params) as Record<string, unknown>[],
+    count: (table) => reader.count(table),
+    rows: (sql, ...params) => reader.rows(sql, ...params),
     storedAssetEntries: async () => {
       const list = async (folder: string) =>
         (await readdir(join(dataDir, 'blobs', folder)).catch(() => [] as string[])).map((name) => `${folder}/${name}`);
       return [...(await list('assets')), ...(await list('.tmp'))];
     },
     close: async () => {
-      reader.close();
+      await reader.close();
       await service.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeTestLocation(location);
     },
   };
 }

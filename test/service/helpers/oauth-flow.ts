@@ -4,16 +4,14 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServiceConfig } from '../../../src/service/config.js';
-import { openOAuthDatabase } from '../../../src/service/oauth/database.js';
+import { openStores } from '../../../src/service/db/open-stores.js';
 import { createOAuthServer, type OAuthServer } from '../../../src/service/oauth/oauth-server.js';
 import { PasswordStore } from '../../../src/service/oauth/passwords.js';
 import type { OAuthSettings } from '../../../src/service/oauth/settings.js';
 import { createService, type Service } from '../../../src/service/service.js';
+import { newTestLocation, removeTestLocation, type TestLocation } from './database.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -30,6 +28,7 @@ export interface OAuthTestService {
   readonly url: string;
   readonly issuer: string;
   readonly dataDir: string;
+  readonly location: TestLocation;
   readonly port: number;
   readonly service: Service;
   readonly oauth: OAuthServer;
@@ -44,23 +43,24 @@ export interface OAuthTestService {
 export interface OAuthTestOptions {
   readonly oauth?: Partial<OAuthSettings>;
   readonly service?: Partial<ServiceConfig>;
-  /** Reuse a data folder and port (restart). */
-  readonly dataDir?: string;
+  /** Reuse a data folder, database and port (restart). */
+  readonly location?: TestLocation;
   readonly port?: number;
 }
 
 export async function startOAuthService(options: OAuthTestOptions = {}): Promise<OAuthTestService> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'fx-oauth-test-')));
+  const location = options.location ?? (await newTestLocation('fx-oauth-test-'));
+  const { dataDir } = location;
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const oauth = await createOAuthServer({
-    dataDir,
+    ...location,
     issuer: `${url}/oauth`,
     browserRedirectUris: ['http://127.0.0.1:5173/demo/'],
     ...options.oauth,
   });
   const service = await createService({
-    dataDir,
+    ...location,
     render: createFfmpegRenderer(),
     authenticators: [oauth.authenticator],
     routes: oauth.routes,
@@ -68,17 +68,18 @@ export async function startOAuthService(options: OAuthTestOptions = {}): Promise
   });
   await service.listen(port);
   // A connection of its own, like the admin command's (WAL lets it write while the service runs).
-  const adminDb = openOAuthDatabase(dataDir);
-  const passwords = new PasswordStore(adminDb);
+  const admin = await openStores(location);
+  const passwords = new PasswordStore(admin.passwords);
   const stop = async () => {
     await service.close();
-    oauth.close();
-    adminDb.close();
+    await oauth.close();
+    await admin.close();
   };
   return {
     url,
     issuer: oauth.issuer,
     dataDir,
+    location,
     port,
     service,
     oauth,
@@ -90,7 +91,7 @@ export async function startOAuthService(options: OAuthTestOptions = {}): Promise
     stop,
     async close() {
       await stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeTestLocation(location);
     },
   };
 }

@@ -1,4 +1,7 @@
-/** SQLite schema of the reference service; `IF NOT EXISTS` everywhere so opening is also migrating (v1). */
+/**
+ * SQLite schema of the reference service and its authorization server; `IF NOT EXISTS` everywhere so opening is
+ * also migrating (v1). The PostgreSQL schema is `migrations.postgres.ts`.
+ */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (
   name TEXT PRIMARY KEY,
@@ -86,4 +89,28 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   delivered_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+
+-- the authorization server (src/service/oauth)
+CREATE TABLE IF NOT EXISTS oauth_records (
+  model TEXT NOT NULL,
+  -- the record id, or the SHA-256 (hex) of it for bearer secrets (codes, refresh tokens)
+  id TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  grant_id TEXT,
+  uid TEXT,
+  user_code TEXT,
+  -- epoch milliseconds; NULL never expires
+  expires_at INTEGER,
+  consumed_at INTEGER,
+  PRIMARY KEY (model, id)
+);
+CREATE INDEX IF NOT EXISTS oauth_records_by_grant ON oauth_records (grant_id) WHERE grant_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS oauth_records_by_uid ON oauth_records (model, uid) WHERE uid IS NOT NULL;
+CREATE INDEX IF NOT EXISTS oauth_records_by_expiry ON oauth_records (expires_at) WHERE expires_at IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS account_passwords (
+  account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+  hash TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
 `;

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { DatabaseError } from './errors.js';
+import { migrate } from './migrations.postgres.js';
+
+export type PgPool = pg.Pool;
+/** A pool or a client inside a transaction: whatever runs a statement. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+const INT8 = 20;
+/**
+ * Times are epoch milliseconds in BIGINT columns and counts come back as BIGINT: read both as numbers (exact up to
+ * 2^53, years past any timestamp) instead of pg's default strings.
+ */
+export const PG_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PostgresOptions {
+  /** Connections of this process. Default 10. */
+  readonly max?: number;
+  /** Errors of idle connections (a restarted server); they are dropped from the pool, never thrown. */
+  readonly log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+/**
+ * A connection pool to `url` (`postgres://user:password@host:port/database`) with the service's migrations applied
+ * (`migrations.postgres.ts`): the database must exist, its tables are created or brought up to date here.
+ */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PgPool> {
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:'))
+    throw new DatabaseError(
+      'database_url_invalid',
+      `"databaseUrl" must be a postgres:// URL, got a ${parsed ? `${parsed.protocol} URL` : 'malformed one'}`,
+    );
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: PG_TYPES });
+  pool.on('error', (error) => options.log?.('database connection lost', { error: error.message }));
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return pool;
+}
+
+/**
+ * Runs `work` in one transaction on one connection: committed when it returns, rolled back when it throws. A
+ * connection that failed mid-way is destroyed, not handed back to the pool; its late `error` event (the server
+ * went away) is taken here, as an unhandled one would end the process.
+ */
+export async function transaction<T>(pool: PgPool, work: (client: Queryable) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken ??= error);
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(onError);
+    throw error;
+  } finally {
+    // A broken client keeps the listener: it is discarded, and may still report its end.
+    if (!broken) client.off('error', onError);
+    client.release(broken);
+  }
+}

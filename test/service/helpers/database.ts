@@ -1,0 +1,76 @@
+/**
+ * The database the service tests run on: SQLite in each test's data folder (default), or PostgreSQL with
+ * `FX_TEST_DATABASE=postgres` (npm run test:postgres): one throwaway cluster per test process, a fresh database for
+ * every service a test starts. Tests read and write rows through `openTestDb` with `?` placeholders on both.
+ */
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
+import { PG_TYPES } from '../../../src/service/db/postgres.js';
+import { DATABASE_FILE } from '../../../src/service/db/stores.sqlite.js';
+import { sharedPostgresCluster } from '../../fixtures/postgres-cluster.js';
+
+export const TEST_DATABASE_ENV = 'FX_TEST_DATABASE';
+export const onPostgres = process.env[TEST_DATABASE_ENV] === 'postgres';
+
+/** Where one service keeps its files and records; spread it into `createService` / `createOAuthServer`. */
+export interface TestLocation {
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+}
+
+/** A fresh data folder and, on PostgreSQL, a fresh database. */
+export async function newTestLocation(prefix = 'fx-service-test-'): Promise<TestLocation> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  return onPostgres ? { dataDir, databaseUrl: await (await sharedPostgresCluster()).createDatabase() } : { dataDir };
+}
+
+/** Removes the data folder (the database goes with the cluster). */
+export const removeTestLocation = (location: TestLocation) => rm(location.dataDir, { recursive: true, force: true });
+
+/** Environment for a child process (the admin command, a service process) to use the same database. */
+export const childEnv = (location: TestLocation): NodeJS.ProcessEnv => ({
+  ...process.env,
+  ...(location.databaseUrl ? { [DATABASE_URL_ENV]: location.databaseUrl } : {}),
+});
+
+/** A connection of the test's own to a service's database. */
+export interface TestDb {
+  rows(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Runs a statement; returns the number of rows changed. */
+  run(sql: string, ...params: unknown[]): Promise<number>;
+  count(table: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** `?` placeholders → `$1, $2, …` (the test statements hold no `?` in literals). */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+export async function openTestDb(location: TestLocation): Promise<TestDb> {
+  if (location.databaseUrl) {
+    const client = new pg.Client({ connectionString: location.databaseUrl, types: PG_TYPES });
+    await client.connect();
+    const rows = async (sql: string, ...params: unknown[]) => (await client.query(numbered(sql), params)).rows;
+    return {
+      rows,
+      run: async (sql, ...params) => (await client.query(numbered(sql), params)).rowCount ?? 0,
+      count: async (table) => Number((await rows(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n),
+      close: () => client.end(),
+    };
+  }
+  const db = new Database(join(location.dataDir, DATABASE_FILE));
+  return {
+    rows: async (sql, ...params) => db.prepare(sql).all(...params) as Record<string, unknown>[],
+    run: async (sql, ...params) => db.prepare(sql).run(...params).changes,
+    count: async (table) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n,
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,362 @@
+// What only PostgreSQL can get wrong: several processes on one database, connections that drop, migrations run
+// again. Runs in `npm run test:postgres` (FX_TEST_DATABASE=postgres); skipped in the SQLite run.
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { openStores } from '../../src/service/db/open-stores.js';
+import { migrate, MIGRATIONS } from '../../src/service/db/migrations.postgres.js';
+import { openPostgres } from '../../src/service/db/postgres.js';
+import type { Stores } from '../../src/service/db/stores.js';
+import { newId } from '../../src/service/ids.js';
+import { createService, type Service } from '../../src/service/service.js';
+import { StorageKey } from '../../src/service/storage/keys.js';
+import type { NewRender, NewWebhookDelivery } from '../../src/service/renders/render-types.js';
+import { IdPrefix, WebhookEventType } from '../../src/wire/constants.js';
+import { sharedPostgresCluster, startPostgresCluster } from '../fixtures/postgres-cluster.js';
+import { newTestLocation, onPostgres, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
+import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
+import { compositionHtml, waitFor, zipInit } from './helpers/harness.js';
+import { projectZip } from './helpers/zip-builder.js';
+
+const skip = onPostgres ? false : 'PostgreSQL only (npm run test:postgres)';
+
+const REQUEST = {
+  asset_id: 'ast_x',
+  url: null,
+  page_url: null,
+  composition: 'index.html',
+  fps: 30,
+  quality: 'draft',
+  format: 'mp4',
+  resolution: '1080p',
+  aspect_ratio: '16:9',
+  variables: {},
+  strict_variables: false,
+  callback_url: 'https://hooks.example.com/fx',
+  callback_id: null,
+} as const;
+
+async function newRender(stores: Stores, accountId: string): Promise<string> {
+  const render: NewRender = {
+    id: newId(IdPrefix.render),
+    accountId,
+    credentialId: 'key_x',
+    request: REQUEST,
+    warnings: [],
+    projectKey: 'assets/ast_x',
+    createdAt: Date.now(),
+  };
+  await stores.renders.create(render);
+  return render.id;
+}
+
+const webhook = (renderId: string, accountId: string): NewWebhookDelivery => ({
+  id: newId(IdPrefix.webhookMessage),
+  renderId,
+  accountId,
+  url: REQUEST.callback_url,
+  eventType: WebhookEventType.completed,
+  eventTime: Date.now(),
+});
+
+const COMPLETED = {
+  warnings: [],
+  videoKey: 'renders/x/video.mp4',
+  thumbnailKey: 'renders/x/thumbnail.jpg',
+  output: { width: 1920, height: 1080, frames: 30, duration: 1 },
+  credits: 1,
+  finishedAt: 1,
+};
+
+describe('two service processes on one database', { skip }, () => {
+  let location: TestLocation;
+  let first: Stores;
+  let second: Stores;
+  let accountId: string;
+  before(async () => {
+    location = await newTestLocation('fx-pg-race-');
+    // Two pools: what two processes have.
+    [first, second] = await Promise.all([openStores(location), openStores(location)]);
+    accountId = (await first.accounts.ensure('race', Date.now())).id;
+  });
+  after(async () => {
+    await Promise.all([first.close(), second.close()]);
+    await removeTestLocation(location);
+  });
+
+  test('racing the claim of the same render: exactly one wins, the attempt is counted once', async () => {
+    const ids = await Promise.all(Array.from({ length: 20 }, () => newRender(first, accountId)));
+    for (const id of ids) {
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? first : second).renders.claim(id, Date.now())),
+      );
+      assert.equal(claims.filter(Boolean).length, 1, `one claim of ${id}`);
+      assert.equal((await second.renders.find(id))?.attempts, 1);
+    }
+  });
+
+  test('racing complete against fail: exactly one final state, with exactly its one webhook', async () => {
+    const ids = await Promise.all(Array.from({ length: 20 }, () => newRender(first, accountId)));
+    const db = await openTestDb(location);
+    try {
+      for (const id of ids) {
+        await first.renders.claim(id, Date.now());
+        const outcomes = await Promise.all([
+          first.renders.complete(id, COMPLETED, webhook(id, accountId)),
+          second.renders.fail(id, { code: 'x', message: 'x' }, Date.now(), webhook(id, accountId)),
+          second.renders.complete(id, COMPLETED, webhook(id, accountId)),
+        ]);
+        assert.equal(outcomes.filter(Boolean).length, 1, `one transition of ${id}`);
+        assert.equal(await db.count(`webhook_deliveries WHERE render_id = '${id}'`), 1);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('racing idempotency keys: of concurrent begins with one key exactly one starts', async () => {
+    const scope = { credentialId: 'key_x', endpoint: 'POST /v3/renders', key: 'race-1' };
+    const now = Date.now();
+    const begins = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000)),
+    );
+    assert.deepEqual(begins.map((begin) => begin.state).sort(), [
+      'in_progress',
+      'in_progress',
+      'in_progress',
+      'in_progress',
+      'in_progress',
+      'in_progress',
+      'in_progress',
+      'started',
+    ]);
+  });
+});
+
+describe('two service instances on one database and one data folder', { skip }, () => {
+  let location: TestLocation;
+  let services: Service[];
+  const started: string[] = [];
+  const received: string[] = [];
+  let receiver: ReturnType<typeof createServer>;
+  let receiverUrl: string;
+  before(async () => {
+    location = await newTestLocation('fx-pg-two-');
+    receiver = createServer((request, response) => {
+      received.push(String(request.headers['webhook-id']));
+      request.resume().on('end', () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const settings = (name: string) => ({
+      ...location,
+      render: createFfmpegRenderer({ onStart: (options) => started.push(`${name} ${options.outputPath}`) }),
+      allowInsecureCallbacks: true,
+      allowPrivateNetworkUrls: true,
+      webhooks: { pollMs: 50, retryBaseMs: 100 },
+    });
+    services = [await createService(settings('a')), await createService(settings('b'))];
+  });
+  after(async () => {
+    await Promise.all(services.map((service) => service.close()));
+    receiver.close();
+    await removeTestLocation(location);
+  });
+
+  test('both enqueue the same renders at once: each renders once, completes once, its webhook sent once', async () => {
+    const [a, b] = services as [Service, Service];
+    const { key } = await a.context.apiKeys.create((await a.context.accounts.ensure('two', Date.now())).id);
+    const { url } = await a.listen(0);
+    const upload = await fetch(
+      `${url}/v3/assets`,
+      zipInit(projectZip({ 'index.html': compositionHtml({ duration: 0.2 }) }), { authorization: `Bearer ${key}` }),
+    );
+    const { asset_id } = (await upload.json()) as { asset_id: string };
+    const accountId = (await a.context.accounts.findByName('two'))!.id;
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const id = newId(IdPrefix.render);
+        await a.context.renders.create({
+          id,
+          accountId,
+          credentialId: 'key_x',
+          request: { ...REQUEST, asset_id, fps: 5, callback_url: receiverUrl },
+          warnings: [],
+          projectKey: StorageKey.asset(asset_id),
+          createdAt: Date.now(),
+        });
+        return id;
+      }),
+    );
+    // What a shared queue without locking would do: both processes take every render.
+    for (const id of ids) await Promise.all([a.context.queue.enqueue(id), b.context.queue.enqueue(id)]);
+    const finished = await waitFor(
+      async () => {
+        const renders = await Promise.all(ids.map((id) => b.context.renders.find(id)));
+        return renders.every((render) => render?.status === 'completed') ? renders : undefined;
+      },
+      30_000,
+      'every render to complete',
+    );
+    assert.deepEqual(
+      finished.map((render) => render!.attempts),
+      ids.map(() => 1),
+    );
+    assert.equal(started.length, ids.length, started.join('\n'));
+    const db = await openTestDb(location);
+    try {
+      assert.equal(await db.count('webhook_deliveries'), ids.length);
+    } finally {
+      await db.close();
+    }
+    // Both dispatchers poll the outbox; each delivery is taken by one of them (without the hold, 11 of 8 were seen).
+    await waitFor(() => (new Set(received).size === ids.length ? true : undefined), 10_000, 'every webhook');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(received.length, ids.length, 'no webhook sent twice');
+  });
+});
+
+describe('dropped connections', { skip }, () => {
+  let location: TestLocation;
+  let stores: Stores;
+  let admin: pg.Client;
+  let accountId: string;
+  before(async () => {
+    location = await newTestLocation('fx-pg-drop-');
+    stores = await openStores(location);
+    accountId = (await stores.accounts.ensure('drop', Date.now())).id;
+    admin = new pg.Client({ connectionString: location.databaseUrl });
+    await admin.connect();
+  });
+  after(async () => {
+    await admin.end();
+    await stores.close();
+    await removeTestLocation(location);
+  });
+
+  test('a connection killed between the state change and its webhook leaves neither written', async () => {
+    const id = await newRender(stores, accountId);
+    await stores.renders.claim(id, Date.now());
+    // Hold the webhook insert, which runs after the render's UPDATE in the same transaction, then kill it there.
+    await admin.query(`CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$`);
+    await admin.query('CREATE TRIGGER hold BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION hold()');
+    try {
+      const completing = stores.renders.complete(id, COMPLETED, webhook(id, accountId));
+      let pid: number | undefined;
+      for (let tries = 0; pid === undefined && tries < 200; tries++) {
+        const { rows } = await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE query LIKE 'INSERT INTO webhook_deliveries%' AND state = 'active'`,
+        );
+        pid = rows[0]?.pid;
+        if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      assert.ok(pid, 'the transaction reached the webhook insert');
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await assert.rejects(completing);
+    } finally {
+      await admin.query('DROP TRIGGER hold ON webhook_deliveries');
+      await admin.query('DROP FUNCTION hold()');
+    }
+    const render = await stores.renders.find(id);
+    assert.deepEqual([render?.status, render?.videoKey], ['rendering', null]);
+    const { rows } = await admin.query('SELECT 1 FROM webhook_deliveries WHERE render_id = $1', [id]);
+    assert.equal(rows.length, 0);
+    // The pool dropped the dead connection and goes on: the transition can be made now.
+    assert.equal(await stores.renders.complete(id, COMPLETED, webhook(id, accountId)), true);
+  });
+
+  test('a database restart: the pool reconnects, idle connections lost are logged, not thrown', async () => {
+    const cluster = await sharedPostgresCluster();
+    const logged: string[] = [];
+    const own = await openStores({ ...location, log: (message) => logged.push(message) });
+    try {
+      const id = await newRender(own, accountId);
+      await admin.end();
+      await cluster.restart();
+      admin = new pg.Client({ connectionString: location.databaseUrl });
+      await admin.connect();
+      // The idle connection died with the server: dropped from the pool and logged (unhandled, it would crash the
+      // process); the next statement gets a new one.
+      assert.deepEqual(logged, ['database connection lost']);
+      assert.equal((await own.renders.find(id))?.id, id);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('migrations', { skip }, () => {
+  let location: TestLocation;
+  before(async () => {
+    location = await newTestLocation('fx-pg-migrate-');
+  });
+  after(() => removeTestLocation(location));
+
+  test('two processes migrating a new database at once: one applies every version, the other nothing', async () => {
+    const pools = [1, 2].map(() => new pg.Pool({ connectionString: location.databaseUrl }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pool)));
+      const versions = MIGRATIONS.map((migration) => migration.version);
+      assert.deepEqual(applied.map((list) => list.length).sort(), [0, versions.length]);
+      assert.deepEqual(applied.flat(), versions);
+      // And once more: a no-op.
+      assert.deepEqual(await migrate(pools[0]!), []);
+      const { rows } = await pools[0]!.query('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepEqual(
+        rows.map((row) => row.version),
+        versions,
+      );
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  test('a failing migration leaves no trace: neither its tables nor its version', async () => {
+    const pool = new pg.Pool({ connectionString: location.databaseUrl });
+    try {
+      const broken = { version: 1_000, name: 'broken', sql: 'CREATE TABLE half_done (id INT); SELECT 1/0;' };
+      await assert.rejects(migrate(pool, [...MIGRATIONS, broken]), { code: '22012' });
+      const { rows } = await pool.query(
+        `SELECT (SELECT COUNT(*) FROM schema_migrations WHERE version = 1000)::int AS recorded,
+                to_regclass('half_done') IS NOT NULL AS table_exists`,
+      );
+      assert.deepEqual(rows[0], { recorded: 0, table_exists: false });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test('a database migrated by a newer service is refused with database_schema_newer', async () => {
+    const pool = new pg.Pool({ connectionString: location.databaseUrl });
+    try {
+      await pool.query(`INSERT INTO schema_migrations (version, name) VALUES (999, 'from the future')`);
+      await assert.rejects(openPostgres(location.databaseUrl!), { code: 'database_schema_newer' });
+    } finally {
+      await pool.query('DELETE FROM schema_migrations WHERE version = 999');
+      await pool.end();
+    }
+  });
+
+  test('a databaseUrl that is not postgres:// is refused with database_url_invalid', async () => {
+    for (const url of ['mysql://localhost/fx', 'not a url', 'file:///tmp/service.db'])
+      await assert.rejects(openPostgres(url), { code: 'database_url_invalid' });
+  });
+});
+
+describe('the throwaway cluster', { skip }, () => {
+  test('runs as a non-root user and leaves nothing behind once stopped', async () => {
+    const cluster = await startPostgresCluster();
+    const owner = statSync(`${cluster.folder}/data`).uid;
+    if (process.getuid?.() === 0) assert.notEqual(owner, 0);
+    const client = new pg.Client({ connectionString: await cluster.createDatabase() });
+    await client.connect();
+    assert.equal((await client.query('SELECT current_user AS user')).rows[0].user, 'fx');
+    await client.end();
+    await cluster.stop();
+    assert.throws(() => statSync(cluster.folder), { code: 'ENOENT' });
+  });
+});
