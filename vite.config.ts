@@ -43,16 +43,15 @@ const runtimeScript = () => readFileSync('dist/fx-runtime.js', 'utf8').replace(/
 
 export default defineConfig(({ mode }) => {
   const target = targets[mode as keyof typeof targets] ?? targets.es;
-  const embedsRuntime = target === targets.es || target === targets.standalone;
+  const embedsRuntime = target !== targets.runtime && target !== targets.node;
   return {
-    // A classic script has no import.meta; src/elements/runtime-url.ts falls back for it. The ES builds carry the
-    // runtime's code (built first, see scripts/build.mjs): every bundler, and a CDN page, then needs no second file.
-    define:
-      target.format === 'iife'
-        ? { 'import.meta.url': 'undefined' }
-        : embedsRuntime
-          ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) }
-          : {},
+    // The browser builds carry the runtime's code (built first, see scripts/build.mjs): every bundler, a CDN page and
+    // a classic script then need no second file, and the frame no second download. A classic script has no
+    // import.meta (src/elements/runtime-url.ts falls back for it).
+    define: {
+      ...(target.format === 'iife' ? { 'import.meta.url': 'undefined' } : {}),
+      ...(embedsRuntime ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) } : {}),
+    },
     build: {
       target: 'es2022',
       emptyOutDir: false,

@@ -10,7 +10,8 @@ const PEER_CORE_DIR = 'node_modules/@hyperframes/core';
 
 /**
  * The bundles each player's page loads, as repo paths: each player's classic-script bundle. Ours is the player
- * alone and loads `fx-runtime.js` next to itself; `sdk` (the whole SDK as `window.fx`) is only measured for size.
+ * alone, with the in-frame runtime inside; `runtime` is that runtime as a file (what the ES element, measured from
+ * source, adds); `sdk` (the whole SDK as `window.fx`) is only measured for size.
  */
 export const BUNDLES = {
   fx: { element: 'dist/fx-player.iife.js', runtime: 'dist/fx-runtime.js', sdk: 'dist/fx.iife.js' },

@@ -9,7 +9,7 @@ const gzipKiB = (code) => gzipSync(code, { level: 9 }).length / 1024;
 const LIT = ['lit', 'lit/*'];
 
 /**
- * Ours as shipped (`fx-player.iife.js` in the page + `fx-runtime.js` in the frame, and `fx.iife.js`, the whole SDK),
+ * Ours as shipped (`fx-player.iife.js`, which carries the frame's runtime, and `fx.iife.js`, the whole SDK),
  * and the element as a minimal ES bundle (esbuild from src/elements/define.ts, lit and the compiler included),
  * split into its parts. The peer: its classic-script player bundle + the runtime it injects into the frame.
  */

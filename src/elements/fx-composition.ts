@@ -142,8 +142,8 @@ export class FxComposition extends LitElement {
   static #runtimeUrl: string | undefined;
   /**
    * Absolute URL of `fx-runtime.js` for every composition frame; `undefined` while the runtime's code comes with
-   * this bundle (the ES build) and is written into each frame. Set it to self-host the runtime, e.g. under a CSP
-   * without inline scripts. The classic-script bundles set it to the file next to themselves.
+   * this bundle (every browser build) and is written into each frame. Set it to self-host the runtime, e.g. under a
+   * CSP without inline scripts.
    */
   static get runtimeUrl(): string | undefined {
     return FxComposition.#runtimeUrl ?? (embeddedRuntimeScript === undefined ? defaultRuntimeUrl() : undefined);

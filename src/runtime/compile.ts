@@ -180,7 +180,9 @@ export async function compileComposition(
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
   await inlineStylesheets(ctx, doc, documentBase);
-  await inlineScripts(ctx, doc, documentBase);
+  // Only with an inline runtime: a page that names a runtime URL may forbid inline scripts (a CSP without
+  // 'unsafe-inline' or a nonce), and an inlined composition script would then not run at all.
+  if (options.runtimeScript !== undefined) await inlineScripts(ctx, doc, documentBase);
   // The entry's own @keyframes, @property and @font-face names are kept; an instance's clashing ones are renamed.
   for (const style of doc.querySelectorAll('style')) {
     const sheet = parseSheet(style.textContent ?? '');

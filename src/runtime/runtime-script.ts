@@ -1,7 +1,7 @@
 /**
  * How a compiled document gets the in-frame runtime (`fx-runtime.js`): a `<script src>` naming its URL, or its
- * code written inline. The ES build of the SDK carries the code (bundlers need not know about a second file); the
- * classic-script bundles and the renderer name a URL.
+ * code written inline. The browser builds of the SDK carry the code (bundlers need not know about a second file,
+ * the frame downloads nothing); the renderer, and a page that sets `FxComposition.runtimeUrl`, name a URL.
  */
 
 /** Posted to the parent window by a runtime `<script src>` that failed to load, so the host fails at once. */

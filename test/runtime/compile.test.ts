@@ -123,46 +123,46 @@ describe('compileComposition: inlining', () => {
     );
   });
 
-  it('inlines the entry’s own classic scripts (the frame has no HTTP cache), keeping their order; leaves the rest', async () => {
+  describe('the entry’s own classic scripts', () => {
     const body =
       `<script>window.order = ['before'];</script><script src="anim.js"></script>` +
       `<script>window.order.push('after');</script>` +
       `<script src="missing.js"></script><script src="later.js" defer></script><script src="mod.js" type="module"></script>` +
       `<script src="pinned.js" integrity="sha384-x"></script><script src="https://cdn.example/lib.js"></script>`;
-    const asked: string[] = [];
-    const compiled = await compileComposition(at('index.html'), {
-      runtimeUrl: RUNTIME_URL,
-      fetch: filesFetch(
-        {
-          'index.html': entry(body),
-          'anim.js': `window.order.push('anim'); window.closer = '</script><b>';`,
-          'later.js': '',
-          'mod.js': '',
-          'pinned.js': '',
-        },
-        asked,
-      ),
+    const files = {
+      'index.html': entry(body),
+      'anim.js': `window.order.push('anim'); window.closer = '</script><b>';`,
+      'later.js': '',
+      'mod.js': '',
+      'pinned.js': '',
+    };
+    const scriptSources = (compiled: CompiledComposition) =>
+      [...parse(compiled.html).querySelectorAll('script[src]')].map((script) => script.getAttribute('src'));
+    const LEFT = ['missing.js', 'later.js', 'mod.js', 'pinned.js', 'https://cdn.example/lib.js'];
+
+    it('are inlined with an inline runtime (the frame has no HTTP cache), in order; the rest are left', async () => {
+      const runtimeScript = await (await fetch(RUNTIME_URL)).text();
+      const asked: string[] = [];
+      const compiled = await compileComposition(at('index.html'), { runtimeScript, fetch: filesFetch(files, asked) });
+      expect(scriptSources(compiled)).to.deep.equal(LEFT);
+      expect(asked.filter((url) => !url.endsWith('index.html')).sort()).to.deep.equal([
+        at('anim.js'),
+        at('missing.js'),
+      ]);
+      expect(compiled.dependencies).to.include(at('anim.js'));
+      const left = new RegExp(
+        `<script src="(${LEFT.map((src) => src.replace(/[./]/g, '\\$&')).join('|')})"[^>]*></script>`,
+        'g',
+      );
+      const view = await openCompiled({ ...compiled, html: compiled.html.replace(left, '') });
+      expect((view as unknown as { order: string[] }).order).to.deep.equal(['before', 'anim', 'after']);
+      expect((view as unknown as { closer: string }).closer).to.equal('</script><b>');
     });
-    const srcs = [...parse(compiled.html).querySelectorAll('script[src]')].map((script) => script.getAttribute('src'));
-    expect(srcs).to.deep.equal([
-      RUNTIME_URL,
-      'missing.js',
-      'later.js',
-      'mod.js',
-      'pinned.js',
-      'https://cdn.example/lib.js',
-    ]);
-    expect(asked.filter((url) => !url.endsWith('index.html')).sort()).to.deep.equal([at('anim.js'), at('missing.js')]);
-    expect(compiled.dependencies).to.include(at('anim.js'));
-    const view = await openCompiled({
-      ...compiled,
-      html: compiled.html.replace(
-        /<script src="(missing|later|mod|pinned)\.js"[^>]*><\/script>|<script src="https:[^>]*><\/script>/g,
-        '',
-      ),
+
+    it('stay external with a runtime URL: that page may forbid inline scripts', async () => {
+      const compiled = await compile(files);
+      expect(scriptSources(compiled)).to.deep.equal([RUNTIME_URL, 'anim.js', ...LEFT]);
     });
-    expect((view as unknown as { order: string[] }).order).to.deep.equal(['before', 'anim', 'after']);
-    expect((view as unknown as { closer: string }).closer).to.equal('</script><b>');
   });
 
   it('gives each instance of one source its own id and its own values', async () => {
