@@ -5,6 +5,7 @@ import { MediaSync, untilFirstFrame } from './media.js';
 import { playbackStep, seekTarget, type Anchor } from './playback-step.js';
 import { refitAfterFontLoads } from './refit.js';
 import { compositionRoot } from './roots.js';
+import { ScriptReads } from './script-reads.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
 
@@ -21,6 +22,8 @@ export interface PlayerEvents {
  */
 export class Player {
   readonly variables: FrameVariables;
+  /** Which top-level ids scripts read (instances' reads are of their own declarations, which no host edits). */
+  readonly reads = new ScriptReads();
   readonly ready: Promise<void>;
   timeline: Timeline | undefined;
   loop = false;
@@ -142,7 +145,8 @@ export class Player {
     const player = this;
     return {
       version: 1,
-      getVariables: () => player.variables.get(instance),
+      getVariables: () =>
+        instance === undefined ? player.reads.watch(player.variables.get()) : player.variables.get(instance),
       get duration() {
         return player.duration;
       },
