@@ -98,8 +98,8 @@ const MAX_SHOWN_ERRORS = 5;
  * @prop {TimeRanges} buffered - Same as `seekable`.
  * @prop {string[]} variablesRead - Read-only. Ids of top-level variables the composition's scripts read through
  *   `window.__fx.getVariables()` (or `window.__hyperframes.getVariables()`) — a property, destructuring, `in`,
- *   `Object.keys`… — declared or not, at load or later, in the order first read; empty until the frame reports
- *   any, and again when another source loads. Reported by the frame, so bounded (at most 200 ids of at most 200
+ *   `Object.keys`… — declared or not, at load or later, in the order first read: each source's own (a reload
+ *   keeps what it read before), shown once it is on stage. Reported by the frame, so bounded (at most 200 ids of at most 200
  *   characters) and no more than a hint: a composition can claim any ids. `<fx-variables-panel>` uses it.
  *
  * @fires loadedmetadata - Duration and size are known.
