@@ -23,10 +23,13 @@ import { declarationForm, type DeclarationEditing } from './panel/declaration-fo
 import { writeDeclarations } from './panel/declarations-html.js';
 import { UndoHistory } from './panel/history.js';
 import { field } from './panel/field.js';
+import { FormFocus } from './panel/form-focus.js';
 import { issueList } from './panel/issue-list.js';
 import { isUndoKey } from './panel/keys.js';
 import { compositionReads, withScriptReads, type CompositionReads } from './panel/reads.js';
 import { readSource } from './panel/source.js';
+import { toolbar } from './panel/toolbar.js';
+import { undeclaredList } from './panel/undeclared.js';
 import { styles } from './panel/styles.js';
 import { placeIssues } from './panel/value-issues.js';
 
@@ -136,9 +139,7 @@ export class FxVariablesPanel extends LitElement {
   /** Which composition source the panel read last (its `src`, or its `srcdoc` text), so a reload is not re-read. */
   #sourceKey: string | undefined;
   #sourceRead: AbortController | undefined;
-  /** Focus the declaration form once it renders; where focus goes back to once it closes. */
-  #focusForm = false;
-  #focusReturn: Element | undefined;
+  #formFocus = new FormFocus(this, '#draft-id');
   #binding = new PanelBinding(this, {
     bound: () => this.#sync(),
     loaded: () => this.#sync(),
@@ -449,30 +450,17 @@ export class FxVariablesPanel extends LitElement {
         })}
         ${this.editing?.index === undefined ? this.#form(this.editing) : nothing}
       </div>
-      ${this.#undeclared(reads.undeclared, editable)}
-      <div part="toolbar" class="toolbar" role="toolbar" aria-label="Variables actions">
-        ${editable ? html`<button part="button add" type="button" @click=${() => this.#startAdding()}>Add variable</button>` : nothing}
-        <button
-          part="button undo"
-          type="button"
-          aria-keyshortcuts="Control+Z Meta+Z"
-          ?disabled=${!this.canUndo}
-          @click=${() => this.undo()}
-        >
-          Undo
-        </button>
-        <button
-          part="button redo"
-          type="button"
-          aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
-          ?disabled=${!this.canRedo}
-          @click=${() => this.redo()}
-        >
-          Redo
-        </button>
-        <button part="button copy-json" type="button" @click=${() => this.copyJson()}>Copy JSON</button>
-        <button part="button copy-command" type="button" @click=${() => this.copyCommand()}>Copy render command</button>
-      </div>
+      ${undeclaredList(reads.undeclared, editable ? (id, type) => this.#declare(id, type) : undefined)}
+      ${toolbar(
+        { editable, canUndo: this.canUndo, canRedo: this.canRedo },
+        {
+          add: () => this.#startAdding(),
+          undo: () => this.undo(),
+          redo: () => this.redo(),
+          copyJson: () => void this.copyJson(),
+          copyCommand: () => void this.copyCommand(),
+        },
+      )}
       <p part="status" role="status" aria-live="polite">${this.announcement}</p>
     `;
   }
@@ -489,43 +477,14 @@ export class FxVariablesPanel extends LitElement {
     });
   }
 
-  /** Opens the declaration form with focus in it; closing it gives focus back to where it came from. */
   #openForm(editing: DeclarationEditing): void {
-    this.#focusReturn = this.shadowRoot?.activeElement ?? undefined;
-    this.#focusForm = true;
+    this.#formFocus.opening();
     this.editing = editing;
   }
 
   #closeForm(): void {
+    this.#formFocus.closing();
     this.editing = undefined;
-    this.#focusForm = false;
-    this.updateComplete.then(() => {
-      const back = this.#focusReturn;
-      this.#focusReturn = undefined;
-      if (back?.isConnected) (back as HTMLElement).focus();
-    });
-  }
-
-  protected override updated(): void {
-    if (!this.#focusForm || !this.editing) return;
-    this.#focusForm = false;
-    this.renderRoot.querySelector<HTMLInputElement>('#draft-id')?.focus();
-  }
-
-  #undeclared(reads: CompositionReads['undeclared'], editable: boolean) {
-    if (reads.length === 0) return nothing;
-    return html`<div part="undeclared" class="undeclared">
-      <p>Read by the composition but not declared:</p>
-      <ul>
-        ${reads.map(
-          ({ id, type }) =>
-            html`<li data-id=${id}>
-              <code>${id}</code> (${type})
-              ${editable ? html`<button part="button declare" type="button" aria-label=${`Declare ${id} as ${type}`} @click=${() => this.#declare(id, type)}>Declare</button>` : nothing}
-            </li>`,
-        )}
-      </ul>
-    </div>`;
   }
 }
 
