@@ -19,6 +19,7 @@ export const FxEvent = {
   ended: 'ended',
   ready: 'ready',
   variablesChange: 'variableschange',
+  variablesRead: 'variablesread',
   error: 'error',
 } as const;
 export type FxEvent = (typeof FxEvent)[keyof typeof FxEvent];

@@ -60,6 +60,7 @@ export interface FxCompositionEventMap extends Omit<HTMLElementEventMap, typeof 
   [FxEvent.ended]: Event;
   [FxEvent.ready]: Event;
   [FxEvent.variablesChange]: CustomEvent<FxVariablesChangeDetail>;
+  [FxEvent.variablesRead]: Event;
   [FxEvent.error]: CustomEvent<FxErrorDetail>;
 }
 

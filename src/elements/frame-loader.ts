@@ -6,7 +6,7 @@ import type { FrameMessage, ReadyMessage } from '../runtime/protocol-messages.js
 import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { emit, emitIssues } from './events.js';
-import { landingTime, stageOf, type Stage } from './frame-reports.js';
+import { addTrustedReads, landingTime, stageOf, type Stage } from './frame-reports.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
@@ -201,6 +201,8 @@ export class FrameLoader implements ReactiveController {
       const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(metadata))) : undefined;
       // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
       if (reload) events.settings(session);
+      // A reload runs the same scripts: what they read before still counts.
+      if (reload && this.#session) addTrustedReads(session.reads, [...this.#session.reads]);
       this.#session?.dispose();
       this.#session = session;
       this.#incoming = undefined;

@@ -7,6 +7,7 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
+import { SCRIPT_READS } from '../runtime/protocol-messages.js';
 import { seekTarget } from '../runtime/seek-target.js';
 import { valueBoundsProblem } from '../runtime/value-bounds.js';
 
@@ -88,3 +89,17 @@ export const trustedError = ({ code, message }: { code: string; message: string 
   code: clip(code),
   message: clip(message),
 });
+
+/**
+ * Adds the reported ids scripts read to `known`, keeping it within {@link SCRIPT_READS} (ids of the allowed length;
+ * no more than `maxIds` in all, whatever the frame sent since). True when `known` grew.
+ */
+export function addTrustedReads(known: Set<string>, ids: readonly string[]): boolean {
+  const before = known.size;
+  // `slice` first: a sparse list is never walked past the items the host reads.
+  for (const id of ids.slice(0, SCRIPT_READS.maxIds)) {
+    if (known.size >= SCRIPT_READS.maxIds) break;
+    if (typeof id === 'string' && id.length > 0 && id.length <= SCRIPT_READS.maxIdLength) known.add(id);
+  }
+  return known.size > before;
+}

@@ -1,4 +1,5 @@
 import { isFrameMessage } from '../runtime/protocol-host.js';
+import { addTrustedReads } from './frame-reports.js';
 import {
   Message,
   PROTOCOL_VERSION,
@@ -29,6 +30,8 @@ export class FrameSession {
   #nextSeek = 0;
   /** `set-variables` posted and not answered yet: a `variables` message is taken only as one of those answers. */
   #variablesAsked = 0;
+  /** Top-level ids this document's scripts read (bounded; see `addTrustedReads`), a reload's with its predecessor's. */
+  readonly reads = new Set<string>();
 
   constructor(
     html: string,
@@ -64,6 +67,8 @@ export class FrameSession {
       if (this.#variablesAsked === 0) return;
       this.#variablesAsked--;
     }
+    // Only news goes on: a frame repeating (or forging) lists it already sent changes nothing.
+    if (message.type === Message.reads && !addTrustedReads(this.reads, message.ids)) return;
     this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
     this.events.onMessage(message);
   }

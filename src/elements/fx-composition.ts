@@ -96,6 +96,11 @@ const MAX_SHOWN_ERRORS = 5;
  *   failed load.
  * @prop {TimeRanges} seekable - The whole duration once ready (the composition is never streamed).
  * @prop {TimeRanges} buffered - Same as `seekable`.
+ * @prop {string[]} variablesRead - Read-only. Ids of top-level variables the composition's scripts read through
+ *   `window.__fx.getVariables()` (or `window.__hyperframes.getVariables()`) — a property, destructuring, `in`,
+ *   `Object.keys`… — declared or not, at load or later, in the order first read: each source's own (a reload
+ *   keeps what it read before), shown once it is on stage. Reported by the frame, so bounded (at most 200 ids of at most 200
+ *   characters) and no more than a hint: a composition can claim any ids. `<fx-variables-panel>` uses it.
  *
  * @fires loadedmetadata - Duration and size are known.
  * @fires loadstart - A new `src`/`srcdoc` started loading.
@@ -117,6 +122,7 @@ const MAX_SHOWN_ERRORS = 5;
  * @fires seeked - A seek landed and its frame was painted.
  * @fires ended - Playback reached the end (not fired with `loop`).
  * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[], reloading: boolean }>} variableschange - Values were applied (`reloading`: another follows once the reloaded frame is ready).
+ * @fires variablesread - `variablesRead` grew (at most once per animation frame).
  * @fires {CustomEvent<{ code: string, message: string }>} error - Loading, compiling or a composition script failed.
  *
  * @csspart stage - The box the scaled composition sits in.
@@ -190,6 +196,7 @@ export class FxComposition extends LitElement {
     if (reported.paused) this.isPaused = true;
     emit(this, FxEvent.timeUpdate);
   });
+  #readReports = new OncePerFrame<true>(() => emit(this, FxEvent.variablesRead));
   #wantsPlay = false;
   /** `currentTime` set before ready: where the element starts. */
   #startAt: number | undefined;
@@ -305,6 +312,9 @@ export class FxComposition extends LitElement {
   get buffered(): TimeRanges {
     return this.seekable;
   }
+  get variablesRead(): string[] {
+    return [...(this.#session?.reads ?? [])];
+  }
   get playbackRate(): number {
     return this.#settings.rate;
   }
@@ -335,6 +345,7 @@ export class FxComposition extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#timeReports.cancel();
+    this.#readReports.cancel();
     this.isReady = false;
     this.#settleWaiters(new FxError(FxErrorCode.disconnected, 'the element was removed from the document'));
   }
@@ -479,6 +490,9 @@ export class FxComposition extends LitElement {
     }
     this.#settleWaiters();
     emit(this, FxEvent.ready);
+    // Another document on stage: what its scripts read (so far) replaces what the last one's did.
+    this.#readReports.cancel();
+    emit(this, FxEvent.variablesRead);
     emit(this, FxEvent.variablesChange, {
       values: trustedValues(ready.values, known.variables, this.#variables.values),
       issues: this.valueIssues,
@@ -523,6 +537,10 @@ export class FxComposition extends LitElement {
         if (!message.paused && !this.isPaused) this.#status.moving();
         return;
       }
+      // FrameSession passes on only reports that added ids.
+      case Message.reads:
+        this.#readReports.push(() => true);
+        return;
       case Message.ended:
         this.#timeReports.flush();
         this.isPaused = true;

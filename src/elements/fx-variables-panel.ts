@@ -22,12 +22,14 @@ import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './p
 import { declarationForm, type DeclarationEditing } from './panel/declaration-form.js';
 import { writeDeclarations } from './panel/declarations-html.js';
 import { UndoHistory } from './panel/history.js';
-import { INPUTS } from './panel/inputs/index.js';
-import { labelOf, type InputRenderer } from './panel/inputs/types.js';
+import { field } from './panel/field.js';
+import { FormFocus } from './panel/form-focus.js';
 import { issueList } from './panel/issue-list.js';
 import { isUndoKey } from './panel/keys.js';
-import { compositionReads, type CompositionReads } from './panel/reads.js';
+import { compositionReads, withScriptReads, type CompositionReads } from './panel/reads.js';
 import { readSource } from './panel/source.js';
+import { toolbar } from './panel/toolbar.js';
+import { undeclaredList } from './panel/undeclared.js';
 import { styles } from './panel/styles.js';
 import { placeIssues } from './panel/value-issues.js';
 
@@ -73,8 +75,14 @@ const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
  * @csspart header - The title, the pill and "Reset all".
  * @csspart pill - "defaults" or "N custom values"; has `data-custom` when there are overrides.
  * @csspart fields - The list of variables.
- * @csspart field - One variable: its controls, badges, buttons and issues.
+ * @csspart field - One variable: a grid of its label, its controls and its tools, then its issues. The labels share
+ *   one column (`--fx-panel-label-width`), so controls line up; a panel narrower than 24em stacks the controls under
+ *   their label.
  * @csspart label - A control's label or a group's legend.
+ * @csspart control - A field's controls (input, picker, counter, file input).
+ * @csspart tools - A field's `unused` badge and small buttons, on its label's row.
+ * @csspart icon-button - A field's small buttons, each showing a glyph and named for assistive technology and in
+ *   its tooltip ("Reset Title to its default", "Edit Title", "Remove Title"); also `reset-field`, `edit`, `remove`.
  * @csspart group - The fieldset of a variable with several controls (color, font, image) and of the form.
  * @csspart drop-zone - An image variable's group, where an image file may be dropped.
  * @csspart input - Every text, number, color, file and checkbox input and select (also `checkbox`, `select`,
@@ -82,11 +90,13 @@ const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
  * @csspart counter - The length counter of a string with a `maxLength`.
  * @csspart badge - The `unused` badge.
  * @csspart issues - A list of issues; each item is `issue` and `error` or `warning`.
- * @csspart button - Every button (also `reset-all`, `reset-field`, `undo`, `redo`, `copy-json`, `copy-command`,
- *   `add`, `declare`, `edit`, `remove`).
- * @csspart undeclared - Ids the composition reads without declaring them, each with a "Declare" button.
+ * @csspart button - Every button (also `reset-all`, `undo`, `redo`, `copy-json`, `copy-command`, `add`, `declare`,
+ *   and the icon buttons `reset-field`, `edit`, `remove`).
+ * @csspart undeclared - Ids the composition reads without declaring them (its bindings, as lint finds them, and
+ *   its scripts, as `<fx-composition>.variablesRead` reports them), each with a "Declare" button.
  * @csspart toolbar - Add, undo, redo and the copy buttons.
- * @csspart declaration-form - The form adding or editing a declaration.
+ * @csspart declaration-form - The form adding or editing a declaration, under the field it edits (focus moves into
+ *   it, and back where it came from once it closes; Escape cancels).
  * @csspart status - The live region announcing copies, undo and redo.
  * @csspart status-source - Why declarations cannot be edited (the composition's source could not be read).
  *
@@ -96,6 +106,9 @@ const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
  * @cssproperty --fx-panel-border - Color of the border and separators.
  * @cssproperty --fx-panel-radius - Corner radius.
  * @cssproperty --fx-panel-gap - Spacing unit.
+ * @cssproperty --fx-panel-label-width - Width of the labels' column (default `8em`).
+ * @cssproperty --fx-panel-muted - The icon buttons at rest (they take `--fx-panel-color` on hover and focus).
+ * @cssproperty --fx-panel-input-background - Background of text inputs and selects (default transparent).
  * @cssproperty --fx-panel-accent - Focus rings and the pill with custom values.
  * @cssproperty --fx-panel-accent-contrast - Text on the accent.
  * @cssproperty --fx-panel-pill-background - The pill showing defaults.
@@ -118,16 +131,20 @@ export class FxVariablesPanel extends LitElement {
   @state() private sourceProblem: string | undefined;
   @state() private editing: DeclarationEditing | undefined;
   @state() private announcement = '';
+  /** What the composition's scripts read (its `variablesRead`). */
+  @state() private scriptReads: readonly string[] = [];
 
   #history = new UndoHistory<Snapshot>({ declarations: [], html: undefined });
   #reads: CompositionReads = NO_READS;
   /** Which composition source the panel read last (its `src`, or its `srcdoc` text), so a reload is not re-read. */
   #sourceKey: string | undefined;
   #sourceRead: AbortController | undefined;
+  #formFocus = new FormFocus(this, '#draft-id');
   #binding = new PanelBinding(this, {
     bound: () => this.#sync(),
     loaded: () => this.#sync(),
     variablesChanged: (detail) => this.#onVariablesChange(detail),
+    read: () => (this.scriptReads = this.composition?.variablesRead ?? []),
     failed: (detail) => this.#onCompositionError(detail),
   });
 
@@ -261,6 +278,7 @@ export class FxVariablesPanel extends LitElement {
   /** What the composition holds now: declarations, overrides, and (once per source) its HTML. */
   #sync(): void {
     const composition = this.composition;
+    this.scriptReads = composition?.variablesRead ?? [];
     if (!composition) return;
     this.overrides = composition.variables;
     const key = composition.src || composition.srcdoc || '';
@@ -347,7 +365,7 @@ export class FxVariablesPanel extends LitElement {
 
   #startAdding(): void {
     const id = freeId('variable', new Set(this.shown.map((declaration) => declaration.id)));
-    this.editing = { index: undefined, draft: draftOf(newDeclaration(id, 'string')), issues: [] };
+    this.#openForm({ index: undefined, draft: draftOf(newDeclaration(id, 'string')), issues: [] });
   }
 
   #submitEdit(): void {
@@ -359,7 +377,7 @@ export class FxVariablesPanel extends LitElement {
       editing.index === undefined
         ? [...this.shown, edited]
         : this.shown.map((declaration, at) => (at === editing.index ? edited : declaration));
-    if (this.#tryEdit(() => this.setDeclarations(list))) this.editing = undefined;
+    if (this.#tryEdit(() => this.setDeclarations(list))) this.#closeForm();
   }
 
   /** Runs an edit; a refusal is shown in the form (or announced), never thrown into the page. */
@@ -394,6 +412,7 @@ export class FxVariablesPanel extends LitElement {
     const placed = placeIssues(this.overrides, this.shown, this.reported);
     const general = this.refused ? [this.refused, ...placed.general] : placed.general;
     const editable = this.source !== undefined;
+    const reads = withScriptReads(this.#reads, this.scriptReads, new Set(this.shown.map(({ id }) => id)));
     return html`
       <header part="header">
         <h2 id="title">Variables</h2>
@@ -407,98 +426,65 @@ export class FxVariablesPanel extends LitElement {
       ${general.length > 0 ? issueList('general-issues', general) : nothing}
       ${this.sourceProblem ? html`<p part="status-source" role="note">Declarations cannot be edited: ${this.sourceProblem}</p>` : nothing}
       <div part="fields" class="fields" role="group" aria-labelledby="title">
-        ${this.shown.map((declaration, index) => this.#field(declaration, index, placed.byId.get(declaration.id) ?? [], editable))}
+        ${this.shown.map((declaration, index) => {
+          const overridden = Object.hasOwn(this.overrides, declaration.id);
+          const shown = field(
+            {
+              declaration,
+              index,
+              value: overridden ? this.overrides[declaration.id] : declaration.default,
+              overridden,
+              unused: reads.unused.has(declaration.id),
+              issues: placed.byId.get(declaration.id) ?? [],
+              editable,
+            },
+            {
+              set: (value) => this.#setValue(declaration.id, value),
+              reset: () => this.reset(declaration.id),
+              edit: () => this.#openForm({ index, draft: draftOf(declaration), issues: [] }),
+              remove: () => this.#remove(index),
+            },
+          );
+          // The form editing a declaration opens under its field (always a pair, so lit keeps the field's DOM).
+          return [shown, this.editing?.index === index ? this.#form(this.editing) : nothing];
+        })}
+        ${this.editing?.index === undefined ? this.#form(this.editing) : nothing}
       </div>
-      ${this.#undeclared(editable)}
-      <div part="toolbar" class="toolbar" role="toolbar" aria-label="Variables actions">
-        ${editable ? html`<button part="button add" type="button" @click=${() => this.#startAdding()}>Add variable</button>` : nothing}
-        <button
-          part="button undo"
-          type="button"
-          aria-keyshortcuts="Control+Z Meta+Z"
-          ?disabled=${!this.canUndo}
-          @click=${() => this.undo()}
-        >
-          Undo
-        </button>
-        <button
-          part="button redo"
-          type="button"
-          aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z"
-          ?disabled=${!this.canRedo}
-          @click=${() => this.redo()}
-        >
-          Redo
-        </button>
-        <button part="button copy-json" type="button" @click=${() => this.copyJson()}>Copy JSON</button>
-        <button part="button copy-command" type="button" @click=${() => this.copyCommand()}>Copy render command</button>
-      </div>
-      ${
-        this.editing
-          ? declarationForm(this.editing, {
-              change: (patch) => {
-                if (this.editing)
-                  this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
-              },
-              submit: () => this.#submitEdit(),
-              cancel: () => (this.editing = undefined),
-            })
-          : nothing
-      }
+      ${undeclaredList(reads.undeclared, editable ? (id, type) => this.#declare(id, type) : undefined)}
+      ${toolbar(
+        { editable, canUndo: this.canUndo, canRedo: this.canRedo },
+        {
+          add: () => this.#startAdding(),
+          undo: () => this.undo(),
+          redo: () => this.redo(),
+          copyJson: () => void this.copyJson(),
+          copyCommand: () => void this.copyCommand(),
+        },
+      )}
       <p part="status" role="status" aria-live="polite">${this.announcement}</p>
     `;
   }
 
-  #field(declaration: VariableDeclaration, index: number, issues: readonly Issue[], editable: boolean) {
-    const controlId = `variable-${index}`;
-    const issuesId = `${controlId}-issues`;
-    const render = INPUTS[declaration.type] as InputRenderer;
-    const label = labelOf(declaration);
-    const overridden = Object.hasOwn(this.overrides, declaration.id);
-    const value = overridden ? this.overrides[declaration.id] : declaration.default;
-    return html`<div part="field" class="field" data-id=${declaration.id}>
-      ${render({ declaration, value, controlId, describedBy: issues.length > 0 ? issuesId : '', invalid: issues.some((found) => found.severity === 'error'), set: (next) => this.#setValue(declaration.id, next) })}
-      ${this.#reads.unused.has(declaration.id) ? html`<span part="badge" title="No binding, style or script reads this variable">${PanelText.unused}</span>` : nothing}
-      ${overridden ? html`<button part="button reset-field" type="button" aria-label=${`Reset ${label} to its default`} @click=${() => this.reset(declaration.id)}>Reset</button>` : nothing}
-      ${
-        editable
-          ? html`<button
-                part="button edit"
-                type="button"
-                aria-label=${`Edit ${label}`}
-                @click=${() => (this.editing = { index, draft: draftOf(declaration), issues: [] })}
-              >
-                Edit
-              </button>
-              <button
-                part="button remove"
-                type="button"
-                aria-label=${`Remove ${label}`}
-                @click=${() => this.#remove(index)}
-              >
-                Remove
-              </button>`
-          : nothing
-      }
-      ${issues.length > 0 ? issueList(issuesId, issues) : nothing}
-    </div>`;
+  #form(editing: DeclarationEditing | undefined) {
+    if (!editing) return nothing;
+    return declarationForm(editing, {
+      change: (patch) => {
+        if (this.editing)
+          this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
+      },
+      submit: () => this.#submitEdit(),
+      cancel: () => this.#closeForm(),
+    });
   }
 
-  #undeclared(editable: boolean) {
-    const reads = this.#reads.undeclared;
-    if (reads.length === 0) return nothing;
-    return html`<div part="undeclared" class="undeclared">
-      <p>Read by the composition but not declared:</p>
-      <ul>
-        ${reads.map(
-          ({ id, type }) =>
-            html`<li data-id=${id}>
-              <code>${id}</code> (${type})
-              ${editable ? html`<button part="button declare" type="button" aria-label=${`Declare ${id} as ${type}`} @click=${() => this.#declare(id, type)}>Declare</button>` : nothing}
-            </li>`,
-        )}
-      </ul>
-    </div>`;
+  #openForm(editing: DeclarationEditing): void {
+    this.#formFocus.opening();
+    this.editing = editing;
+  }
+
+  #closeForm(): void {
+    this.#formFocus.closing();
+    this.editing = undefined;
   }
 }
 

@@ -44,6 +44,7 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
     readsVariablesAtLoad: isBoolean,
   },
   [Message.variables]: { values: isRecord, issues: isIssues, readsVariablesAtLoad: isBoolean },
+  [Message.reads]: { ids: isListOf(isString) },
   [Message.time]: { time: isTime, paused: isBoolean },
   [Message.seeked]: { id: Number.isSafeInteger, time: isTime },
   [Message.ended]: {},

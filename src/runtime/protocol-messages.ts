@@ -25,6 +25,7 @@ export const Message = {
   time: 'time',
   seeked: 'seeked',
   variables: 'variables',
+  reads: 'reads',
   ended: 'ended',
   error: 'error',
 } as const;
@@ -65,9 +66,22 @@ export interface VariablesMessage {
   readonly readsVariablesAtLoad: boolean;
 }
 
+/** The top-level variable ids composition scripts read so far (the whole list each time; see `SCRIPT_READS`). */
+export interface ReadsMessage {
+  readonly type: typeof Message.reads;
+  readonly ids: readonly string[];
+}
+
+/**
+ * Bounds of the `reads` report: the frame sends at most one per `intervalMs` with at most `maxIds` ids of at most
+ * `maxIdLength` characters, and the host keeps no more than that whatever a forged message carries.
+ */
+export const SCRIPT_READS = { maxIds: 200, maxIdLength: 200, intervalMs: 250 } as const;
+
 export type FrameMessage =
   | ReadyMessage
   | VariablesMessage
+  | ReadsMessage
   | { readonly type: typeof Message.time; readonly time: number; readonly paused: boolean }
   | { readonly type: typeof Message.seeked; readonly id: number; readonly time: number }
   | { readonly type: typeof Message.ended }

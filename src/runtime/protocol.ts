@@ -8,6 +8,13 @@
  * checks (protocol-frame.ts).
  */
 export { PROTOCOL_VERSION, Message } from './protocol-messages.js';
-export type { ConnectMessage, HostMessage, ReadyMessage, VariablesMessage, FrameMessage } from './protocol-messages.js';
+export type {
+  ConnectMessage,
+  HostMessage,
+  ReadyMessage,
+  VariablesMessage,
+  ReadsMessage,
+  FrameMessage,
+} from './protocol-messages.js';
 export { isFrameMessage } from './protocol-host.js';
 export { isConnectMessage, isHostMessage } from './protocol-frame.js';

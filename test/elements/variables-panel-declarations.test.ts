@@ -66,6 +66,21 @@ describe('<fx-variables-panel> declarations', () => {
     expect(() => partOf(panel, 'declaration-form')).to.throw();
   });
 
+  it('opens the form under the field it edits with focus in it; Escape closes it and gives focus back', async () => {
+    const { panel } = await mountPair();
+    const edit = inField<HTMLButtonElement>(panel, 'size', '[part~="edit"]');
+    edit.focus();
+    edit.click();
+    await panel.updateComplete;
+    const form = partOf(panel, 'declaration-form');
+    expect(form.previousElementSibling?.getAttribute('data-id')).to.equal('size');
+    expect(panel.shadowRoot!.activeElement?.id).to.equal('draft-id');
+    await sendKeys({ press: 'Escape' });
+    await panel.updateComplete;
+    expect(() => partOf(panel, 'declaration-form')).to.throw();
+    expect(panel.shadowRoot!.activeElement === edit, 'focus back on the Edit button').to.equal(true);
+  });
+
   it('edits a declaration, changing its type and fields, keeping fields beyond the form', async () => {
     const { panel } = await mountPair({
       variables: [

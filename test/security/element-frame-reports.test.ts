@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import { SCRIPT_READS } from '../../src/runtime/protocol-messages.js';
 import { mount, nextEvent, recordEvents, sleep, waitFor, whenReady } from '../elements/helpers.js';
 import { hostileComposition } from './hostile.js';
 import { longestTask } from './stalls.js';
@@ -68,5 +69,23 @@ describe('security: <fx-composition> reports from the frame', () => {
     // 500 ms are about 30 animation frames.
     expect(seen.length).to.be.below(100);
     await waitFor(() => el.currentTime >= 0 && el.currentTime <= 2, 'a time within the composition');
+  });
+
+  it('forged reads reports: non-strings and huge lists are ignored, the rest bounded, events at most once a frame', async () => {
+    const el = mount({}, { srcdoc: hostileComposition(['forge-reads']) });
+    const seen = recordEvents(el, ['variablesread']);
+    const longest = await longestTask(async () => {
+      await whenReady(el);
+      await sleep(500);
+    });
+    expect(longest).to.be.below(1000);
+    const reads = el.variablesRead;
+    expect(reads.length).to.equal(SCRIPT_READS.maxIds);
+    expect(reads[0]).to.equal('sparse');
+    expect(reads.every((id) => typeof id === 'string' && id.length > 0 && id.length <= SCRIPT_READS.maxIdLength)).to.be
+      .true;
+    expect(reads).not.to.include('x');
+    // 2000 messages: one event at ready, then at most one per animation frame (500 ms are about 30).
+    expect(seen.length).to.be.within(1, 40);
   });
 });

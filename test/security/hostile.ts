@@ -5,7 +5,14 @@
 import { compositionHtml, type CompositionOptions } from '../elements/helpers.js';
 
 export type Behaviour =
-  'forge' | 'sparse-ready' | 'sparse-variables' | 'reload-loop' | 'flood-time' | 'steal-focus' | 'take-name';
+  | 'forge'
+  | 'sparse-ready'
+  | 'sparse-variables'
+  | 'reload-loop'
+  | 'flood-time'
+  | 'forge-reads'
+  | 'steal-focus'
+  | 'take-name';
 
 /** A composition (see `compositionHtml`) that does `behaviours` from its frame. */
 export function hostileComposition(behaviours: readonly Behaviour[], options: CompositionOptions = {}): string {

@@ -9,6 +9,8 @@ export interface BindingEvents {
   /** The bound composition loaded (or reloaded) what it shows. */
   loaded(): void;
   variablesChanged(detail: FxVariablesChangeDetail): void;
+  /** The bound composition's scripts read variables they had not (see `variablesRead`). */
+  read(): void;
   failed(detail: FxErrorDetail): void;
 }
 
@@ -28,6 +30,7 @@ export class PanelBinding implements ReactiveController {
       FxEvent.variablesChange,
       (event) => this.events.variablesChanged((event as CustomEvent<FxVariablesChangeDetail>).detail),
     ],
+    [FxEvent.variablesRead, () => this.events.read()],
     [FxEvent.error, (event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail)],
   ];
 

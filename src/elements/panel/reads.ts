@@ -1,7 +1,8 @@
 /**
- * Which declared ids nothing reads, and which ids the composition reads without declaring them, as lint finds them
- * (`variable_unused`, `binding_undeclared`, `color_grading_reference_undeclared`): the panel shows lint's answer,
- * it does not look again. Scripts reading an undeclared id are not found (lint cannot see `getVariables().x`).
+ * Which declared ids nothing reads, and which ids the composition reads without declaring them: lint's answer
+ * (`variable_unused`, `binding_undeclared`, `color_grading_reference_undeclared`) — the panel does not look again —
+ * completed by what the running composition's scripts read (`<fx-composition>.variablesRead`), which lint cannot
+ * see (`getVariables().title` in a fetched script).
  */
 import { Attr, VariableType } from '../../runtime/constants.js';
 import type { Issue } from '../../runtime/issues.js';
@@ -45,4 +46,25 @@ export function compositionReads(html: string, declared: ReadonlySet<string>): C
       undeclared.set(id, { id, type: READ_TYPES[String(where)] ?? VariableType.string });
   }
   return { unused, undeclared: [...undeclared.values()] };
+}
+
+/**
+ * `reads` with the ids scripts were seen reading: those declared are used, those not are declarable. Lint's type
+ * stays for an id it also found; a script's read says nothing of the type, so the others are strings.
+ */
+export function withScriptReads(
+  reads: CompositionReads,
+  scriptReads: readonly string[],
+  declared: ReadonlySet<string>,
+): CompositionReads {
+  if (scriptReads.length === 0) return reads;
+  const read = new Set(scriptReads);
+  const listed = new Set(reads.undeclared.map(({ id }) => id));
+  const fromScripts = scriptReads
+    .filter((id) => !declared.has(id) && !listed.has(id))
+    .map((id) => ({ id, type: VariableType.string }));
+  return {
+    unused: new Set([...reads.unused].filter((id) => !read.has(id))),
+    undeclared: [...reads.undeclared, ...fromScripts],
+  };
 }

@@ -7,7 +7,11 @@ import type { Issue } from '../issues.js';
 export interface FxRuntime {
   /** Protocol/contract version. */
   readonly version: 1;
-  /** Resolved values of the composition whose script calls it (each sub-composition instance sees its own). */
+  /**
+   * Resolved values of the composition whose script calls it (each sub-composition instance sees its own), a fresh
+   * object per call. The top level's is a recording Proxy (which ids scripts read, for the host's variables panel):
+   * spread it (`{ ...getVariables() }`) before `postMessage` or `structuredClone`, which refuse a Proxy.
+   */
   getVariables(): Record<string, unknown>;
   /** Root duration in seconds, read once at compile time; scripts cannot change it. */
   readonly duration: number;

@@ -63,6 +63,7 @@ function boot(): void {
     onTime: (time, paused) => send({ type: Message.time, time, paused }),
     onEnded: () => send({ type: Message.ended }),
   };
+  player.reads.report = (ids) => send({ type: Message.reads, ids });
   addEventListener('error', (event) =>
     send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }),
   );

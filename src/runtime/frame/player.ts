@@ -6,6 +6,7 @@ import { seekTarget } from '../seek-target.js';
 import { playbackStep, type Anchor } from './playback-step.js';
 import { refitAfterFontLoads } from './refit.js';
 import { compositionRoot } from './roots.js';
+import { ScriptReads } from './script-reads.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
 
@@ -22,6 +23,8 @@ export interface PlayerEvents {
  */
 export class Player {
   readonly variables: FrameVariables;
+  /** Which top-level ids scripts read (instances' reads are of their own declarations, which no host edits). */
+  readonly reads = new ScriptReads();
   readonly ready: Promise<void>;
   timeline: Timeline | undefined;
   loop = false;
@@ -143,7 +146,8 @@ export class Player {
     const player = this;
     return {
       version: 1,
-      getVariables: () => player.variables.get(instance),
+      getVariables: () =>
+        instance === undefined ? player.reads.watch(player.variables.get()) : player.variables.get(instance),
       get duration() {
         return player.duration;
       },

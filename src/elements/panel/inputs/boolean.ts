@@ -10,14 +10,18 @@ export const booleanInput: InputRenderer<BooleanDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) =>
-  html`<input
-      part="input checkbox"
-      id=${controlId}
-      type="checkbox"
-      .checked=${live(value === true)}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @change=${(event: Event) => set(targetOf(event).checked)}
-    />
-    <label part="label" for=${controlId}>${labelOf(declaration)}</label>`;
+  html`<div part="control" class="control">
+      <input
+        part="input checkbox"
+        id=${controlId}
+        type="checkbox"
+        .checked=${live(value === true)}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @change=${(event: Event) => set(targetOf(event).checked)}
+      />
+    </div>
+    <label part="label" for=${controlId}>${labelOf(declaration)}</label>
+    ${tools}`;

@@ -12,31 +12,35 @@ export const colorInput: InputRenderer<ColorDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) => {
   const text = typeof value === 'string' ? value : '';
   const picked = COLOR_PATTERN.test(text) ? text.toLowerCase() : '#000000';
   const write = (event: Event) => set(targetOf(event).value);
   return html`<fieldset part="group">
     <legend part="label">${labelOf(declaration)}</legend>
-    <input
-      part="input color-picker"
-      id=${controlId}
-      type="color"
-      aria-label="Pick"
-      .value=${live(picked)}
-      aria-describedby=${describedBy}
-      @input=${write}
-    />
-    <input
-      part="input"
-      id=${`${controlId}-text`}
-      type="text"
-      aria-label="Hex code"
-      spellcheck="false"
-      .value=${live(text)}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @input=${write}
-    />
+    <div part="control" class="control">
+      <input
+        part="input color-picker"
+        id=${controlId}
+        type="color"
+        aria-label="Pick"
+        .value=${live(picked)}
+        aria-describedby=${describedBy}
+        @input=${write}
+      />
+      <input
+        part="input"
+        id=${`${controlId}-text`}
+        type="text"
+        aria-label="Hex code"
+        spellcheck="false"
+        .value=${live(text)}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @input=${write}
+      />
+    </div>
+    ${tools}
   </fieldset>`;
 };

@@ -10,18 +10,22 @@ export const enumInput: InputRenderer<EnumDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) => {
   const current = typeof value === 'string' ? value : '';
   const known = declaration.options.some((option) => option.value === current);
   return html`<label part="label" for=${controlId}>${labelOf(declaration)}</label>
-    <select
-      part="input select"
-      id=${controlId}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @change=${(event: Event) => set((event.target as HTMLSelectElement).value)}
-    >
-      ${declaration.options.map((option) => html`<option .value=${option.value} .selected=${option.value === current}>${option.label}</option>`)}
-      ${known ? '' : html`<option .value=${current} .selected=${true} disabled>${current} (not an option)</option>`}
-    </select>`;
+    <div part="control" class="control">
+      <select
+        part="input select"
+        id=${controlId}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @change=${(event: Event) => set((event.target as HTMLSelectElement).value)}
+      >
+        ${declaration.options.map((option) => html`<option .value=${option.value} .selected=${option.value === current}>${option.label}</option>`)}
+        ${known ? '' : html`<option .value=${current} .selected=${true} disabled>${current} (not an option)</option>`}
+      </select>
+    </div>
+    ${tools}`;
 };

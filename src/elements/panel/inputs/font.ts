@@ -34,33 +34,37 @@ export const fontInput: InputRenderer<FontDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) => {
   const { name, source } = fontParts(value);
   const write = (nextName: string, nextSource: string | undefined) =>
     set(nextSource === undefined ? nextName : { name: nextName, source: nextSource });
   return html`<fieldset part="group">
     <legend part="label">${labelOf(declaration)}</legend>
-    <input
-      part="input"
-      id=${controlId}
-      type="text"
-      aria-label="Family"
-      .value=${live(name)}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @input=${(event: Event) => write(targetOf(event).value, source)}
-    />
-    <input
-      part="input file"
-      id=${`${controlId}-file`}
-      type="file"
-      aria-label="Font file"
-      accept=".woff,.woff2,.ttf,.otf,.ttc,font/*"
-      @change=${async (event: Event) => {
-        const file = targetOf(event).files?.[0];
-        if (file) write(name || file.name.replace(/\.[^.]*$/, ''), await fontSource(file));
-      }}
-    />
-    ${source === undefined ? nothing : html`<button part="button" type="button" @click=${() => write(name, undefined)}>Remove file</button>`}
+    <div part="control" class="control">
+      <input
+        part="input"
+        id=${controlId}
+        type="text"
+        aria-label="Family"
+        .value=${live(name)}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @input=${(event: Event) => write(targetOf(event).value, source)}
+      />
+      <input
+        part="input file"
+        id=${`${controlId}-file`}
+        type="file"
+        aria-label="Font file"
+        accept=".woff,.woff2,.ttf,.otf,.ttc,font/*"
+        @change=${async (event: Event) => {
+          const file = targetOf(event).files?.[0];
+          if (file) write(name || file.name.replace(/\.[^.]*$/, ''), await fontSource(file));
+        }}
+      />
+      ${source === undefined ? nothing : html`<button part="button" type="button" @click=${() => write(name, undefined)}>Remove file</button>`}
+    </div>
+    ${tools}
   </fieldset>`;
 };

@@ -24,6 +24,7 @@ export const imageInput: InputRenderer<ImageDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) => {
   const put = async (url: Promise<string | undefined>) => {
     const read = await url;
@@ -38,23 +39,26 @@ export const imageInput: InputRenderer<ImageDeclaration> = ({
     }}
   >
     <legend part="label">${labelOf(declaration)}</legend>
-    <input
-      part="input"
-      id=${controlId}
-      type="url"
-      aria-label="Image URL"
-      .value=${live(urlOf(value))}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @input=${(event: Event) => set(targetOf(event).value)}
-    />
-    <input
-      part="input file"
-      id=${`${controlId}-file`}
-      type="file"
-      accept="image/*"
-      aria-label="Image file (or drop one here)"
-      @change=${(event: Event) => void put(imageUrl(targetOf(event).files))}
-    />
+    <div part="control" class="control">
+      <input
+        part="input"
+        id=${controlId}
+        type="url"
+        aria-label="Image URL"
+        .value=${live(urlOf(value))}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @input=${(event: Event) => set(targetOf(event).value)}
+      />
+      <input
+        part="input file"
+        id=${`${controlId}-file`}
+        type="file"
+        accept="image/*"
+        aria-label="Image file (or drop one here)"
+        @change=${(event: Event) => void put(imageUrl(targetOf(event).files))}
+      />
+    </div>
+    ${tools}
   </fieldset>`;
 };

@@ -14,22 +14,26 @@ export const numberInput: InputRenderer<NumberDeclaration> = ({
   describedBy,
   invalid,
   set,
+  tools,
 }) =>
   html`<label part="label" for=${controlId}
       >${labelOf(declaration)}${declaration.unit ? ` (${declaration.unit})` : ''}</label
     >
-    <input
-      part="input"
-      id=${controlId}
-      type="number"
-      .value=${live(typeof value === 'number' && Number.isFinite(value) ? String(value) : '')}
-      min=${declaration.min ?? nothing}
-      max=${declaration.max ?? nothing}
-      step=${declaration.step ?? 'any'}
-      aria-describedby=${describedBy}
-      aria-invalid=${invalid ? 'true' : 'false'}
-      @input=${(event: Event) => {
-        const number = targetOf(event).valueAsNumber;
-        if (Number.isFinite(number)) set(number);
-      }}
-    />`;
+    <div part="control" class="control">
+      <input
+        part="input"
+        id=${controlId}
+        type="number"
+        .value=${live(typeof value === 'number' && Number.isFinite(value) ? String(value) : '')}
+        min=${declaration.min ?? nothing}
+        max=${declaration.max ?? nothing}
+        step=${declaration.step ?? 'any'}
+        aria-describedby=${describedBy}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        @input=${(event: Event) => {
+          const number = targetOf(event).valueAsNumber;
+          if (Number.isFinite(number)) set(number);
+        }}
+      />
+    </div>
+    ${tools}`;

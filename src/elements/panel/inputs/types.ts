@@ -13,6 +13,8 @@ export interface InputContext<Declaration extends VariableDeclaration = Variable
   readonly invalid: boolean;
   /** Writes `value` as this variable's override. */
   readonly set: (value: unknown) => void;
+  /** The field's badge and buttons: placed after the controls, inside a group's fieldset (they share its grid). */
+  readonly tools: TemplateResult;
 }
 
 /** Renders the labelled controls of one variable type. */
