@@ -141,10 +141,17 @@ async function joinChecked(
     fps: shared.fps,
     frames: shared.frames,
     duration: shared.frames / shared.fps,
-    issues,
+    issues: [...chunkIssues(options.chunks), ...issues],
     hasAudio: inputs.length > 0,
     capture: shared.capture,
   };
+}
+
+/** The chunks' own issues, each once (every chunk compiled and loaded the same document). */
+function chunkIssues(chunks: readonly ChunkResult[]): Issue[] {
+  const seen = new Map<string, Issue>();
+  for (const issue of chunks.flatMap((chunk) => chunk.issues ?? [])) seen.set(JSON.stringify(issue), issue);
+  return [...seen.values()];
 }
 
 async function run(

@@ -26,6 +26,7 @@ export interface ChunkOptions extends RenderOptions {
  * of one render: JSON, so a service can store it with the chunk's job).
  */
 export interface ChunkResult extends FrameRange {
+  /** The chunk file; a service that moves it to the joining machine sets `path` to where it is there. */
   readonly path: string;
   readonly format: RenderFormat;
   readonly quality: RenderQuality;

@@ -203,6 +203,25 @@ test('joins of bad chunk lists are refused before anything is written', async ()
   assert.deepEqual(await filesIn(join(dir.path, 'hostile')), []);
 });
 
+test('the join mixes audio by the same rules as render: no URL the network policy refuses, no file outside the project', async () => {
+  const audio = [
+    { tag: 'audio', start: 0, end: 1, volume: 1, url: 'http://127.0.0.1:9/tone.wav' },
+    { tag: 'audio', start: 0, end: 1, volume: 1, file: '../animated/index.html' },
+  ];
+  const chunks = mp4.chunks.map((chunk) => ({ ...chunk, audio }));
+  const joined = await joinChunks({
+    chunks,
+    outputPath: join(dir.path, 'guarded.mp4'),
+    projectDir: join(FIXTURES, 'moving-bar'),
+  });
+  assert.deepEqual(
+    joined.issues?.map((issue) => issue.code),
+    ['audio_source_blocked', 'audio_source_unsupported'],
+  );
+  assert.equal(joined.hasAudio, false);
+  assert.equal((await probe(joined.videoPath)).streams.length, 1);
+});
+
 test('renderChunk refuses a range the composition does not have', async () => {
   const chunk = (range: unknown) =>
     renderChunk({ ...options('mp4', join(dir.path, 'bad.mp4')), chunk: range as { from: number; to: number } });
