@@ -203,12 +203,12 @@ async function renderWhole(options: RenderOptions, started: StartedRender): Prom
   await mkdir(dirname(outputPath), { recursive: true });
   const thumbnailPath = thumbnailPathFor(outputPath, preset.image);
   const temp = tempPaths(started, outputPath, ['video', 'mux']);
-  const [thumbnailTemp] = Object.values(tempPaths(started, thumbnailPath, ['image']));
+  const thumbnailTemp = tempPaths(started, thumbnailPath, ['image']).image;
 
   const thumbnailIndex = thumbnailFrame(compiled.duration, checked.fps, frames);
   await encodeRange(started, { from: 0, to: frames }, temp.video, preset.container, {
     index: thumbnailIndex,
-    path: thumbnailTemp!,
+    path: thumbnailTemp,
   });
 
   const { inputs, issues: audioIssues } = await watch.step('probing the audio', audio);
@@ -233,7 +233,7 @@ async function renderWhole(options: RenderOptions, started: StartedRender): Prom
   }
   watch.check();
   await rename(finished, outputPath);
-  await rename(thumbnailTemp!, thumbnailPath);
+  await rename(thumbnailTemp, thumbnailPath);
   report('done', frames, frames);
   return {
     videoPath: outputPath,

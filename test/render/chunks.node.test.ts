@@ -7,6 +7,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFxError } from '../../src/runtime/errors.js';
 import {
+  ChunkProgress,
   joinChunks,
   planChunks,
   render,
@@ -52,13 +53,21 @@ function psnr(a: Buffer, b: Buffer): number {
   return sum === 0 ? Infinity : 10 * Math.log10((255 * 255 * a.length) / sum);
 }
 
+/** Renders the chunks of `workers` workers in parallel; their progress, summed, must reach every frame. */
 async function renderChunks(format: RenderFormat, workers: number, name: string): Promise<ChunkResult[]> {
   const plan = planChunks(FRAMES, workers, { minChunkFrames: 1 });
-  return Promise.all(
+  const progress = new ChunkProgress(plan);
+  const chunks = await Promise.all(
     plan.map((range) =>
-      renderChunk({ ...options(format, join(dir.path, `${name}-${range.index}.${format}`)), chunk: range }),
+      renderChunk({
+        ...options(format, join(dir.path, `${name}-${range.index}.${format}`)),
+        chunk: range,
+        onProgress: (event) => progress.update(range.index, event),
+      }),
     ),
   );
+  assert.deepEqual([progress.framesDone, progress.framesTotal], [FRAMES, FRAMES]);
+  return chunks;
 }
 
 /** Renders `format` whole and in `workers` chunks, joins them, and checks every boundary frame. */
