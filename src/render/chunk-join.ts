@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Issue } from '../runtime/issues.js';
 import { audioInputs, audioMixArgs, type PageAudioClip } from './audio.js';
 import { checkChunkRanges } from './chunk-plan.js';
-import { CHUNK_DEMUXERS, checkChunkFiles } from './chunk-probe.js';
+import { CHUNK_DEMUXERS, checkChunkFiles, videoFrames } from './chunk-probe.js';
 import type { ChunkResult } from './chunk-render.js';
 import { startEgressProxy } from './egress-proxy.js';
 import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
@@ -122,6 +122,13 @@ async function joinChecked(
       ? audioMixArgs(joined, inputs, shared.duration, preset.audio, container, shared.format, temp.video)
       : [...joined, '-map', '0:v:0', '-c', 'copy', ...container, '-f', shared.format, temp.video];
   await run(args, 'joining the chunks', watch, cleanups, timeoutMs);
+  // Checked, not assumed: a join that lost or repeated a frame must not be delivered.
+  const joinedFrames = await watch.step('counting the joined frames', videoFrames(temp.video, watch.halted));
+  if (joinedFrames !== shared.frames)
+    throw renderError(
+      RenderErrorCode.ffmpegFailed,
+      `joining the chunks: the joined video has ${joinedFrames} frames, the chunks ${shared.frames}`,
+    );
   const thumbnailIndex = thumbnailFrame(shared.duration, shared.fps, shared.frames);
   await run(
     thumbnailArgs(temp.video, shared.format, preset, thumbnailIndex, temp.thumbnail),

@@ -43,18 +43,14 @@ export const chunkLabel = (from: number, to: number, frames: number) => `fx chun
 
 const ffprobePath = () => process.env.FX_FFPROBE ?? 'ffprobe';
 
-/** Reads a chunk file's video stream with ffprobe (demuxing only; packets counted, nothing decoded). */
-async function probeChunk(path: string, signal?: AbortSignal): Promise<ProbedChunk> {
+/** Runs ffprobe on one of our own files (only `file:` and our containers) and returns its JSON. */
+function ffprobeJson(path: string, entries: string[], signal: AbortSignal | undefined): Promise<string> {
   const args = [
-    ...['-v', 'error', '-protocol_whitelist', 'file', '-format_whitelist', CHUNK_DEMUXERS],
-    ...['-count_packets', '-show_data_hash', 'md5', '-of', 'json'],
-    ...[
-      '-show_entries',
-      `stream=codec_type,nb_read_packets,${SIGNATURE.join(',')}:stream_tags=alpha_mode:format_tags=comment`,
-    ],
+    ...['-v', 'error', '-protocol_whitelist', 'file', '-format_whitelist', CHUNK_DEMUXERS, '-of', 'json'],
+    ...entries,
     `file:${path}`,
   ];
-  const stdout = await new Promise<string>((resolve, reject) =>
+  return new Promise<string>((resolve, reject) =>
     execFile(
       ffprobePath(),
       args,
@@ -64,11 +60,23 @@ async function probeChunk(path: string, signal?: AbortSignal): Promise<ProbedChu
           ? reject(
               renderError(
                 RenderErrorCode.chunkFilesMismatched,
-                `chunk "${path}" cannot be read: ${err.trim() || error.message}`,
+                `"${path}" cannot be read: ${err.trim() || error.message}`,
               ),
             )
           : resolve(out),
     ),
+  );
+}
+
+/** Reads a chunk file's video stream with ffprobe (demuxing only; packets counted, nothing decoded). */
+async function probeChunk(path: string, signal?: AbortSignal): Promise<ProbedChunk> {
+  const stdout = await ffprobeJson(
+    path,
+    [
+      ...['-count_packets', '-show_data_hash', 'md5', '-show_entries'],
+      `stream=codec_type,nb_read_packets,${SIGNATURE.join(',')}:stream_tags=alpha_mode:format_tags=comment`,
+    ],
+    signal,
   );
   const probed = JSON.parse(stdout) as {
     streams?: Record<string, unknown>[];
@@ -125,4 +133,14 @@ export async function checkChunkFiles(
     if (file.signature !== probed[0]!.signature)
       throw mismatch(`was encoded with other settings than chunk 0: ${file.signature} vs ${probed[0]!.signature}`);
   });
+}
+
+/** Frames (packets) of the first video stream of a joined file, counted by demuxing. */
+export async function videoFrames(path: string, signal?: AbortSignal): Promise<number> {
+  const stdout = await ffprobeJson(
+    path,
+    ['-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=nb_read_packets'],
+    signal,
+  );
+  return Number((JSON.parse(stdout) as { streams?: { nb_read_packets?: string }[] }).streams?.[0]?.nb_read_packets);
 }

@@ -231,6 +231,29 @@ test('the join mixes audio by the same rules as render: no URL the network polic
   assert.equal((await probe(joined.videoPath)).streams.length, 1);
 });
 
+test('chunk paths are quoted in the concat list: a quote joins, a line break is refused, an abort writes nothing', async () => {
+  const [a, b, c] = mp4.chunks as [ChunkResult, ChunkResult, ChunkResult];
+  const quoted = join(dir.path, "it's b.mp4");
+  await copyFile(b.path, quoted);
+  const joined = await joinChunks({
+    chunks: [a, { ...b, path: quoted }, c],
+    outputPath: join(dir.path, 'quoted.mp4'),
+    projectDir: FIXTURES,
+  });
+  assert.ok((await readFile(joined.videoPath)).equals(await readFile(mp4.joined.videoPath)));
+  const out = join(dir.path, 'refused', 'out.mp4');
+  const injected = { ...b, path: `${b.path}'\nfile '/etc/passwd` };
+  await assert.rejects(
+    joinChunks({ chunks: [a, injected, c], outputPath: out, projectDir: FIXTURES }),
+    refused(RenderErrorCode.optionInvalid),
+  );
+  await assert.rejects(
+    joinChunks({ chunks: mp4.chunks, outputPath: out, projectDir: FIXTURES, signal: AbortSignal.abort() }),
+    refused(RenderErrorCode.aborted),
+  );
+  assert.deepEqual(await filesIn(join(dir.path, 'refused')), []);
+});
+
 test('renderChunk refuses a range the composition does not have', async () => {
   const chunk = (range: unknown) =>
     renderChunk({ ...options('mp4', join(dir.path, 'bad.mp4')), chunk: range as { from: number; to: number } });
