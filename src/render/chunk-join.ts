@@ -11,7 +11,7 @@ import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
 import { abortedError, RenderErrorCode, renderError } from './errors.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { RenderNetworkPolicy } from './network-policy.js';
-import { DEFAULT_TIMEOUT_MS } from './options.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './options.js';
 import { thumbnailFrame, thumbnailPathFor } from './render.js';
 import type { RenderResult } from './types.js';
 import { RenderWatch } from './watch.js';
@@ -45,7 +45,7 @@ const MS_PER_FRAME = 50;
  * const result = await joinChunks({ chunks, outputPath: 'out/video.mp4', projectDir: 'my-project' });
  */
 export async function joinChunks(options: JoinChunksOptions): Promise<RenderResult> {
-  const watch = new RenderWatch(options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const watch = new RenderWatch(options?.signal, checkJoinOptions(options));
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     return await joinChecked(options, watch, cleanups);
@@ -56,6 +56,20 @@ export async function joinChunks(options: JoinChunksOptions): Promise<RenderResu
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     watch.dispose();
   }
+}
+
+/** Checks the join's own options before any work; returns the step time limit. */
+function checkJoinOptions(options: JoinChunksOptions): number {
+  const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
+  if (typeof options !== 'object' || options === null) throw invalid('join options must be an object');
+  for (const name of ['outputPath', 'projectDir'] as const) {
+    if (typeof options[name] !== 'string' || options[name].trim() === '')
+      throw invalid(`"${name}" must be a non-empty string, got ${JSON.stringify(options[name])}`);
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
+    throw invalid(`"timeoutMs" must be an integer from 1 to ${MAX_TIMEOUT_MS}, got ${JSON.stringify(timeoutMs)}`);
+  return timeoutMs;
 }
 
 function sharedSettings(chunks: readonly ChunkResult[]): ChunkResult {

@@ -193,6 +193,11 @@ test('joins of bad chunk lists are refused before anything is written', async ()
   const join1 = (chunks: readonly ChunkResult[]) => joinChunks({ chunks, outputPath: out, projectDir: FIXTURES });
   const [a, b, c] = mp4.chunks as [ChunkResult, ChunkResult, ChunkResult];
   await assert.rejects(join1([]), refused(RenderErrorCode.chunkRangesInvalid));
+  for (const bad of [{ outputPath: '' }, { projectDir: 7 }, { timeoutMs: 0 }, { timeoutMs: 'soon' }])
+    await assert.rejects(
+      joinChunks({ chunks: mp4.chunks, outputPath: out, projectDir: FIXTURES, ...(bad as object) }),
+      refused(RenderErrorCode.optionInvalid),
+    );
   await assert.rejects(join1([a, c]), refused(RenderErrorCode.chunkRangesInvalid), 'gap');
   await assert.rejects(join1([a, { ...b, from: 9 }, c]), refused(RenderErrorCode.chunkRangesInvalid), 'overlap');
   await assert.rejects(join1([b, a, c]), refused(RenderErrorCode.chunkRangesInvalid), 'out of order');
