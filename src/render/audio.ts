@@ -66,7 +66,7 @@ export interface AudioSourcing {
  */
 export async function audioInputs(
   clips: readonly PageAudioClip[],
-  server: ProjectServer,
+  server: Pick<ProjectServer, 'localFile'>,
   duration: number,
   { network, proxy, signal }: AudioSourcing,
 ): Promise<{ inputs: AudioInput[]; issues: Issue[] }> {
@@ -186,7 +186,8 @@ const seconds = (value: number) => value.toFixed(6);
  * padded or cut to exactly the video's duration.
  */
 export function audioMixArgs(
-  videoPath: string,
+  /** FFmpeg's input arguments of the video (`-i file`, or a concat list). */
+  videoInput: readonly string[],
   inputs: readonly AudioInput[],
   duration: number,
   audioCodec: readonly string[],
@@ -200,8 +201,7 @@ export function audioMixArgs(
   });
   const mixed = `${inputs.map((_, index) => `[a${index}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest,apad=whole_dur=${seconds(duration)},atrim=end=${seconds(duration)}[audio]`;
   return [
-    '-i',
-    videoPath,
+    ...videoInput,
     ...inputs.flatMap((clip) => [...clip.options, '-i', clip.input]),
     '-filter_complex',
     [...filters, mixed].join(';'),

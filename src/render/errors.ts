@@ -36,6 +36,12 @@ export const RenderErrorCode = {
   failed: 'render_failed',
   /** The caller's `signal` aborted the render; partial output was removed. */
   aborted: 'render_aborted',
+  /** `planChunks` got a frame count, worker count or option out of range; the message names it. */
+  chunkPlanInvalid: 'chunk_plan_invalid',
+  /** Chunk ranges that do not tile the composition's frames: none, empty, overlapping, gapped or out of range. */
+  chunkRangesInvalid: 'chunk_ranges_invalid',
+  /** Chunk files that cannot be joined without re-encoding: other codec, size, rate, format or frame count. */
+  chunkFilesMismatched: 'chunk_files_mismatched',
 } as const;
 export type RenderErrorCode = (typeof RenderErrorCode)[keyof typeof RenderErrorCode];
 

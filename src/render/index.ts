@@ -4,6 +4,12 @@
  */
 export { render, thumbnailPathFor } from './render.js';
 export { renderBatch } from './batch.js';
+export { planChunks, checkChunkRanges, ChunkProgress, DEFAULT_MIN_CHUNK_FRAMES } from './chunk-plan.js';
+export type { FrameRange, ChunkPlanOptions } from './chunk-plan.js';
+export { renderChunk } from './chunk-render.js';
+export type { ChunkOptions, ChunkResult, TimelineAudioClip } from './chunk-render.js';
+export { joinChunks } from './chunk-join.js';
+export type { JoinChunksOptions } from './chunk-join.js';
 export { RenderErrorCode } from './errors.js';
 export {
   RENDER_FORMATS,

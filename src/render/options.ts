@@ -32,6 +32,7 @@ export const MAX_CONCURRENCY = 8;
  */
 export const DEFAULT_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism()));
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MAX_TIMEOUT_MS = 3_600_000;
 /** Limits on the work one render may ask for; see `maxDurationSeconds` and `maxFrames`. */
 export const DEFAULT_MAX_DURATION_SECONDS = 600;
 export const DEFAULT_MAX_FRAMES = 36_000;
@@ -120,7 +121,7 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
       : integer('concurrency', options.concurrency, 1, MAX_CONCURRENCY);
   const capture = options.capture === undefined ? 'auto' : oneOf('capture', options.capture, CAPTURE_MODES);
   const timeoutMs =
-    options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, 3_600_000);
+    options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
   const maxDurationSeconds =
     options.maxDurationSeconds === undefined
       ? DEFAULT_MAX_DURATION_SECONDS

@@ -6,6 +6,7 @@ import { audioInputs, audioMixArgs, readPageAudio, type AudioInput, type AudioSo
 import { startEgressProxy } from './egress-proxy.js';
 import { bundleDir } from './bundles.js';
 import { captureAll } from './capture-loop.js';
+import type { FrameRange } from './chunk-plan.js';
 import type { CaptureWorker } from './capture-worker.js';
 import { resolveCaptureMode } from './chromium.js';
 import { compositionUrlPath } from './compile-in-browser.js';
@@ -14,10 +15,10 @@ import { abortedError, RenderErrorCode, renderError } from './errors.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
 import { RenderNetworkPolicy } from './network-policy.js';
 import { ALPHA_FORMATS, checkOptions, type CheckedOptions } from './options.js';
-import { prepareWorkers } from './prepare.js';
+import { prepareWorkers, type Prepared } from './prepare.js';
 import { removeStaleProfiles } from './profile-dirs.js';
 import { startProjectServer, type ProjectServer } from './project-server.js';
-import type { RenderOptions, RenderProgress, RenderResult, RenderStage } from './types.js';
+import type { CaptureMode, RenderOptions, RenderProgress, RenderResult, RenderStage } from './types.js';
 import { startVideoEncoder } from './video-encoder.js';
 import { RenderWatch } from './watch.js';
 import { WorkerPool } from './worker-pool.js';
@@ -45,12 +46,36 @@ export function thumbnailPathFor(outputPath: string, image: EncoderPreset['image
  * const result = await render({ projectDir: 'my-project', composition: 'index.html', fps: 30, quality: 'standard',
  *   format: 'mp4', outputPath: 'out/video.mp4', onProgress: (p) => console.log(p.stage, p.framesDone, p.framesTotal) });
  */
-export async function render(options: RenderOptions): Promise<RenderResult> {
+export function render(options: RenderOptions): Promise<RenderResult> {
+  return runRender(options, (started) => renderWhole(options, started));
+}
+
+/** What every render and chunk has once its workers are ready on the compiled document. */
+export interface StartedRender {
+  readonly checked: CheckedOptions;
+  readonly watch: RenderWatch;
+  readonly cleanups: Cleanup[];
+  readonly report: (stage: RenderStage, framesDone: number, framesTotal: number) => void;
+  readonly server: ProjectServer;
+  readonly network: RenderNetworkPolicy;
+  readonly audioProxy: string | undefined;
+  readonly pool: WorkerPool;
+  readonly mode: Exclude<CaptureMode, 'auto'>;
+  readonly preset: EncoderPreset;
+  readonly prepared: Prepared;
+  readonly projectDir: string;
+}
+
+/**
+ * Checks the options, runs `body` on the started render and always cleans up: on failure or abort every browser
+ * and FFmpeg is killed and every partial file removed.
+ */
+export async function runRender<T>(options: RenderOptions, body: (started: StartedRender) => Promise<T>): Promise<T> {
   const checked = checkOptions(options);
   const watch = new RenderWatch(options.signal, checked.timeoutMs);
   const cleanups: Cleanup[] = [];
   try {
-    return await renderChecked(options, checked, watch, cleanups);
+    return await body(await startRender(options, checked, watch, cleanups));
   } catch (error) {
     watch.fail(error instanceof Error ? error : new Error(String(error)));
     throw options.signal?.aborted ? abortedError(options.signal) : error;
@@ -63,12 +88,12 @@ export async function render(options: RenderOptions): Promise<RenderResult> {
   }
 }
 
-async function renderChecked(
+async function startRender(
   options: RenderOptions,
   checked: CheckedOptions,
   watch: RenderWatch,
   cleanups: Cleanup[],
-): Promise<RenderResult> {
+): Promise<StartedRender> {
   watch.check();
   const report = progressReporter(options.onProgress);
   report('compiling', 0, 0);
@@ -96,61 +121,114 @@ async function renderChecked(
 
   const mode = resolveCaptureMode(checked.capture);
   const base = { mode, transparent: ALPHA_FORMATS.has(checked.format), watch, network };
-  const { compiled, geometry, frames, workers, bindingIssues } = await prepareWorkers(
-    pool,
-    server,
-    options.composition,
-    checked,
-    base,
-    (total) => report('loading', 0, total),
+  const prepared = await prepareWorkers(pool, server, options.composition, checked, base, (total) =>
+    report('loading', 0, total),
   );
-  const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: audioProxy?.origin });
-
-  const outputPath = resolve(options.outputPath);
-  await mkdir(dirname(outputPath), { recursive: true });
-  const id = randomUUID().slice(0, 8);
-  const temp = { video: `${outputPath}.fx-${id}.video.partial`, mux: `${outputPath}.fx-${id}.mux.partial` };
-  const thumbnailPath = thumbnailPathFor(outputPath, preset.image);
-  const thumbnailTemp = `${thumbnailPath}.fx-${id}.partial`;
-  cleanups.push(() => Promise.all([temp.video, temp.mux, thumbnailTemp].map((path) => rm(path, { force: true }))));
-
-  const encoder = startVideoEncoder({
+  return {
+    checked,
+    watch,
+    cleanups,
+    report,
+    server,
+    network,
+    audioProxy: audioProxy?.origin,
+    pool,
+    mode,
     preset,
+    prepared,
+    projectDir,
+  };
+}
+
+/**
+ * Captures frames [from, to) into a video file of its own (no audio) and closes the browsers. The encoder starts
+ * fresh, so the file opens with a keyframe and no frame refers outside it. Progress counts frames of the range.
+ */
+export async function encodeRange(
+  started: StartedRender,
+  range: FrameRange,
+  videoPath: string,
+  containerArgs: readonly string[],
+  thumbnail?: { readonly index: number; readonly path: string },
+): Promise<void> {
+  const { checked, watch, cleanups, report, preset, prepared, pool } = started;
+  const frames = range.to - range.from;
+  const encoder = startVideoEncoder({
+    preset: { ...preset, container: containerArgs },
     fps: checked.fps,
-    width: geometry.width,
-    height: geometry.height,
-    outputPath: temp.video,
+    width: prepared.geometry.width,
+    height: prepared.geometry.height,
+    outputPath: videoPath,
     container: checked.format,
   });
   cleanups.push(() => encoder.kill());
   encoder.done.catch((error: Error) => watch.fail(error));
   report('capturing', 0, frames);
   await captureAll({
-    workers,
-    frames,
+    workers: prepared.workers,
+    range,
     fps: checked.fps,
     preset,
     encoder,
     watch,
-    thumbnailIndex: Math.min(frames - 1, Math.round(Math.min(1, compiled.duration / 2) * checked.fps)),
-    thumbnailPath: thumbnailTemp,
+    thumbnail,
     onFrameWritten: (done) => report('capturing', done, frames),
   });
   report('encoding', frames, frames);
-  const finishTimeoutMs = Math.max(checked.timeoutMs, frames * FINISH_MS_PER_FRAME);
-  await watch.step('finishing the video', encoder.finish(), finishTimeoutMs);
+  await watch.step('finishing the video', encoder.finish(), finishTimeoutMs(checked, frames));
   await pool.closeAll();
+}
+
+/** FFmpeg's final flush and the mux get at least 50 ms per frame. */
+export const finishTimeoutMs = (checked: CheckedOptions, frames: number) =>
+  Math.max(checked.timeoutMs, frames * FINISH_MS_PER_FRAME);
+
+/** Temp names next to `outputPath`, removed by the render's cleanup whatever happens. */
+export function tempPaths<Name extends string>(started: StartedRender, outputPath: string, names: readonly Name[]) {
+  const id = randomUUID().slice(0, 8);
+  const paths = Object.fromEntries(names.map((name) => [name, `${outputPath}.fx-${id}.${name}.partial`])) as Record<
+    Name,
+    string
+  >;
+  started.cleanups.push(() => Promise.all(Object.values<string>(paths).map((path) => rm(path, { force: true }))));
+  return paths;
+}
+
+async function renderWhole(options: RenderOptions, started: StartedRender): Promise<RenderResult> {
+  const { checked, watch, cleanups, report, server, network, preset, prepared } = started;
+  const { compiled, geometry, frames, workers, bindingIssues } = prepared;
+  const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: started.audioProxy });
+
+  const outputPath = resolve(options.outputPath);
+  await mkdir(dirname(outputPath), { recursive: true });
+  const thumbnailPath = thumbnailPathFor(outputPath, preset.image);
+  const temp = tempPaths(started, outputPath, ['video', 'mux']);
+  const thumbnailTemp = tempPaths(started, thumbnailPath, ['image']).image;
+
+  const thumbnailIndex = thumbnailFrame(compiled.duration, checked.fps, frames);
+  await encodeRange(started, { from: 0, to: frames }, temp.video, preset.container, {
+    index: thumbnailIndex,
+    path: thumbnailTemp,
+  });
 
   const { inputs, issues: audioIssues } = await watch.step('probing the audio', audio);
   let finished = temp.video;
   if (inputs.length > 0) {
     report('muxing', frames, frames);
     const muxer = new FfmpegProcess(
-      audioMixArgs(temp.video, inputs, compiled.duration, preset.audio, preset.container, checked.format, temp.mux),
+      audioMixArgs(
+        ['-i', temp.video],
+        inputs,
+        compiled.duration,
+        preset.audio,
+        preset.container,
+        checked.format,
+        temp.mux,
+      ),
       'mixing the audio',
     );
     cleanups.push(() => muxer.kill());
-    await watch.step('mixing the audio', muxer.finish(), finishTimeoutMs);
+    await watch.step('mixing the audio', muxer.finish(), finishTimeoutMs(checked, frames));
     finished = temp.mux;
   }
   watch.check();
@@ -167,9 +245,13 @@ async function renderChecked(
     duration: frames / checked.fps,
     issues: [...compiled.issues, ...bindingIssues, ...network.issues(), ...audioIssues],
     hasAudio: inputs.length > 0,
-    capture: mode,
+    capture: started.mode,
   };
 }
+
+/** The thumbnail's frame: the one at min(1 s, duration / 2). */
+export const thumbnailFrame = (duration: number, fps: number, frames: number) =>
+  Math.min(frames - 1, Math.round(Math.min(1, duration / 2) * fps));
 
 /** Reads the page's audio clips and probes them while frames are captured; a failing render stops the probes. */
 function findAudio(

@@ -226,7 +226,7 @@ test('the video pass reads frames from stdin and fits them into the output size'
 
 test('the mux pass delays, trims and mixes each clip and fits the audio to the video', () => {
   const args = audioMixArgs(
-    '/v',
+    ['-i', '/v'],
     [
       {
         input: '/p/a.wav',
