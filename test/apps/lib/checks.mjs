@@ -60,6 +60,23 @@ export async function checkApp(browser, url, failures) {
       );
       if (count > MAX_IDLE_EVENTS) throw new Error(`${count} "variableschange" events in ${IDLE_MS / 1000} s idle`);
     });
+    // Where the app has a panel: typing into its field reaches the composition it is bound to, live.
+    if (await page.locator('fx-variables-panel').count()) {
+      await check('panel edits live', async () => {
+        await page.getByLabel('Headline', { exact: true }).fill('From the panel');
+        const frame = await boundFrame(page, 'fx-variables-panel');
+        const deadline = Date.now() + 5000;
+        let seen;
+        while (Date.now() < deadline) {
+          seen = await frame
+            .evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent)
+            .catch(() => undefined);
+          if (seen === 'From the panel') return;
+          await page.waitForTimeout(100);
+        }
+        throw new Error(`the bound frame shows ${JSON.stringify(seen)}, not "From the panel"`);
+      });
+    }
     await check('no failed requests', () => {
       if (failures.length > 0) throw new Error(failures.join(', '));
     });
@@ -79,4 +96,14 @@ export async function checkApp(browser, url, failures) {
 /** The composition's frame: the one inside `<fx-composition>`'s shadow root. */
 function compositionFrame(page) {
   return page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
+}
+
+/** The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`. */
+async function boundFrame(page, selector) {
+  const iframe = await page.evaluateHandle((selector) => {
+    // The property: React and Vue may set `for` as one, without the attribute.
+    const id = document.querySelector(selector).for;
+    return document.getElementById(id).shadowRoot.querySelector('iframe:not(.incoming)');
+  }, selector);
+  return iframe.asElement().contentFrame();
 }

@@ -22,6 +22,19 @@ function App() {
         Change headline
       </button>
       <p>{issues.length} issues</p>
+      {/* The panel edits a composition React leaves alone (a controlled `variables` would set its own values back). */}
+      <fx-composition id="panelled" src="/launch/index.html" style={{ display: 'block', width: 320, height: 180 }} />
+      <fx-variables-panel
+        for="panelled"
+        ondeclarationschange={(event) => console.info('declarations', event.detail.declarations.length)}
+      />
+      <fx-render-button
+        for="panelled"
+        service="https://render.example.com"
+        quality="draft"
+        onrendered={(event) => console.info('rendered', event.detail.renderId)}
+        onerror={(event) => console.info('render error', event.detail.code)}
+      />
     </>
   );
 }

@@ -1,4 +1,5 @@
-// <fx-composition> typed in Vue templates (the README's snippet): props, and `@event` handlers with typed events.
+// <fx-composition> and <fx-variables-panel> typed in Vue templates (the README's snippet): props, and `@event`
+// handlers with typed events.
 import type { DefineComponent } from 'vue';
 import type { FxCompositionEventMap } from 'fx-sdk';
 
@@ -20,6 +21,11 @@ declare module 'vue' {
       onVariableschange?: FxListener<'variableschange'>;
       onError?: FxListener<'error'>;
       onTimeupdate?: FxListener<'timeupdate'>;
+    }>;
+    'fx-variables-panel': DefineComponent<{
+      for?: string;
+      projectDir?: string;
+      onDeclarationschange?: (event: HTMLElementEventMap['declarationschange']) => void;
     }>;
   }
 }
