@@ -1,4 +1,4 @@
-// The demo page beyond the main job: it is accessible and fits a phone; the picker switches compositions with the
+// The demo page beyond the main job: each variable edited in the panel changes the preview; it is accessible and fits a phone; the picker switches compositions with the
 // panel still bound, and each composition renders on the local service; the batch box refuses a bad row before any
 // request and renders a good 2-row batch into 2 videos. Renders run at 2 fps to stay quick.
 import assert from 'node:assert/strict';
@@ -45,6 +45,24 @@ const untilReady = (page: Page, id: string) =>
     id,
     { timeout: 30_000 },
   );
+
+/** How the panel edits each variable of the launch composition, one per type it declares. */
+const LAUNCH_EDITS: readonly [string, (page: Page) => Promise<void>][] = [
+  ['Headline', (page) => page.getByLabel('Headline', { exact: true }).fill('Edited headline')],
+  ['Subtitle', (page) => page.getByLabel('Subtitle', { exact: true }).fill('Edited subtitle')],
+  ['Accent', (page) => page.getByRole('group', { name: 'Accent' }).getByLabel('Hex code').fill('#ff0000')],
+  ['Background', (page) => page.getByRole('group', { name: 'Background' }).getByLabel('Hex code').fill('#335500')],
+  ['Text scale', (page) => page.getByLabel('Text scale', { exact: true }).fill('1.4')],
+  ['Show badge', (page) => page.getByLabel('Show badge', { exact: true }).uncheck()],
+  [
+    'Badge',
+    async (page) => {
+      await page.getByLabel('Show badge', { exact: true }).check();
+      await page.getByLabel('Badge', { exact: true }).selectOption('live');
+    },
+  ],
+  ['Logo', (page) => page.getByRole('group', { name: 'Logo' }).getByLabel('Image URL').fill('logo-alt.svg')],
+];
 
 /** Fetches a blob: link of the page into a file: its width, height, frame count and whether it has audio. */
 async function probeLink(page: Page, href: string, name: string) {
@@ -179,6 +197,29 @@ test('the batch box refuses a bad row before any request, then renders a 2-row b
   }
   // One upload for both rows.
   assert.equal(requests.filter((request) => request === `POST ${Route.assets}`).length, 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every variable edited in the panel changes the preview, live', async () => {
+  const { page, errors } = await open();
+  await page.evaluate(async () => {
+    const preview = document.querySelector<Preview>('fx-composition')!;
+    preview.pause();
+    await preview.seek(4);
+  });
+  const preview = page.locator('fx-composition');
+  for (const [label, edit] of LAUNCH_EDITS) {
+    const before = await preview.screenshot();
+    await edit(page);
+    const deadline = Date.now() + 5000;
+    let changed = false;
+    while (!changed && Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      changed = !(await preview.screenshot()).equals(before);
+    }
+    assert.ok(changed, `editing "${label}" in the panel left the preview as it was`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
