@@ -1,6 +1,7 @@
-// The demo page beyond the main job: each variable edited in the panel changes the preview; it is accessible and fits a phone; the picker switches compositions with the
-// panel still bound, and each composition renders on the local service; the batch box refuses a bad row before any
-// request and renders a good 2-row batch into 2 videos. Renders run at 2 fps to stay quick.
+// The demo page beyond the main job: each variable edited in the panel changes the preview; the page is accessible
+// and fits a phone; the picker switches compositions with the panel still bound, and each composition renders on the
+// local service; the batch box refuses a bad row before any request and renders a good 2-row batch into 2 videos.
+// Renders run at 2 fps to stay quick.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { writeFile } from 'node:fs/promises';
