@@ -179,10 +179,12 @@ export async function compileComposition(
 
   // The document's own <base href> decides where its relative URLs point, in the frame and here alike.
   const documentBase = resolveBase(doc, baseUrl);
-  await inlineStylesheets(ctx, doc, documentBase);
   // Only with an inline runtime: a page that names a runtime URL may forbid inline scripts (a CSP without
-  // 'unsafe-inline' or a nonce), and an inlined composition script would then not run at all.
-  if (options.runtimeScript !== undefined) await inlineScripts(ctx, doc, documentBase);
+  // 'unsafe-inline' or a nonce), and an inlined composition script would then not run at all. Started first (it
+  // picks the entry's own scripts at once) so its fetches overlap the stylesheets' and sub-compositions'.
+  const scripts = options.runtimeScript !== undefined ? inlineScripts(ctx, doc, documentBase) : undefined;
+  scripts?.catch(() => undefined);
+  await inlineStylesheets(ctx, doc, documentBase);
   // The entry's own @keyframes, @property and @font-face names are kept; an instance's clashing ones are renamed.
   for (const style of doc.querySelectorAll('style')) {
     const sheet = parseSheet(style.textContent ?? '');
@@ -190,6 +192,7 @@ export async function compileComposition(
   }
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
   await inlineCorsImages(ctx, doc, documentBase);
+  await scripts;
 
   const config: FrameConfig = {
     version: 1,
