@@ -1,7 +1,7 @@
 import { RenderStatus } from '../../wire/constants.js';
 import { transaction, type PgPool } from '../db/postgres.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.postgres.js';
-import { toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
@@ -70,11 +70,11 @@ export class PostgresRenderStore implements RenderStore {
     );
   }
 
-  async claim(id: string, now: number) {
+  async claim(id: string, now: number, takeOver = false) {
     return this.one(
       `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, $2),
          stage = 'compiling', frames_done = 0, frames_total = NULL
-       WHERE id = $1 AND status = '${RenderStatus.queued}' AND ${LIVE} RETURNING *`,
+       WHERE id = $1 AND status IN (${claimable(takeOver)}) AND ${LIVE} RETURNING *`,
       [id, now],
     );
   }

@@ -1,7 +1,7 @@
 import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
-import { toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
@@ -63,12 +63,12 @@ export class SqliteRenderStore implements RenderStore {
     })();
   }
 
-  async claim(id: string, now: number) {
+  async claim(id: string, now: number, takeOver = false) {
     const changed = this.db
       .prepare(
         `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
            stage = 'compiling', frames_done = 0, frames_total = NULL
-         WHERE id = ? AND status = '${RenderStatus.queued}' AND ${LIVE}`,
+         WHERE id = ? AND status IN (${claimable(takeOver)}) AND ${LIVE}`,
       )
       .run(now, id).changes;
     return changed === 1 ? this.find(id) : undefined;
