@@ -1,10 +1,11 @@
 /**
  * The service as its own process, for the crash and multi-process tests:
  * `node --import tsx child-service.ts <dataDir> [embedded|api|worker]` prints `listening <url>` (or `working`, for a
- * worker) once ready; FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
+ * worker) once ready, then `rendering <id>` for each render it starts; FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
  * concurrency. Frames are produced in real time so a test can kill it mid-render; leases are short (seconds) so a
  * killed worker's render comes back quickly.
  */
+import { basename, dirname } from 'node:path';
 import { ServiceRole } from '../../../src/service/config.js';
 import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
 import { createService } from '../../../src/service/service.js';
@@ -18,13 +19,18 @@ const CHILD_QUEUE = {
   maintenanceIntervalSeconds: 1,
 };
 
+const renderer = createFfmpegRenderer({ realtime: true });
 const [dataDir, role = ServiceRole.embedded] = process.argv.slice(2) as [string | undefined, ServiceRole?];
 if (!dataDir) throw new Error('usage: child-service.ts <dataDir> [embedded|api|worker]');
 const service = await createService({
   role,
   dataDir,
   databaseUrl: process.env[DATABASE_URL_ENV],
-  render: createFfmpegRenderer({ realtime: true }),
+  render: (options) => {
+    // Which process renders what, for tests that kill the one rendering.
+    console.log(`rendering ${basename(dirname(options.outputPath))}`);
+    return renderer(options);
+  },
   concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
   allowInsecureCallbacks: true,
   allowPrivateNetworkUrls: true,
