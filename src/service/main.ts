@@ -16,7 +16,6 @@ import { ServiceRole } from './config.js';
 import { DATABASE_URL_ENV } from './db/open-stores.js';
 import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, ROLE_ENV } from './main-defaults.js';
-import { createOAuthServer } from './oauth/oauth-server.js';
 import { createService } from './service.js';
 import { s3SettingsFromEnv } from './storage/s3-settings.js';
 
@@ -39,11 +38,13 @@ const s3 = s3SettingsFromEnv(process.env);
 const storage =
   s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
 
-// A worker serves no HTTP: no authorization server either.
+// A worker serves no HTTP: no authorization server either (nor oidc-provider loaded).
 const oauth =
   role === ServiceRole.worker
     ? undefined
-    : await createOAuthServer({
+    : await (
+        await import('./oauth/oauth-server.js')
+      ).createOAuthServer({
         dataDir,
         databaseUrl,
         issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,

@@ -121,7 +121,9 @@ describe('two service processes on one database', { skip }, () => {
     const scope = { credentialId: 'key_x', endpoint: 'POST /v3/renders', key: 'race-1' };
     const now = Date.now();
     const begins = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000)),
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000, now - 60_000),
+      ),
     );
     assert.deepEqual(begins.map((begin) => begin.state).sort(), [
       'in_progress',

@@ -23,7 +23,8 @@ export interface PgBossQueueOptions {
   readonly pollingIntervalSeconds?: number;
   /** How often expired leases are looked for (any one process does it). Default 60. */
   readonly maintenanceIntervalSeconds?: number;
-  readonly onError?: (renderId: string, error: unknown) => void;
+  /** A job's failure (`renderId`) or pg-boss's own (maintenance, lost connection: no `renderId`). */
+  readonly onError?: (renderId: string | undefined, error: unknown) => void;
 }
 
 /**
@@ -77,7 +78,7 @@ export class PgBossJobQueue implements JobQueue {
       schedule: false,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     });
-    boss.on('error', (error) => options.onError?.('', error));
+    boss.on('error', (error) => options.onError?.(undefined, error));
     await boss.start();
     const policy = {
       name: RENDER_QUEUE,
@@ -140,7 +141,7 @@ export class PgBossJobQueue implements JobQueue {
         else this.run(job.id, job.retryCount, job.data.renderId);
       }
     } catch (error) {
-      this.options.onError?.('', error);
+      this.options.onError?.(undefined, error);
     } finally {
       this.polling = false;
     }

@@ -8,7 +8,10 @@ import { LocalJobQueue } from './job-queue.local.js';
  * else the in-process queue next to SQLite. pg-boss is loaded only by a service that uses it.
  */
 export async function openJobQueue(config: ResolvedConfig, stores: Stores): Promise<JobQueue> {
-  const onError = (renderId: string, error: unknown) => config.log('job crashed', { renderId, error: String(error) });
+  const onError = (renderId: string | undefined, error: unknown) =>
+    renderId === undefined
+      ? config.log('job queue error', { error: String(error) })
+      : config.log('job crashed', { renderId, error: String(error) });
   if (!stores.postgres) return new LocalJobQueue(config.concurrency, onError);
   const { PgBossJobQueue } = await import('./job-queue.pgboss.js');
   return PgBossJobQueue.open(stores.postgres, {
