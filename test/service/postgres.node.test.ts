@@ -69,6 +69,7 @@ const COMPLETED = {
   output: { width: 1920, height: 1080, frames: 30, duration: 1 },
   credits: 1,
   finishedAt: 1,
+  attempt: 1,
 };
 
 describe('two service processes on one database', { skip }, () => {

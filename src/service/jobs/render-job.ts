@@ -85,6 +85,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal, 
         },
         credits: creditsFor(result.frames, render.request.resolution),
         finishedAt,
+        attempt: render.attempts,
       },
       webhookFor(render, WebhookEventType.completed, finishedAt),
     );
@@ -99,7 +100,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal, 
     const { failure, detail } = renderFailure(error);
     config.log('render failed', { renderId, code: failure.code, error: detail });
     const now = config.now();
-    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now)))
+    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now), render.attempts))
       context.wakeWebhooks();
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);

@@ -86,7 +86,7 @@ export class SqliteRenderStore implements RenderStore {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = ?, frames_total = ?, finished_at = ?,
          video_key = ?, thumbnail_key = ?, output = ?, credits = ?, warnings = ?
-       WHERE id = ? AND status = '${RenderStatus.rendering}' AND ${LIVE}`,
+       WHERE id = ? AND status = '${RenderStatus.rendering}' AND attempts = ? AND ${LIVE}`,
       [
         result.output.frames,
         result.output.frames,
@@ -97,16 +97,17 @@ export class SqliteRenderStore implements RenderStore {
         result.credits,
         JSON.stringify(result.warnings),
         id,
+        result.attempt,
       ],
       webhook,
     );
   }
 
-  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery) {
+  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery, attempt?: number) {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = ?, failure_code = ?, failure_message = ?
-       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ${LIVE}`,
-      [now, failure.code, failure.message, id],
+       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND (? IS NULL OR attempts = ?) AND ${LIVE}`,
+      [now, failure.code, failure.message, id, attempt ?? null, attempt ?? null],
       webhook,
     );
   }

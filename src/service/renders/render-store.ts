@@ -29,10 +29,19 @@ export interface RenderStore {
    */
   claim(id: string, now: number, takeOver?: boolean): Promise<RenderRow | undefined>;
   recordProgress(id: string, progress: Pick<RenderRow, 'stage' | 'framesDone' | 'framesTotal'>): Promise<void>;
-  /** `rendering → completed` (and the webhook, atomically); false when the render left `rendering` meanwhile. */
+  /**
+   * `rendering → completed` (and the webhook, atomically); false when the render left `rendering` meanwhile or is on
+   * another attempt than `result.attempt` (taken over).
+   */
   complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery): Promise<boolean>;
-  /** `queued | rendering → failed` (and the webhook, atomically). */
-  fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery): Promise<boolean>;
+  /** `queued | rendering → failed` (and the webhook, atomically); with `attempt`, only while it is on that attempt. */
+  fail(
+    id: string,
+    failure: RenderFailure,
+    now: number,
+    webhook?: NewWebhookDelivery,
+    attempt?: number,
+  ): Promise<boolean>;
   /** `rendering → queued` without counting the attempt (graceful shutdown). */
   requeue(id: string): Promise<void>;
   /** Renders left `rendering` by a crash. */
