@@ -1,9 +1,10 @@
 import { createAdaptorServer } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { RenderStatus } from '../wire/constants.js';
 import { chainAuthenticators } from './auth/authenticator.js';
 import { resolveConfig, ServiceRole, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
@@ -92,6 +93,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   };
   let sweep: NodeJS.Timeout | undefined;
   if (renders) {
+    if (role === ServiceRole.worker) await removeFinishedWork(context);
     queue.start((job) => runRenderJob(context, job));
     await enqueueQueued();
     if (stores.postgres)
@@ -134,4 +136,15 @@ export async function createService(input: ServiceConfig): Promise<Service> {
       await stores.close();
     },
   };
+}
+
+/**
+ * A worker's start-up cleaning of `work/` (which other workers may share): folders of renders no longer
+ * `rendering` are leftovers of a killed worker; a `rendering` one may be another worker's, and is left.
+ */
+async function removeFinishedWork(context: ServiceContext): Promise<void> {
+  const work = join(context.config.dataDir, 'work');
+  for (const id of await readdir(work).catch(() => [] as string[]))
+    if ((await context.renders.find(id))?.status !== RenderStatus.rendering)
+      await rm(join(work, id), { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 // API and workers as separate processes on one PostgreSQL database and one data folder: two `api` processes, three
 // `worker` processes (child-service.ts, real-time test renderer, 3 s job leases). Runs in `npm run test:postgres`.
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/service/admin-commands.js';
@@ -109,8 +110,13 @@ describe('api and worker processes', { skip }, () => {
     assert.match(deliveries[0]!.id, /^msg_/);
   });
 
-  test('SIGTERM to a worker mid-render hands the render back: another worker completes it, same attempt', async () => {
+  test('a new worker removes finished leftovers; SIGTERM to a worker mid-render hands the render back: another completes it, same attempt', async () => {
+    // Leftovers of a killed worker: a finished render's work folder and one of a render that does not exist.
+    const finishedId = workers.flatMap(({ rendering }) => rendering)[0]!;
+    const leftovers = [join(location.dataDir, 'work', finishedId), join(location.dataDir, 'work', 'rnd_gone')];
+    for (const folder of leftovers) await mkdir(folder, { recursive: true });
     workers.push(await startChild(location, 'worker'));
+    for (const folder of leftovers) assert.equal(existsSync(folder), false, `${folder} left`);
     const { render_id } = await submit(apis[1]!, 'terminated');
     const holder = await waitFor(() => workers.find(({ rendering }) => rendering.includes(render_id)));
     await waitFor(async () => ((await get(render_id)).progress.frames_done > 0 ? true : undefined));
