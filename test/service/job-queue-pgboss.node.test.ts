@@ -13,7 +13,7 @@ const skip = onPostgres ? false : 'PostgreSQL only (npm run test:postgres)';
 
 const FAST: PgBossQueueOptions = {
   concurrency: 1,
-  leaseSeconds: 2,
+  leaseSeconds: 3,
   retryLimit: 3,
   retryDelaySeconds: 1,
   pollingIntervalSeconds: 0.5,
@@ -117,7 +117,9 @@ describe('pg-boss job queue', { skip }, () => {
     const second: Job[] = [];
     alive.queue.start(async (job) => void second.push(job));
     await waitFor(() => second[0], 20_000, 'the job on the second worker');
-    assert.ok(Date.now() - diedAt >= FAST.leaseSeconds * 1000, 'taken over before the lease ran out');
+    // The lease runs from the last renewal, up to a third of it before the death.
+    const leaseLeft = ((FAST.leaseSeconds * 2) / 3) * 1000;
+    assert.ok(Date.now() - diedAt >= leaseLeft, 'taken over before the lease ran out');
     assert.equal(second[0]!.renderId, 'rnd_orphan');
     assert.equal(second[0]!.leased, true);
   });
@@ -179,5 +181,28 @@ describe('pg-boss job queue', { skip }, () => {
     await waitFor(() => reason, 10_000, 'the abort on the worker');
     assert.equal(reason, AbortReason.deleted);
     assert.deepEqual(ran, ['rnd_running']);
+  });
+
+  test('a database restart: the worker goes on taking jobs once the server is back', async () => {
+    const { queue } = await (await newDatabase())();
+    const runs: string[] = [];
+    queue.start(async (job) => void runs.push(job.renderId));
+    await queue.enqueue('rnd_before');
+    await waitFor(() => (runs.length === 1 ? true : undefined));
+    await (await sharedPostgresCluster()).restart();
+    // The pool's connections are gone: the first statements may fail, the next ones open new connections.
+    await waitFor(
+      async () =>
+        (await queue.enqueue('rnd_after').then(
+          () => true,
+          () => false,
+        ))
+          ? true
+          : undefined,
+      20_000,
+      'an enqueue after the restart',
+    );
+    await waitFor(() => (runs.includes('rnd_after') ? true : undefined), 20_000, 'the job after the restart');
+    assert.deepEqual(runs, ['rnd_before', 'rnd_after']);
   });
 });

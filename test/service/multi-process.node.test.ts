@@ -1,5 +1,5 @@
 // API and workers as separate processes on one PostgreSQL database and one data folder: two `api` processes, three
-// `worker` processes (child-service.ts, real-time test renderer, 3 s job leases). Runs in `npm run test:postgres`.
+// `worker` processes (child-service.ts, real-time test renderer, 5 s job leases). Runs in `npm run test:postgres`.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';

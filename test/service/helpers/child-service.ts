@@ -11,9 +11,9 @@ import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
 import { createService } from '../../../src/service/service.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
-/** The queue settings of child services: a killed worker's job is back within about 3 s + 1 s. */
+/** The queue settings of child services: a killed worker's job is back within about 5 s + 1 s. */
 const CHILD_QUEUE = {
-  leaseSeconds: 3,
+  leaseSeconds: 5,
   retryDelaySeconds: 1,
   pollingIntervalSeconds: 0.5,
   maintenanceIntervalSeconds: 1,
