@@ -50,6 +50,13 @@ describe('pg-boss job queue', { skip }, () => {
     assert.notEqual(jobIdOf('rnd_a'), jobIdOf('rnd_b'));
   });
 
+  test('processes starting together on a fresh database install pg-boss and the queue once', async () => {
+    const open = await newDatabase();
+    const started = await Promise.all(Array.from({ length: 5 }, () => open()));
+    const { rows } = await started[0]!.pool.query(`SELECT name FROM pgboss.queue`);
+    assert.deepEqual(rows, [{ name: 'render' }]);
+  });
+
   test('enqueueing a render twice, from two processes, runs it once', async () => {
     const open = await newDatabase();
     const a = await open();

@@ -6,6 +6,8 @@ import { AbortReason, type Job, type JobQueue } from './job-queue.js';
 /** The pg-boss queue of render jobs. */
 export const RENDER_QUEUE = 'render';
 const SCHEMA = 'pgboss';
+/** Key of the advisory lock under which processes install pg-boss one at a time. */
+const INSTALL_LOCK = 0x66785f62; // "fx_b"
 
 export interface PgBossQueueOptions {
   /** Jobs this process runs at once. */
@@ -70,7 +72,11 @@ export class PgBossJobQueue implements JobQueue {
     private readonly options: PgBossQueueOptions,
   ) {}
 
-  /** Installs or updates pg-boss's tables (under its own advisory lock) and the render queue. */
+  /**
+   * Installs or updates pg-boss's tables and the render queue. Processes starting together take turns under an
+   * advisory lock of ours: pg-boss's own, taken inside its install statement, still let two concurrent installs
+   * collide on `CREATE SCHEMA` (found by the test that starts three at once).
+   */
   static async open(pool: PgPool, options: PgBossQueueOptions): Promise<PgBossJobQueue> {
     const boss = new PgBoss({
       db: bossDb(pool),
@@ -79,7 +85,6 @@ export class PgBossJobQueue implements JobQueue {
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     });
     boss.on('error', (error) => options.onError?.(undefined, error));
-    await boss.start();
     const policy = {
       name: RENDER_QUEUE,
       retryLimit: options.retryLimit,
@@ -87,12 +92,16 @@ export class PgBossJobQueue implements JobQueue {
       retryBackoff: true,
       expireInSeconds: options.leaseSeconds,
     };
-    if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, policy);
-    else
-      await boss.createQueue(RENDER_QUEUE, policy).catch(async (error) => {
-        // Another process created it between the look-up and here.
-        if (!(await boss.getQueue(RENDER_QUEUE))) throw error;
-      });
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [INSTALL_LOCK]);
+      await boss.start();
+      if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, policy);
+      else await boss.createQueue(RENDER_QUEUE, policy);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [INSTALL_LOCK]).catch(() => {});
+      lock.release();
+    }
     return new PgBossJobQueue(pool, boss, options);
   }
 
