@@ -39,6 +39,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'auth refresh', summary: 'refresh the signed-in session now', load: () => import('./auth-refresh.js') },
   { name: 'auth logout', summary: 'revoke and forget the stored credential', load: () => import('./auth-logout.js') },
   { name: 'service', summary: 'run the reference /v3 render service', load: () => import('./service.js') },
+  { name: 'service api', summary: 'serve the /v3 API only (PostgreSQL)', load: () => import('./service-api.js') },
+  {
+    name: 'service worker',
+    summary: 'run renders only, no HTTP (PostgreSQL)',
+    load: () => import('./service-worker.js'),
+  },
   {
     name: 'service create-key',
     summary: 'create an API key in the service data folder',

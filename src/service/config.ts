@@ -70,7 +70,37 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
   pollMs: 1_000,
 };
 
+/**
+ * What a service process does: `embedded` serves HTTP and renders (one process, the default); `api` serves HTTP
+ * only and `worker` renders and sends webhooks only, any number of each on one PostgreSQL database.
+ */
+export const ServiceRole = { embedded: 'embedded', api: 'api', worker: 'worker' } as const;
+export type ServiceRole = (typeof ServiceRole)[keyof typeof ServiceRole];
+
+/** The pg-boss job queue (with `databaseUrl`); see `job-queue.pgboss.ts`. */
+export interface QueueSettings {
+  /** A running job's lease: a dead worker's render is taken over about this long after it died. */
+  readonly leaseSeconds: number;
+  /** First retry delay after a handler error or an expired lease (doubled on each retry). */
+  readonly retryDelaySeconds: number;
+  readonly pollingIntervalSeconds: number;
+  /** How often expired leases are looked for. */
+  readonly maintenanceIntervalSeconds: number;
+  /** How often a worker enqueues queued renders that have no job (a submit cut off between its two steps). */
+  readonly sweepIntervalMs: number;
+}
+
+export const DEFAULT_QUEUE: QueueSettings = {
+  leaseSeconds: 60,
+  retryDelaySeconds: 5,
+  pollingIntervalSeconds: 2,
+  maintenanceIntervalSeconds: 20,
+  sweepIntervalMs: 60_000,
+};
+
 export interface ServiceConfig {
+  /** Default `embedded`; `api` and `worker` need `databaseUrl`. */
+  readonly role?: ServiceRole;
   /** Holds `service.db` (without `databaseUrl`) and, with the default storage, `blobs/` and `work/`. */
   readonly dataDir: string;
   /**
@@ -103,6 +133,7 @@ export interface ServiceConfig {
   readonly allowPrivateNetworkUrls?: boolean;
   readonly limits?: Partial<Limits>;
   readonly webhooks?: Partial<WebhookSettings>;
+  readonly queue?: Partial<QueueSettings>;
   /** Tried after the API keys, e.g. the OAuth access-token verifier. */
   readonly authenticators?: readonly Authenticator[];
   /** Where assets and outputs live. Default: local disk under `dataDir/blobs`. */
@@ -120,8 +151,9 @@ export interface ServiceConfig {
 /** Config with every default filled in. */
 export interface ResolvedConfig extends Omit<
   Required<ServiceConfig>,
-  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks'
+  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks' | 'queue'
 > {
+  readonly queue: QueueSettings;
   readonly databaseUrl: string | undefined;
   readonly publicBaseUrl: string | undefined;
   readonly storage: BlobStorage | undefined;
@@ -131,6 +163,7 @@ export interface ResolvedConfig extends Omit<
 
 export function resolveConfig(config: ServiceConfig): ResolvedConfig {
   return {
+    role: config.role ?? ServiceRole.embedded,
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl || undefined,
     render: config.render,
@@ -145,6 +178,7 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     allowPrivateNetworkUrls: config.allowPrivateNetworkUrls ?? false,
     limits: { ...DEFAULT_LIMITS, ...config.limits },
     webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
+    queue: { ...DEFAULT_QUEUE, ...config.queue },
     authenticators: config.authenticators ?? [],
     storage: config.storage,
     routes: config.routes ?? (() => {}),

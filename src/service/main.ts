@@ -7,16 +7,19 @@
  * client's redirect URIs; FX_SERVICE_DEV_AUTO_LOGIN=<account> signs everyone in as that account (development).
  * FX_SERVICE_S3_BUCKET (with FX_SERVICE_S3_ENDPOINT, _REGION, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY, _FORCE_PATH_STYLE)
  * keeps projects and outputs in an S3-compatible bucket instead of the local disk.
+ * FX_SERVICE_ROLE=api (HTTP only) or worker (renders and webhooks only, no HTTP) splits the service into processes
+ * on one PostgreSQL database; the default, embedded, is both in one process.
  */
 import { join } from 'node:path';
 import { render } from '../render/index.js';
+import { ServiceRole } from './config.js';
 import { DATABASE_URL_ENV } from './db/open-stores.js';
 import { installLastResort } from './last-resort.js';
-import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './main-defaults.js';
-import { createOAuthServer } from './oauth/oauth-server.js';
+import { DEFAULT_DATA_DIR, DEFAULT_PORT, ROLE_ENV } from './main-defaults.js';
 import { createService } from './service.js';
 import { s3SettingsFromEnv } from './storage/s3-settings.js';
 
+const role = parseRole(process.env[ROLE_ENV]);
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
 const databaseUrl = process.env[DATABASE_URL_ENV] || undefined;
 const port = Number(process.env.FX_SERVICE_PORT ?? DEFAULT_PORT);
@@ -35,31 +38,42 @@ const s3 = s3SettingsFromEnv(process.env);
 const storage =
   s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
 
-const oauth = await createOAuthServer({
-  dataDir,
-  databaseUrl,
-  issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,
-  browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',')
-    .map((uri) => uri.trim())
-    .filter(Boolean),
-  devAutoLogin: process.env.FX_SERVICE_DEV_AUTO_LOGIN || undefined,
-  log,
-});
+// A worker serves no HTTP: no authorization server either (nor oidc-provider loaded).
+const oauth =
+  role === ServiceRole.worker
+    ? undefined
+    : await (
+        await import('./oauth/oauth-server.js')
+      ).createOAuthServer({
+        dataDir,
+        databaseUrl,
+        issuer: process.env.FX_SERVICE_OAUTH_ISSUER ?? `${origin}/oauth`,
+        browserRedirectUris: process.env.FX_SERVICE_OAUTH_BROWSER_REDIRECT_URIS?.split(',')
+          .map((uri) => uri.trim())
+          .filter(Boolean),
+        devAutoLogin: process.env.FX_SERVICE_DEV_AUTO_LOGIN || undefined,
+        log,
+      });
+const concurrency = Number(process.env.FX_SERVICE_CONCURRENCY ?? 1);
 const service = await createService({
+  role,
   dataDir,
   databaseUrl,
   render,
-  concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
+  concurrency,
   publicBaseUrl: process.env.FX_SERVICE_PUBLIC_URL,
   allowInsecureCallbacks: process.env.FX_SERVICE_ALLOW_INSECURE_CALLBACKS === '1',
-  authenticators: [oauth.authenticator],
-  routes: oauth.routes,
+  authenticators: oauth ? [oauth.authenticator] : [],
+  ...(oauth ? { routes: oauth.routes } : {}),
   ...(storage ? { storage } : {}),
   log,
 });
-stop = () => service.close().then(() => oauth.close());
-const { url } = await service.listen(port, host);
-console.log(`fx render service listening on ${url} (OAuth issuer ${oauth.issuer})`);
+stop = () => service.close().then(() => oauth?.close());
+if (oauth) {
+  const { url } = await service.listen(port, host);
+  const what = role === ServiceRole.api ? 'fx render service API (no renders here)' : 'fx render service';
+  console.log(`${what} listening on ${url} (OAuth issuer ${oauth.issuer})`);
+} else console.log(`fx render worker running ${concurrency} render(s) at once`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -68,4 +82,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       () => process.exit(1),
     );
   });
+}
+
+function parseRole(value: string | undefined): ServiceRole {
+  if (value === undefined || value === '') return ServiceRole.embedded;
+  if (Object.values<string>(ServiceRole).includes(value)) return value as ServiceRole;
+  throw new Error(`"${ROLE_ENV}" must be one of ${Object.values(ServiceRole).join(', ')}, got "${value}"`);
 }

@@ -1,17 +1,19 @@
 import { createAdaptorServer } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { RenderStatus } from '../wire/constants.js';
 import { chainAuthenticators } from './auth/authenticator.js';
-import { resolveConfig, type ServiceConfig } from './config.js';
+import { resolveConfig, ServiceRole, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
+import { DatabaseError } from './db/errors.js';
 import { openStores } from './db/open-stores.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { recoverInterrupted } from './jobs/crash-recovery.js';
-import { LocalJobQueue } from './jobs/job-queue.local.js';
+import { openJobQueue } from './jobs/open-queue.js';
 import { runRenderJob } from './jobs/render-job.js';
 import { UrlSigner } from './signing/url-signer.js';
 import { LocalBlobStorage } from './storage/blob-storage.local.js';
@@ -24,7 +26,7 @@ export interface Service {
   /** The HTTP API as a fetch handler (usable without listening). */
   readonly fetch: (request: Request) => Promise<Response>;
   readonly context: ServiceContext;
-  /** Starts the HTTP server; port 0 picks a free one. */
+  /** Starts the HTTP server; port 0 picks a free one. A `worker` has none. */
   listen(port?: number, hostname?: string): Promise<{ port: number; url: string }>;
   /** Stops accepting requests, puts running renders back in the queue, stops webhooks, closes the database. */
   close(): Promise<void>;
@@ -33,7 +35,8 @@ export interface Service {
 /**
  * Builds the reference `/v3` service from embedded defaults (SQLite in `dataDir`, files on local disk, an
  * in-process queue) and recovers from a previous crash before taking jobs: renders left `rendering` are queued
- * again, or failed with `render_interrupted` after `maxAttempts` starts.
+ * again, or failed with `render_interrupted` after `maxAttempts` starts. With `databaseUrl` the queue is pg-boss
+ * and `role` may split the service: `api` processes serve HTTP, `worker` processes render and send webhooks.
  *
  * @example
  * const service = await createService({ dataDir: '.fx/service', render });
@@ -41,15 +44,20 @@ export interface Service {
  */
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
+  const { role } = config;
+  if (role !== ServiceRole.embedded && !config.databaseUrl)
+    throw new DatabaseError('database_required', `the "${role}" role needs "databaseUrl" (PostgreSQL), got none`);
+  const renders = role !== ServiceRole.api;
   const stores = await openStores(config);
   const storage = config.storage ?? new LocalBlobStorage(join(config.dataDir, 'blobs'));
-  await storage.sweep?.();
-  await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
+  // Several processes may share `dataDir`: only the one embedded process clears its leftovers.
+  if (role === ServiceRole.embedded) {
+    await storage.sweep?.();
+    await rm(join(config.dataDir, 'work'), { recursive: true, force: true });
+  }
   const { apiKeys } = stores;
   let listening: string | undefined;
-  const queue = new LocalJobQueue(config.concurrency, (renderId, error) =>
-    config.log('job crashed', { renderId, error: String(error) }),
-  );
+  const queue = await openJobQueue(config, stores);
   let dispatcher: WebhookDispatcher | undefined;
   const context: ServiceContext = {
     config,
@@ -72,15 +80,30 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     wakeWebhooks: () => dispatcher?.wake(),
   };
 
-  await recoverInterrupted(context);
-  await context.idempotency.clearInFlight();
+  // Start-up sweeps that assume no other process: pg-boss's leases replace crash recovery.
+  if (!stores.postgres) await recoverInterrupted(context);
+  if (role === ServiceRole.embedded) await context.idempotency.clearInFlight();
   const purge = setInterval(() => void context.idempotency.purgeExpired(config.now()), PURGE_INTERVAL_MS);
   purge.unref();
 
-  queue.start((job) => runRenderJob(context, job));
-  for (const id of await context.renders.queuedIds()) await queue.enqueue(id);
-  dispatcher = new WebhookDispatcher(context);
-  dispatcher.start();
+  // Queued renders without a job (a submit cut off between storing and enqueueing) get one; a render that has a
+  // job keeps it (pg-boss skips the repeated job id).
+  const enqueueQueued = async () => {
+    for (const id of await context.renders.queuedIds()) await queue.enqueue(id);
+  };
+  let sweep: NodeJS.Timeout | undefined;
+  if (renders) {
+    if (role === ServiceRole.worker) await removeFinishedWork(context);
+    queue.start((job) => runRenderJob(context, job));
+    await enqueueQueued();
+    if (stores.postgres)
+      sweep = setInterval(
+        () => enqueueQueued().catch((error) => config.log('queued renders not swept', { error: String(error) })),
+        config.queue.sweepIntervalMs,
+      );
+    dispatcher = new WebhookDispatcher(context);
+    dispatcher.start();
+  }
 
   const app = createApp(context);
   let server: Server | undefined;
@@ -88,6 +111,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     fetch: async (request) => app.fetch(request),
     context,
     async listen(port = 0, hostname = '127.0.0.1') {
+      if (role === ServiceRole.worker) throw new Error('a "worker" service has no HTTP server');
       server = createAdaptorServer({ fetch: app.fetch }) as Server;
       answerClientErrors(server);
       await new Promise<void>((resolve, reject) => {
@@ -101,6 +125,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     },
     async close() {
       clearInterval(purge);
+      clearInterval(sweep);
       if (server) {
         const closed = new Promise((resolve) => server!.close(resolve));
         server.closeAllConnections();
@@ -111,4 +136,15 @@ export async function createService(input: ServiceConfig): Promise<Service> {
       await stores.close();
     },
   };
+}
+
+/**
+ * A worker's start-up cleaning of `work/` (which other workers may share): folders of renders no longer
+ * `rendering` are leftovers of a killed worker; a `rendering` one may be another worker's, and is left.
+ */
+async function removeFinishedWork(context: ServiceContext): Promise<void> {
+  const work = join(context.config.dataDir, 'work');
+  for (const id of await readdir(work).catch(() => [] as string[]))
+    if ((await context.renders.find(id))?.status !== RenderStatus.rendering)
+      await rm(join(work, id), { recursive: true, force: true });
 }

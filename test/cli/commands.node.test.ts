@@ -76,6 +76,34 @@ test('fx service --port refuses what is not a port, before starting anything', a
   }
 });
 
+test('fx service api and worker refuse to start without a shared database, or with a bad concurrency', async () => {
+  for (const args of [
+    ['service', 'api'],
+    ['service', 'worker'],
+    ['service', 'worker', '--concurrency', '2'],
+  ]) {
+    const run = await fx([...args, '--json']);
+    assert.equal(run.code, 2, args.join(' '));
+    assert.equal(eventsOf(run, 'error')[0]?.code, 'cli_flag_invalid', args.join(' '));
+    assert.match(String(eventsOf(run, 'error')[0]?.message), /--database-url/);
+  }
+  for (const concurrency of ['0', 'two', '65']) {
+    const run = await fx([
+      'service',
+      'worker',
+      '--concurrency',
+      concurrency,
+      '--database-url',
+      'postgres://x/y',
+      '--json',
+    ]);
+    assert.equal(run.code, 2, concurrency);
+    assert.equal(eventsOf(run, 'error')[0]?.code, 'cli_flag_invalid', concurrency);
+  }
+  const help = await fx(['service', '--help']);
+  for (const name of ['service api', 'service worker']) assert.match(help.stdout, new RegExp(name));
+});
+
 test('a wrong number of arguments is a usage error', async () => {
   assert.equal((await fx(['cloud', 'get'])).code, 2);
   assert.equal((await fx(['metadata', 'a.html', 'b.html'])).code, 2);

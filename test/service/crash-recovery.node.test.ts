@@ -1,61 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RenderFunction } from '../../src/render/types.js';
 import { createApiKey } from '../../src/service/admin-commands.js';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { createService } from '../../src/service/service.js';
-import { childEnv, newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
+import { newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
 import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, jsonInit, waitFor, zipInit, type RenderJson } from './helpers/harness.js';
+import { exited, startChild, startReceiver } from './helpers/service-processes.js';
 import { projectZip } from './helpers/zip-builder.js';
-
-/** A webhook receiver recording every delivery; answers from `answers` in order, then 200. */
-async function startReceiver(answers: number[] = []) {
-  const received: { id: string; body: string; answered: number }[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const answered = answers.shift() ?? 200;
-      received.push({ id: String(request.headers['webhook-id']), body, answered });
-      response.writeHead(answered).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    received,
-    answers,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => server.close(),
-  };
-}
-
-function startChild(location: TestLocation): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/service/helpers/child-service.ts', location.dataDir],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv(location) },
-  );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const url = /listening (\S+)/.exec(output)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve),
-  );
 
 describe('crash safety', () => {
   let location: TestLocation;

@@ -11,6 +11,7 @@ import {
   type RenderJson,
   type TestService,
 } from './helpers/harness.js';
+import { IN_FLIGHT_LIMIT_MS } from '../../src/service/idempotency/idempotency.js';
 import { projectZip } from './helpers/zip-builder.js';
 
 interface ErrorJson {
@@ -84,6 +85,23 @@ describe('Idempotency-Key', () => {
       ((await firstResponse.json()) as RenderJson).render_id,
     );
     assert.equal(await test_.count('renders'), before_ + 1);
+  });
+
+  test('a key left in flight past the limit (its process died) is taken over by the next request', async () => {
+    const requested = new Promise<void>((resolve) => (pageRequested = resolve));
+    const first = submit({ url: slowUrl }, 'abandoned-1');
+    await requested;
+    // As if the first request had started before the limit and its process were gone.
+    const aged = await test_.rows(
+      `UPDATE idempotency_keys SET created_at = ? WHERE key = ? AND state = 'in_flight' RETURNING key`,
+      Date.now() - IN_FLIGHT_LIMIT_MS - 1000,
+      'abandoned-1',
+    );
+    assert.equal(aged.length, 1);
+    const retry = await submit({ url: slowUrl }, 'abandoned-1');
+    assert.equal(retry.status, 202);
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+    assert.equal((await first).status, 202);
   });
 
   test('a refused request is not remembered: a corrected retry with the same key runs', async () => {

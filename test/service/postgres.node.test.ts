@@ -69,6 +69,7 @@ const COMPLETED = {
   output: { width: 1920, height: 1080, frames: 30, duration: 1 },
   credits: 1,
   finishedAt: 1,
+  attempt: 1,
 };
 
 describe('two service processes on one database', { skip }, () => {
@@ -121,7 +122,9 @@ describe('two service processes on one database', { skip }, () => {
     const scope = { credentialId: 'key_x', endpoint: 'POST /v3/renders', key: 'race-1' };
     const now = Date.now();
     const begins = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000)),
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000, now - 60_000),
+      ),
     );
     assert.deepEqual(begins.map((begin) => begin.state).sort(), [
       'in_progress',

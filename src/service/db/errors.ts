@@ -2,7 +2,7 @@
 export class DatabaseError extends Error {
   override name = 'DatabaseError';
   constructor(
-    readonly code: 'database_url_invalid' | 'database_schema_newer',
+    readonly code: 'database_url_invalid' | 'database_schema_newer' | 'database_required',
     message: string,
   ) {
     super(message);

@@ -27,6 +27,7 @@ export async function openPostgresStores(
     settings: new PostgresSettingStore(pool),
     oauth: new PostgresOAuthRecords(pool, now),
     passwords: new PostgresPasswordRecords(pool),
+    postgres: pool,
     close: () => pool.end(),
   };
 }

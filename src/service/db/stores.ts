@@ -6,6 +6,7 @@ import type { OAuthRecords } from '../oauth/adapter.js';
 import type { PasswordRecords } from '../oauth/password-records.js';
 import type { RenderStore } from '../renders/render-store.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { PgPool } from './postgres.js';
 import type { SettingStore } from './settings.js';
 
 /** Every record the service and its authorization server keep, over one database. */
@@ -19,6 +20,8 @@ export interface Stores {
   readonly settings: SettingStore;
   readonly oauth: OAuthRecords;
   readonly passwords: PasswordRecords;
+  /** The connection pool on PostgreSQL (the job queue shares it); undefined on SQLite. */
+  readonly postgres?: PgPool;
   /** Closes this handle's connection(s); other handles on the same database go on. */
   close(): Promise<void>;
 }

@@ -19,9 +19,12 @@ const args = (scope: IdempotencyScope) => [scope.credentialId, scope.endpoint, s
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: PgPool) {}
 
-  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number) {
+  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
     return transaction(this.pool, async (client): Promise<IdempotencyBegin> => {
-      await client.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND expires_at <= $4`, [...args(scope), now]);
+      await client.query(
+        `DELETE FROM idempotency_keys WHERE ${WHERE} AND (expires_at <= $4 OR (state = 'in_flight' AND created_at <= $5))`,
+        [...args(scope), now, abandonedBefore],
+      );
       const inserted = await client.query(
         `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at)
          VALUES ($1, $2, $3, $4, 'in_flight', $5, $6) ON CONFLICT DO NOTHING`,

@@ -16,8 +16,16 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   constructor(private readonly db: Sqlite) {
     this.beginTransaction = db.transaction(
-      (scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number): IdempotencyBegin => {
-        db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND expires_at <= ?`).run(...args(scope), now);
+      (
+        scope: IdempotencyScope,
+        requestHash: string,
+        now: number,
+        expiresAt: number,
+        abandonedBefore: number,
+      ): IdempotencyBegin => {
+        db.prepare(
+          `DELETE FROM idempotency_keys WHERE ${WHERE} AND (expires_at <= ? OR (state = 'in_flight' AND created_at <= ?))`,
+        ).run(...args(scope), now, abandonedBefore);
         const row = db
           .prepare(`SELECT request_hash, state, status, body FROM idempotency_keys WHERE ${WHERE}`)
           .get(...args(scope)) as Row | undefined;
@@ -34,8 +42,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
   }
 
-  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number) {
-    return this.beginTransaction.immediate(scope, requestHash, now, expiresAt);
+  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
+    return this.beginTransaction.immediate(scope, requestHash, now, expiresAt, abandonedBefore);
   }
 
   async complete(scope: IdempotencyScope, status: number, body: string) {

@@ -16,11 +16,21 @@ export type IdempotencyBegin =
  * atomically (a unique key, a transaction).
  */
 export interface IdempotencyStore {
-  begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number): Promise<IdempotencyBegin>;
+  /**
+   * Claims the key, or answers from it. A key still in flight since before `abandonedBefore` belonged to a process
+   * that died mid-request (several API processes share the keys, so none clears them at start): it is taken over.
+   */
+  begin(
+    scope: IdempotencyScope,
+    requestHash: string,
+    now: number,
+    expiresAt: number,
+    abandonedBefore: number,
+  ): Promise<IdempotencyBegin>;
   complete(scope: IdempotencyScope, status: number, body: string): Promise<void>;
   /** Forgets an in-flight key whose request did not succeed, so a retry runs again. */
   release(scope: IdempotencyScope): Promise<void>;
-  /** After a restart nothing is in flight any more. */
+  /** After a restart nothing is in flight any more (the embedded service: the only process). */
   clearInFlight(): Promise<void>;
   purgeExpired(now: number): Promise<void>;
 }

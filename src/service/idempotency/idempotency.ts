@@ -5,6 +5,12 @@ import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 
+/**
+ * How long a request may hold its key: past this, a key still in flight is taken to be a dead process's. The body
+ * is read before the key is claimed, so this bounds the work after it (storing, unpacking, checks), not the upload.
+ */
+export const IN_FLIGHT_LIMIT_MS = 600_000;
+
 export interface IdempotencyOptions {
   readonly store: IdempotencyStore;
   readonly ttlSeconds: number;
@@ -43,6 +49,7 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
       requestHash(c.req.raw, c.var.body),
       now,
       now + options.ttlSeconds * 1000,
+      now - IN_FLIGHT_LIMIT_MS,
     );
     switch (begun.state) {
       case 'mismatch':

@@ -2,6 +2,8 @@
 export const AbortReason = {
   deleted: 'render_deleted',
   shutdown: 'service_shutdown',
+  /** The job's lease expired (a worker cut off from the database): another worker may hold it now. */
+  leaseLost: 'lease_lost',
 } as const;
 export type AbortReason = (typeof AbortReason)[keyof typeof AbortReason];
 
@@ -9,6 +11,11 @@ export interface Job {
   readonly renderId: string;
   /** Aborted with an {@link AbortReason} when the render is deleted or the service stops. */
   readonly signal: AbortSignal;
+  /**
+   * Set by a queue that brings a dead worker's job back after its lease (pg-boss): only one worker holds the job at
+   * a time, so a render this job finds `rendering` was interrupted and is taken over.
+   */
+  readonly leased?: boolean;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { RenderProgress } from '../../render/types.js';
-import { IdPrefix, WebhookEventType } from '../../wire/constants.js';
+import { IdPrefix, RenderStatus, WebhookEventType } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { newId } from '../ids.js';
 import { creditsFor } from '../renders/billing.js';
 import type { RenderRow } from '../renders/render-types.js';
 import { StorageKey } from '../storage/keys.js';
+import { failIfExhausted } from './crash-recovery.js';
 import { AbortReason, type Job } from './job-queue.js';
 import { renderFailure } from './render-failure.js';
 
@@ -29,9 +30,14 @@ export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime:
  * renderer gets the service's length limits (checked at submit already) and network rule. Clients get a failure
  * code and a fixed message; the renderer's own message goes to the log.
  */
-export async function runRenderJob(context: ServiceContext, { renderId, signal }: Job): Promise<void> {
+export async function runRenderJob(context: ServiceContext, { renderId, signal, leased }: Job): Promise<void> {
   const { config, renders, storage } = context;
-  const render = await renders.claim(renderId, config.now());
+  if (leased) {
+    // A leased job that finds its render `rendering` took it over from a dead worker: that was one attempt.
+    const current = await renders.find(renderId);
+    if (current?.status === RenderStatus.rendering && (await failIfExhausted(context, current))) return;
+  }
+  const render = await renders.claim(renderId, config.now(), leased);
   if (!render) return;
   const workDir = join(config.dataDir, 'work', renderId);
   await rm(workDir, { recursive: true, force: true });
@@ -79,11 +85,13 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
         },
         credits: creditsFor(result.frames, render.request.resolution),
         finishedAt,
+        attempt: render.attempts,
       },
       webhookFor(render, WebhookEventType.completed, finishedAt),
     );
     if (completed) context.wakeWebhooks();
-    else await storage.deletePrefix(StorageKey.render(renderId));
+    // Deleted meanwhile: its files go. (Completed by a worker that held the job before: the same files, kept.)
+    else if (!(await renders.find(renderId))) await storage.deletePrefix(StorageKey.render(renderId));
   } catch (error) {
     if (signal.aborted) {
       if (signal.reason === AbortReason.shutdown) await renders.requeue(renderId);
@@ -92,7 +100,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal }
     const { failure, detail } = renderFailure(error);
     config.log('render failed', { renderId, code: failure.code, error: detail });
     const now = config.now();
-    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now)))
+    if (await renders.fail(renderId, failure, now, webhookFor(render, WebhookEventType.failed, now), render.attempts))
       context.wakeWebhooks();
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);

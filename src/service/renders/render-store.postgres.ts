@@ -1,7 +1,7 @@
 import { RenderStatus } from '../../wire/constants.js';
 import { transaction, type PgPool } from '../db/postgres.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.postgres.js';
-import { toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
@@ -70,11 +70,11 @@ export class PostgresRenderStore implements RenderStore {
     );
   }
 
-  async claim(id: string, now: number) {
+  async claim(id: string, now: number, takeOver = false) {
     return this.one(
       `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, $2),
          stage = 'compiling', frames_done = 0, frames_total = NULL
-       WHERE id = $1 AND status = '${RenderStatus.queued}' AND ${LIVE} RETURNING *`,
+       WHERE id = $1 AND status IN (${claimable(takeOver)}) AND ${LIVE} RETURNING *`,
       [id, now],
     );
   }
@@ -90,7 +90,7 @@ export class PostgresRenderStore implements RenderStore {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = $2, frames_total = $2, finished_at = $3,
          video_key = $4, thumbnail_key = $5, output = $6, credits = $7, warnings = $8
-       WHERE id = $1 AND status = '${RenderStatus.rendering}' AND ${LIVE}`,
+       WHERE id = $1 AND status = '${RenderStatus.rendering}' AND attempts = $9 AND ${LIVE}`,
       [
         id,
         result.output.frames,
@@ -100,16 +100,17 @@ export class PostgresRenderStore implements RenderStore {
         JSON.stringify(result.output),
         result.credits,
         JSON.stringify(result.warnings),
+        result.attempt,
       ],
       webhook,
     );
   }
 
-  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery) {
+  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery, attempt?: number) {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = $2, failure_code = $3, failure_message = $4
-       WHERE id = $1 AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ${LIVE}`,
-      [id, now, failure.code, failure.message],
+       WHERE id = $1 AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ($5::int IS NULL OR attempts = $5) AND ${LIVE}`,
+      [id, now, failure.code, failure.message, attempt ?? null],
       webhook,
     );
   }

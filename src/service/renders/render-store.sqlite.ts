@@ -1,7 +1,7 @@
 import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
-import { toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
@@ -63,12 +63,12 @@ export class SqliteRenderStore implements RenderStore {
     })();
   }
 
-  async claim(id: string, now: number) {
+  async claim(id: string, now: number, takeOver = false) {
     const changed = this.db
       .prepare(
         `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
            stage = 'compiling', frames_done = 0, frames_total = NULL
-         WHERE id = ? AND status = '${RenderStatus.queued}' AND ${LIVE}`,
+         WHERE id = ? AND status IN (${claimable(takeOver)}) AND ${LIVE}`,
       )
       .run(now, id).changes;
     return changed === 1 ? this.find(id) : undefined;
@@ -86,7 +86,7 @@ export class SqliteRenderStore implements RenderStore {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = ?, frames_total = ?, finished_at = ?,
          video_key = ?, thumbnail_key = ?, output = ?, credits = ?, warnings = ?
-       WHERE id = ? AND status = '${RenderStatus.rendering}' AND ${LIVE}`,
+       WHERE id = ? AND status = '${RenderStatus.rendering}' AND attempts = ? AND ${LIVE}`,
       [
         result.output.frames,
         result.output.frames,
@@ -97,16 +97,17 @@ export class SqliteRenderStore implements RenderStore {
         result.credits,
         JSON.stringify(result.warnings),
         id,
+        result.attempt,
       ],
       webhook,
     );
   }
 
-  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery) {
+  async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery, attempt?: number) {
     return this.transition(
       `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = ?, failure_code = ?, failure_message = ?
-       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ${LIVE}`,
-      [now, failure.code, failure.message, id],
+       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND (? IS NULL OR attempts = ?) AND ${LIVE}`,
+      [now, failure.code, failure.message, id, attempt ?? null, attempt ?? null],
       webhook,
     );
   }

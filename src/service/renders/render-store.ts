@@ -1,3 +1,4 @@
+import { RenderStatus } from '../../wire/constants.js';
 import type {
   CompletedRender,
   NewRender,
@@ -22,13 +23,25 @@ export interface RenderStore {
   list(accountId: string, limit: number, beforeSeq?: number): Promise<RenderRow[]>;
   /** Hides the render; returns it as it was, or undefined when there was none. */
   softDelete(accountId: string, id: string, now: number): Promise<RenderRow | undefined>;
-  /** `queued → rendering`, counting the attempt; undefined when the render is not (or no longer) queued. */
-  claim(id: string, now: number): Promise<RenderRow | undefined>;
+  /**
+   * `queued → rendering`, counting the attempt; undefined when the render is not (or no longer) queued. With
+   * `takeOver`, also `rendering → rendering`: a leased job's new holder takes over a dead worker's render.
+   */
+  claim(id: string, now: number, takeOver?: boolean): Promise<RenderRow | undefined>;
   recordProgress(id: string, progress: Pick<RenderRow, 'stage' | 'framesDone' | 'framesTotal'>): Promise<void>;
-  /** `rendering → completed` (and the webhook, atomically); false when the render left `rendering` meanwhile. */
+  /**
+   * `rendering → completed` (and the webhook, atomically); false when the render left `rendering` meanwhile or is on
+   * another attempt than `result.attempt` (taken over).
+   */
   complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery): Promise<boolean>;
-  /** `queued | rendering → failed` (and the webhook, atomically). */
-  fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery): Promise<boolean>;
+  /** `queued | rendering → failed` (and the webhook, atomically); with `attempt`, only while it is on that attempt. */
+  fail(
+    id: string,
+    failure: RenderFailure,
+    now: number,
+    webhook?: NewWebhookDelivery,
+    attempt?: number,
+  ): Promise<boolean>;
   /** `rendering → queued` without counting the attempt (graceful shutdown). */
   requeue(id: string): Promise<void>;
   /** Renders left `rendering` by a crash. */
@@ -39,6 +52,10 @@ export interface RenderStore {
   queuedIds(): Promise<string[]>;
   usage(accountId: string, from: number, to: number): Promise<Usage>;
 }
+
+/** The statuses `claim` moves from, as an SQL list. */
+export const claimable = (takeOver: boolean) =>
+  takeOver ? `'${RenderStatus.queued}', '${RenderStatus.rendering}'` : `'${RenderStatus.queued}'`;
 
 /** A row of the `renders` table, as both databases return it. */
 export interface RenderTableRow {

@@ -71,6 +71,11 @@ export interface CompletedRender {
   readonly output: RenderOutput;
   readonly credits: number;
   readonly finishedAt: number;
+  /**
+   * The attempt that produced it (`attempts` as the claim returned): a fencing token. A render another worker took
+   * over since (its lease ran out) is on a later attempt, and this result is refused.
+   */
+  readonly attempt: number;
 }
 
 /** A webhook to send, created in the same transaction as the state change that causes it. */

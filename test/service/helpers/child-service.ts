@@ -1,23 +1,43 @@
 /**
- * The service as its own process, for the crash test: `node --import tsx child-service.ts <dataDir>` prints
- * `listening <url>` once ready; FX_SERVICE_DATABASE_URL puts its records in PostgreSQL. Frames are produced in
- * real time so the test can kill it mid-render.
+ * The service as its own process, for the crash and multi-process tests:
+ * `node --import tsx child-service.ts <dataDir> [embedded|api|worker]` prints `listening <url>` (or `working`, for a
+ * worker) once ready, then `rendering <id>` for each render it starts; FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
+ * concurrency. Frames are produced in real time so a test can kill it mid-render; leases are short (seconds) so a
+ * killed worker's render comes back quickly.
  */
+import { basename, dirname } from 'node:path';
+import { ServiceRole } from '../../../src/service/config.js';
 import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
 import { createService } from '../../../src/service/service.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: child-service.ts <dataDir>');
+/** The queue settings of child services: a killed worker's job is back within about 5 s + 1 s. */
+const CHILD_QUEUE = {
+  leaseSeconds: 5,
+  retryDelaySeconds: 1,
+  pollingIntervalSeconds: 0.5,
+  maintenanceIntervalSeconds: 1,
+};
+
+const renderer = createFfmpegRenderer({ realtime: true });
+const [dataDir, role = ServiceRole.embedded] = process.argv.slice(2) as [string | undefined, ServiceRole?];
+if (!dataDir) throw new Error('usage: child-service.ts <dataDir> [embedded|api|worker]');
 const service = await createService({
+  role,
   dataDir,
   databaseUrl: process.env[DATABASE_URL_ENV],
-  render: createFfmpegRenderer({ realtime: true }),
+  render: (options) => {
+    // Which process renders what, for tests that kill the one rendering.
+    console.log(`rendering ${basename(dirname(options.outputPath))}`);
+    return renderer(options);
+  },
+  concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
   allowInsecureCallbacks: true,
   allowPrivateNetworkUrls: true,
   progressIntervalMs: 50,
   webhooks: { pollMs: 50, retryBaseMs: 100 },
+  queue: CHILD_QUEUE,
 });
-const { url } = await service.listen(0);
-console.log(`listening ${url}`);
+if (role === ServiceRole.worker) console.log('working');
+else console.log(`listening ${(await service.listen(0)).url}`);
 process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));

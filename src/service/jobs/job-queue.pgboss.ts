@@ -1,0 +1,222 @@
+import { createHash } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import { transaction, type PgPool, type Queryable } from '../db/postgres.js';
+import { AbortReason, type Job, type JobQueue } from './job-queue.js';
+
+/** The pg-boss queue of render jobs. */
+export const RENDER_QUEUE = 'render';
+const SCHEMA = 'pgboss';
+/** Key of the advisory lock under which processes install pg-boss one at a time. */
+const INSTALL_LOCK = 0x66785f62; // "fx_b"
+
+export interface PgBossQueueOptions {
+  /** Jobs this process runs at once. */
+  readonly concurrency: number;
+  /**
+   * How long a job stays held without news from its worker: each running job renews it every third of it, so a
+   * worker that dies (kill -9, lost machine) gives its job back within about this long.
+   */
+  readonly leaseSeconds: number;
+  /** Retries after a handler error or an expired lease; the render's own `attempts` decide when to give up. */
+  readonly retryLimit: number;
+  /** First retry delay, doubled (with jitter) on each retry. */
+  readonly retryDelaySeconds: number;
+  /** How often an idle worker asks for a job. Default 2. */
+  readonly pollingIntervalSeconds?: number;
+  /** How often expired leases are looked for (any one process does it). Default 60. */
+  readonly maintenanceIntervalSeconds?: number;
+  /** A job's failure (`renderId`) or pg-boss's own (maintenance, lost connection: no `renderId`). */
+  readonly onError?: (renderId: string | undefined, error: unknown) => void;
+}
+
+/**
+ * The job id of a render: a UUID from its SHA-256, so enqueueing a render twice inserts one job (pg-boss skips a
+ * conflicting id) from any process.
+ */
+export function jobIdOf(renderId: string): string {
+  const hex = createHash('sha256').update(renderId).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** pg-boss runs its statements through our pool (or a transaction's client): one set of connections per process. */
+const bossDb = (db: Queryable): PgBoss.Db => ({
+  executeSql: async (text, values) => db.query(text, values),
+});
+
+interface Running {
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+  /** Set when the job left this worker (lease lost, cancelled): its end must not complete or fail it. */
+  released: boolean;
+}
+
+/**
+ * The job queue on PostgreSQL (pg-boss 10, the last release that runs on Node 20): any number of processes enqueue
+ * and work the same queue. A job is held under a lease (pg-boss's `expireInSeconds`) that its worker renews while
+ * it runs, as pg-boss 10 has no heartbeat of its own; an expired lease fails the job into a retry, so another worker
+ * takes the render over. `cancel` stops a queued job at once; a running one on another worker finds its job
+ * cancelled at its next renewal and is aborted. `stop` aborts running jobs and hands them back for an immediate
+ * retry by any worker.
+ */
+export class PgBossJobQueue implements JobQueue {
+  private readonly running = new Map<string, Running>();
+  private handler: ((job: Job) => Promise<void>) | undefined;
+  private stopped = false;
+  private polling = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly pool: PgPool,
+    private readonly boss: PgBoss,
+    private readonly options: PgBossQueueOptions,
+  ) {}
+
+  /**
+   * Installs or updates pg-boss's tables and the render queue. Processes starting together take turns under an
+   * advisory lock of ours: pg-boss's own, taken inside its install statement, still let two concurrent installs
+   * collide on `CREATE SCHEMA` (found by the test that starts three at once).
+   */
+  static async open(pool: PgPool, options: PgBossQueueOptions): Promise<PgBossJobQueue> {
+    const boss = new PgBoss({
+      db: bossDb(pool),
+      schema: SCHEMA,
+      schedule: false,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+    });
+    boss.on('error', (error) => options.onError?.(undefined, error));
+    const policy = {
+      name: RENDER_QUEUE,
+      retryLimit: options.retryLimit,
+      retryDelay: options.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: options.leaseSeconds,
+    };
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [INSTALL_LOCK]);
+      await boss.start();
+      if (await boss.getQueue(RENDER_QUEUE)) await boss.updateQueue(RENDER_QUEUE, policy);
+      else await boss.createQueue(RENDER_QUEUE, policy);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [INSTALL_LOCK]).catch(() => {});
+      lock.release();
+    }
+    return new PgBossJobQueue(pool, boss, options);
+  }
+
+  start(handler: (job: Job) => Promise<void>): void {
+    this.handler = handler;
+    const interval = (this.options.pollingIntervalSeconds ?? 2) * 1000;
+    this.pollTimer = setInterval(() => void this.poll(), interval);
+    void this.poll();
+  }
+
+  async enqueue(renderId: string): Promise<void> {
+    await this.boss.send(RENDER_QUEUE, { renderId }, { id: jobIdOf(renderId) });
+    // A process that works the queue takes its own submits without waiting for the next poll.
+    void this.poll();
+  }
+
+  cancel(renderId: string, reason: AbortReason): void {
+    const run = this.running.get(renderId);
+    if (run) {
+      run.released = true;
+      run.controller.abort(reason);
+    }
+    this.boss.cancel(RENDER_QUEUE, jobIdOf(renderId)).catch((error) => this.options.onError?.(renderId, error));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    for (const { controller } of this.running.values()) controller.abort(AbortReason.shutdown);
+    await Promise.all([...this.running.values()].map(({ done }) => done));
+    await this.boss.stop({ graceful: false, wait: true });
+  }
+
+  /** Takes jobs while this process has free slots. */
+  private async poll(): Promise<void> {
+    if (this.polling || !this.handler) return;
+    this.polling = true;
+    try {
+      while (!this.stopped && this.running.size < this.options.concurrency) {
+        const [job] = await this.boss.fetch<{ renderId: string }>(RENDER_QUEUE, {
+          batchSize: 1,
+          includeMetadata: true,
+        });
+        if (!job) break;
+        if (this.stopped) await this.handBack(job.id);
+        else this.run(job.id, job.retryCount, job.data.renderId);
+      }
+    } catch (error) {
+      this.options.onError?.(undefined, error);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** `holder` is the job's `retry_count` when this worker fetched it: pg-boss counts up on every later fetch. */
+  private run(jobId: string, holder: number, renderId: string): void {
+    const controller = new AbortController();
+    const renew = setInterval(() => void this.renew(jobId, holder, renderId), (this.options.leaseSeconds * 1000) / 3);
+    const entry: Running = {
+      controller,
+      released: false,
+      done: this.handler!({ renderId, signal: controller.signal, leased: true })
+        .then(
+          async () => {
+            if (entry.released) return;
+            if (controller.signal.reason === AbortReason.shutdown) await this.handBack(jobId);
+            else await this.boss.complete(RENDER_QUEUE, jobId);
+          },
+          async (error) => {
+            this.options.onError?.(renderId, error);
+            if (!entry.released) await this.boss.fail(RENDER_QUEUE, jobId, { message: String(error) });
+          },
+        )
+        .catch((error) => this.options.onError?.(renderId, error))
+        .finally(() => {
+          clearInterval(renew);
+          this.running.delete(renderId);
+          void this.poll();
+        }),
+    };
+    this.running.set(renderId, entry);
+  }
+
+  /**
+   * Moves the lease on (pg-boss measures it from `started_on`). Nothing to renew means the job is no longer this
+   * worker's: cancelled (the render was deleted), or expired and maybe fetched by another worker (a higher
+   * `retry_count`); either way this worker lets it go.
+   */
+  private async renew(jobId: string, holder: number, renderId: string): Promise<void> {
+    const run = this.running.get(renderId);
+    if (!run || run.released) return;
+    try {
+      const { rows } = await this.pool.query<{ state: string }>(
+        `WITH renewed AS (
+           UPDATE ${SCHEMA}.job SET started_on = now()
+           WHERE name = $1 AND id = $2 AND state = 'active' AND retry_count = $3 RETURNING state
+         )
+         SELECT state FROM renewed UNION ALL SELECT state FROM ${SCHEMA}.job WHERE name = $1 AND id = $2 AND state = 'cancelled'`,
+        [RENDER_QUEUE, jobId, holder],
+      );
+      if (rows[0]?.state === 'active') return;
+      run.released = true;
+      run.controller.abort(rows[0]?.state === 'cancelled' ? AbortReason.deleted : AbortReason.leaseLost);
+    } catch (error) {
+      // A database that is away for a moment costs one renewal; the lease outlasts two more.
+      this.options.onError?.(renderId, error);
+    }
+  }
+
+  /** Makes a job this worker holds available again now (cancel + resume, in one transaction). */
+  private async handBack(jobId: string): Promise<void> {
+    await transaction(this.pool, async (client) => {
+      const db = bossDb(client);
+      await this.boss.cancel(RENDER_QUEUE, jobId, { db });
+      await this.boss.resume(RENDER_QUEUE, jobId, { db });
+    });
+  }
+}
