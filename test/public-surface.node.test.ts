@@ -142,7 +142,15 @@ const AUTH_VALUES = ['AuthErrorCode', 'BROWSER_CLIENT_ID', 'MemoryCredentialStor
 const AUTH_TYPES = ['AuthError', 'CredentialStore', 'LockRunner', 'SessionOptions', 'TokenRecord'];
 const BROWSER_AUTH_VALUES = ['BrowserSignIn', 'createBrowserSignIn', 'loadApiKey', 'openBrowserStore', 'saveApiKey'];
 const BROWSER_AUTH_TYPES = ['BrowserSignInOptions', 'PopupOptions'];
-const FRAMEWORK_TYPES = ['FxCompositionListeners', 'FxCompositionProperties'];
+// README "Frameworks": each element's properties and listeners, and per framework one markup type per element.
+const FRAMEWORK_TYPES = [
+  'FxCompositionListeners',
+  'FxCompositionProperties',
+  'FxRenderButtonListeners',
+  'FxRenderButtonProperties',
+  'FxVariablesPanelListeners',
+  'FxVariablesPanelProperties',
+];
 
 /** Each entry's declaration file (package.json `exports`) and its public names. */
 const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
@@ -208,8 +216,14 @@ const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
       'ResolveOptions',
     ],
   },
-  'react.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionProps'] },
-  'svelte.d.ts': { values: [], types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes'] },
+  'react.d.ts': {
+    values: [],
+    types: [...FRAMEWORK_TYPES, 'FxCompositionProps', 'FxRenderButtonProps', 'FxVariablesPanelProps'],
+  },
+  'svelte.d.ts': {
+    values: [],
+    types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes', 'FxRenderButtonAttributes', 'FxVariablesPanelAttributes'],
+  },
 };
 
 const byKind = (names: Map<string, ExportKind>, kind: ExportKind) =>

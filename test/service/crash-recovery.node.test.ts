@@ -136,10 +136,14 @@ describe('recovery in process', () => {
       allowInsecureCallbacks: true,
       maxAttempts: 3,
       webhooks: { pollMs: 50 },
+      // On PostgreSQL the render's job is taken up by the queue, not at start: poll it soon.
+      queue: { pollingIntervalSeconds: 0.5, leaseSeconds: 2 },
     });
     try {
-      const render = await second.context.renders.find(render_id);
-      assert.equal(render?.status, 'failed');
+      const render = await waitFor(async () => {
+        const found = await second.context.renders.find(render_id);
+        return found?.status === 'failed' ? found : undefined;
+      });
       assert.equal(render?.failure?.code, 'render_interrupted');
       const [delivery] = await waitFor(() => (receiver.received.length > 0 ? receiver.received : undefined));
       const event = JSON.parse(delivery!.body) as { type: string; data: { failure: { code: string } } };
