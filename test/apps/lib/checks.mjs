@@ -64,12 +64,13 @@ export async function checkApp(browser, url, failures) {
     if (await page.locator('fx-variables-panel').count()) {
       await check('panel edits live', async () => {
         await page.getByLabel('Headline', { exact: true }).fill('From the panel');
-        const frame = await boundFrame(page, 'fx-variables-panel');
-        const deadline = Date.now() + 5000;
+        const deadline = Date.now() + 10_000;
         let seen;
         while (Date.now() < deadline) {
+          // Asked afresh each time: the bound composition may still be loading, or swap frames.
+          const frame = await boundFrame(page, 'fx-variables-panel');
           seen = await frame
-            .evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent)
+            ?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent)
             .catch(() => undefined);
           if (seen === 'From the panel') return;
           await page.waitForTimeout(100);
@@ -98,12 +99,12 @@ function compositionFrame(page) {
   return page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
 }
 
-/** The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`. */
+/** The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`, if any yet. */
 async function boundFrame(page, selector) {
   const iframe = await page.evaluateHandle((selector) => {
     // The property: React and Vue may set `for` as one, without the attribute.
     const id = document.querySelector(selector).for;
-    return document.getElementById(id).shadowRoot.querySelector('iframe:not(.incoming)');
+    return document.getElementById(id)?.shadowRoot?.querySelector('iframe:not(.incoming)') ?? null;
   }, selector);
-  return iframe.asElement().contentFrame();
+  return (await iframe.asElement()?.contentFrame()) ?? undefined;
 }
