@@ -4,6 +4,7 @@ import { DATABASE_URL_ENV, openStores } from '../service/db/open-stores.js';
 import { DEFAULT_DATA_DIR } from '../service/main-defaults.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
+import { STORE_FLAGS } from './service.js';
 import { OutputEvent } from './output.js';
 
 export const command: Command = {
@@ -12,17 +13,7 @@ export const command: Command = {
     'Creates an API key for an account (created when missing) in the service data folder; the key is shown once.',
   flags: {
     account: { type: 'string', value: '<name>', description: 'the account (required)' },
-    'data-dir': {
-      type: 'string',
-      value: '<dir>',
-      description: 'data folder (default $FX_SERVICE_DATA_DIR or .fx/service)',
-    },
-    'database-url': {
-      type: 'string',
-      value: '<url>',
-      description:
-        'the PostgreSQL database, postgres://… (default $FX_SERVICE_DATABASE_URL; else SQLite in the data folder)',
-    },
+    ...STORE_FLAGS,
   },
   notes: ['Then: fx auth login --api-key (paste it), or export CLOUD_API_KEY=<key>.'],
   run,

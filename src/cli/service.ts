@@ -17,7 +17,8 @@ const CONCURRENCY: Flags = {
     description: 'renders run at once by this process (default $FX_SERVICE_CONCURRENCY or 1)',
   },
 };
-const SHARED: Flags = {
+/** Where the service keeps its records: every `fx service` command takes these (create-key too). */
+export const STORE_FLAGS: Flags = {
   'data-dir': {
     type: 'string',
     value: '<dir>',
@@ -38,7 +39,7 @@ const ROLES: Record<ServiceRole, { name: string; summary: string; flags: Flags; 
   [ServiceRole.embedded]: {
     name: 'service',
     summary: 'Runs the reference /v3 render service on this machine (what `npm start` runs); Ctrl-C stops it.',
-    flags: { ...PORT, ...CONCURRENCY, ...SHARED },
+    flags: { ...PORT, ...CONCURRENCY, ...STORE_FLAGS },
     notes: [
       SETTINGS,
       'One process serves the API and renders; to split them, see `fx service api` and `fx service worker`.',
@@ -47,14 +48,14 @@ const ROLES: Record<ServiceRole, { name: string; summary: string; flags: Flags; 
   [ServiceRole.api]: {
     name: 'service api',
     summary: 'Serves the /v3 API and OAuth only, never renders (needs --database-url); Ctrl-C stops it.',
-    flags: { ...PORT, ...SHARED },
+    flags: { ...PORT, ...STORE_FLAGS },
     notes: [SETTINGS, SPLIT],
   },
   [ServiceRole.worker]: {
     name: 'service worker',
     summary:
       'Runs renders and sends webhooks only, no HTTP (needs --database-url); SIGTERM hands running renders back.',
-    flags: { ...CONCURRENCY, ...SHARED },
+    flags: { ...CONCURRENCY, ...STORE_FLAGS },
     notes: [
       SETTINGS,
       SPLIT,

@@ -16,35 +16,27 @@ import { StorageKey } from '../../src/service/storage/keys.js';
 import type { NewRender, NewWebhookDelivery } from '../../src/service/renders/render-types.js';
 import { IdPrefix, WebhookEventType } from '../../src/wire/constants.js';
 import { sharedPostgresCluster, startPostgresCluster } from '../fixtures/postgres-cluster.js';
-import { newTestLocation, onPostgres, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
+import {
+  newTestLocation,
+  onPostgres,
+  openTestDb,
+  removeTestLocation,
+  RENDER_REQUEST,
+  type TestLocation,
+} from './helpers/database.js';
 import { createFfmpegRenderer } from './helpers/ffmpeg-renderer.js';
 import { compositionHtml, waitFor, zipInit } from './helpers/harness.js';
 import { projectZip } from './helpers/zip-builder.js';
 
 const skip = onPostgres ? false : 'PostgreSQL only (npm run test:postgres)';
-
-const REQUEST = {
-  asset_id: 'ast_x',
-  url: null,
-  page_url: null,
-  composition: 'index.html',
-  fps: 30,
-  quality: 'draft',
-  format: 'mp4',
-  resolution: '1080p',
-  aspect_ratio: '16:9',
-  variables: {},
-  strict_variables: false,
-  callback_url: 'https://hooks.example.com/fx',
-  callback_id: null,
-} as const;
+const CALLBACK_URL = 'https://hooks.example.com/fx';
 
 async function newRender(stores: Stores, accountId: string): Promise<string> {
   const render: NewRender = {
     id: newId(IdPrefix.render),
     accountId,
     credentialId: 'key_x',
-    request: REQUEST,
+    request: { ...RENDER_REQUEST, callback_url: CALLBACK_URL },
     warnings: [],
     projectKey: 'assets/ast_x',
     createdAt: Date.now(),
@@ -57,7 +49,7 @@ const webhook = (renderId: string, accountId: string): NewWebhookDelivery => ({
   id: newId(IdPrefix.webhookMessage),
   renderId,
   accountId,
-  url: REQUEST.callback_url,
+  url: CALLBACK_URL,
   eventType: WebhookEventType.completed,
   eventTime: Date.now(),
 });
@@ -186,7 +178,7 @@ describe('two service instances on one database and one data folder', { skip }, 
           id,
           accountId,
           credentialId: 'key_x',
-          request: { ...REQUEST, asset_id, fps: 5, callback_url: receiverUrl },
+          request: { ...RENDER_REQUEST, asset_id, fps: 5, callback_url: receiverUrl },
           warnings: [],
           projectKey: StorageKey.asset(asset_id),
           createdAt: Date.now(),

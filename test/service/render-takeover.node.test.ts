@@ -6,23 +6,7 @@ import { openStores } from '../../src/service/db/open-stores.js';
 import type { Stores } from '../../src/service/db/stores.js';
 import { newId } from '../../src/service/ids.js';
 import { IdPrefix } from '../../src/wire/constants.js';
-import { newTestLocation, removeTestLocation, type TestLocation } from './helpers/database.js';
-
-const REQUEST = {
-  asset_id: 'ast_x',
-  url: null,
-  page_url: null,
-  composition: 'index.html',
-  fps: 30,
-  quality: 'draft',
-  format: 'mp4',
-  resolution: '1080p',
-  aspect_ratio: '16:9',
-  variables: {},
-  strict_variables: false,
-  callback_url: null,
-  callback_id: null,
-} as const;
+import { newTestLocation, removeTestLocation, RENDER_REQUEST, type TestLocation } from './helpers/database.js';
 
 const result = (attempt: number) => ({
   warnings: [],
@@ -54,7 +38,7 @@ describe('render takeover', () => {
       id,
       accountId,
       credentialId: 'key_x',
-      request: REQUEST,
+      request: RENDER_REQUEST,
       warnings: [],
       projectKey: 'assets/ast_x',
       createdAt: Date.now(),

@@ -74,3 +74,20 @@ export async function openTestDb(location: TestLocation): Promise<TestDb> {
     },
   };
 }
+
+/** A render's stored request, for tests that write render records straight into a store. */
+export const RENDER_REQUEST = {
+  asset_id: 'ast_x',
+  url: null,
+  page_url: null,
+  composition: 'index.html',
+  fps: 30,
+  quality: 'draft',
+  format: 'mp4',
+  resolution: '1080p',
+  aspect_ratio: '16:9',
+  variables: {},
+  strict_variables: false,
+  callback_url: null,
+  callback_id: null,
+} as const;
