@@ -2,6 +2,7 @@
 // sandboxed frame then fails to load; compositions are plain files, as a user's server would serve them.
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
+import { byteRange } from './byte-range.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -19,7 +20,7 @@ const TYPES = {
   '.wav': 'audio/wav',
 };
 
-/** Connect middleware serving `folder` (no listings, nothing outside it). */
+/** Connect middleware serving `folder` (no listings, nothing outside it, single byte ranges). */
 export function rawStatic(folder) {
   const base = normalize(folder + sep);
   return (request, response, next) => {
@@ -37,11 +38,23 @@ export function rawStatic(folder) {
       return next();
     }
     if (!stat.isFile()) return next();
-    response.writeHead(200, {
+    const headers = {
       'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'content-length': stat.size,
       'cache-control': 'no-cache',
+      'accept-ranges': 'bytes',
+    };
+    const range = byteRange(request.headers.range, stat.size);
+    if (range === null) {
+      response.writeHead(416, { ...headers, 'content-range': `bytes */${stat.size}` }).end();
+      return;
+    }
+    const [start, end] = range ?? [0, stat.size - 1];
+    response.writeHead(range ? 206 : 200, {
+      ...headers,
+      'content-length': stat.size === 0 ? 0 : end - start + 1,
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${stat.size}` } : {}),
     });
-    createReadStream(path).pipe(response);
+    if (request.method === 'HEAD' || stat.size === 0) response.end();
+    else createReadStream(path, { start, end }).pipe(response);
   };
 }

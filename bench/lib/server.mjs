@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
+import { byteRange } from '../../scripts/byte-range.mjs';
 
 export const BLANK_PAGE_PATH = '/__bench/blank.html';
 
@@ -37,20 +38,6 @@ const ISOLATION_HEADERS = {
 // `data:,` as icon so the browser does not ask for /favicon.ico (a 404 that would be logged as a page error).
 const BLANK_PAGE =
   '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>fx bench</title></head><body></body></html>';
-
-/**
- * The inclusive `[first, last]` byte positions a single-range `Range` header asks for; `undefined` when there is no
- * usable header (the whole body is sent), `null` when the range lies outside the body.
- */
-export function byteRange(header, size) {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
-  if (!match || (match[1] === '' && match[2] === '')) return undefined;
-  const [first, last] =
-    match[1] === ''
-      ? [Math.max(0, size - Number(match[2])), size - 1]
-      : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
-  return first <= last && first < size ? [first, last] : null;
-}
 
 /**
  * Starts the server. `root` is the folder served at `/`; `crossOriginIsolated` (default true) adds the
