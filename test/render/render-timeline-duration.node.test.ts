@@ -65,7 +65,9 @@ test('renders fps × the registered timeline length frames (1.7 s at 10 fps: 17)
   assert.equal(Number(video.nb_read_frames), 17);
   assert.deepEqual([result.frames, result.duration], [17, 1.7]);
   assert.ok(
-    result.issues.some((found) => found.code === 'composition_duration_from_timeline' && found.severity === 'warning'),
+    (result.issues ?? []).some(
+      (found) => found.code === 'composition_duration_from_timeline' && found.severity === 'warning',
+    ),
     'the render says where its duration came from',
   );
 });
