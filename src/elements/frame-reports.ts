@@ -1,7 +1,8 @@
 /**
  * What the element takes from its frame's reports. The frame runs the composition's scripts, which can rewrite
  * any message it sends (by patching `MessagePort.prototype.postMessage`), so the host believes nothing it already
- * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else.
+ * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else — including a
+ * duration no compile can know, the length of the timeline a root without `data-duration` registers.
  */
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';

@@ -38,6 +38,7 @@ describe('timelineLength', () => {
   for (const [name, value] of [
     ['repeat: -1', timeline(1e10, { repeat: -1, duration: 2 })],
     ['holding an endless tween (GSAP says 1e10 s)', timeline(1e10 + 3)],
+    ['repeat() -1 without totalDuration()', { duration: () => 2, repeat: () => -1, seek() {}, pause() {} }],
     ['Infinity', timeline(Infinity)],
     ['empty (0 s)', timeline(0)],
     ['negative', timeline(-1)],
