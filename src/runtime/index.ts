@@ -28,6 +28,5 @@ export { isSafeMediaUrl, sanitizeCssValue } from './safety.js';
 export { applyBindings } from './bindings.js';
 export { extractCompositionMetadata, MetadataIssueCode } from './metadata.js';
 export type { CompositionMetadata } from './metadata.js';
-export type { DurationSource } from './timeline-duration.js';
 export { lintComposition, LintCode } from './lint.js';
 export type { LintFinding, LintOptions } from './lint.js';
