@@ -123,7 +123,8 @@ async function checkBlock(context, opened, kind, block) {
   const { page, pageModule, watch } = opened;
   watch.external.length = 0;
   watch.errors.length = 0;
-  // `null`: the check does not apply (no root duration to compare, no text variable, or not ready to tell).
+  // `null`: the check does not apply (no root duration to compare, no text variable, or not ready to tell). A block
+  // without a root duration is compared with the peer's once both ran (`compareTimelineDuration`).
   const checks = { ready: false, duration: false, seeks: false, clean: false, overrides: null };
   const reasons = [];
   const result = { checks, reasons };
@@ -137,6 +138,7 @@ async function checkBlock(context, opened, kind, block) {
   if (!Number.isFinite(block.duration)) checks.duration = null;
   if (checks.ready) {
     const state = await inPage(page, pageModule, 'playerState');
+    result.duration = state.duration;
     if (checks.duration !== null) checks.duration = Math.abs(state.duration - block.duration) < 1e-3;
     if (checks.duration === false)
       reasons.push(`duration: reports ${state.duration} s, the root says ${block.duration} s`);
@@ -189,7 +191,21 @@ export async function checkBlocks(context, { blocks, peer, kinds, log = () => {}
       await opened.close();
     }
   }
+  for (const block of blocks) compareTimelineDuration(block, results[block.name]);
   return results;
+}
+
+/**
+ * A block without a root `data-duration` lasts as long as its registered timeline, which the peer measures too:
+ * there, ours is checked against the duration the peer reports, when both got ready.
+ */
+function compareTimelineDuration(block, byKind) {
+  const reference = byKind.peer?.duration;
+  const result = byKind.fx;
+  if (Number.isFinite(block.duration) || !(reference > 0) || result?.duration === undefined) return;
+  result.checks.duration = Math.abs(result.duration - reference) < 1e-3;
+  if (!result.checks.duration)
+    result.reasons.push(`duration: reports ${result.duration} s, the peer's timeline ${reference} s`);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { FrameMessage, ReadyMessage } from '../runtime/protocol-messages.js
 import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { emit, emitIssues } from './events.js';
-import { addTrustedReads, landingTime, stageOf, type Stage } from './frame-reports.js';
+import { addTrustedReads, landingTime, settledMetadata, stageOf, type Stage } from './frame-reports.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
@@ -198,7 +198,12 @@ export class FrameLoader implements ReactiveController {
         );
       }
       events.settings(session);
-      const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(metadata))) : undefined;
+      const settled = settledMetadata(known, ready);
+      if (settled.issue) {
+        const { code, message } = settled.issue;
+        emit(this.host, FxEvent.error, { code, message, issues: [settled.issue] });
+      }
+      const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(settled.metadata))) : undefined;
       // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
       if (reload) events.settings(session);
       // A reload runs the same scripts: what they read before still counts.
@@ -207,7 +212,7 @@ export class FrameLoader implements ReactiveController {
       this.#session = session;
       this.#incoming = undefined;
       session.iframe.classList.remove('incoming');
-      events.ready(ready, keep, known);
+      events.ready(ready, keep, settled.metadata);
     } catch (error) {
       if (signal.aborted) return;
       events.failed(

@@ -1,11 +1,15 @@
 /**
  * What the element takes from its frame's reports. The frame runs the composition's scripts, which can rewrite
  * any message it sends (by patching `MessagePort.prototype.postMessage`), so the host believes nothing it already
- * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else.
+ * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else — including a
+ * duration no compile can know, the length of the timeline a root without `data-duration` registers.
  */
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
+import type { ReadyMessage } from '../runtime/protocol-messages.js';
+import { MetadataIssueCode, timelineMissingIssue } from '../runtime/root-metadata.js';
+import { DurationSource, MAX_TIMELINE_SECONDS, TIMELINE_SETTLE_MS } from '../runtime/timeline-duration.js';
 import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
 import { SCRIPT_READS } from '../runtime/protocol-messages.js';
 import { seekTarget } from '../runtime/seek-target.js';
@@ -35,6 +39,23 @@ export function stageOf(metadata: Partial<Pick<CompositionMetadata, 'duration' |
     height: metadata.height ?? DEFAULT_SIZE.height,
     fps: PREVIEW_FPS,
   };
+}
+
+/**
+ * `known` with the duration its frame measured, when that comes from the registered timeline (which no compile can
+ * know): the one report of the frame the host takes as its duration, and only within (0, MAX_TIMELINE_SECONDS].
+ * With an `issue` saying why (the frame's own, bounded, or a missing timeline) when there is no such duration.
+ */
+export function settledMetadata(
+  known: CompositionMetadata,
+  ready: Pick<ReadyMessage, 'duration' | 'issues'>,
+): { metadata: CompositionMetadata; issue?: Issue } {
+  if (known.durationSource !== DurationSource.timeline) return { metadata: known };
+  if (ready.duration > 0 && ready.duration <= MAX_TIMELINE_SECONDS)
+    return { metadata: { ...known, duration: ready.duration } };
+  const codes: string[] = [MetadataIssueCode.durationMissing, MetadataIssueCode.timelineDurationInvalid];
+  const reported = trustedIssues(ready.issues).find((found) => codes.includes(found.code));
+  return { metadata: known, issue: reported ?? timelineMissingIssue(known.id ?? '', TIMELINE_SETTLE_MS) };
 }
 
 /** A reported time inside the composition. */

@@ -24,6 +24,8 @@ export interface LoadedComposition {
   readonly fps: number;
   /** Bindings the runtime refused (a value that was not applied must not pass silently). */
   readonly bindingIssues: Issue[];
+  /** Why `duration` is 0 when it was to come from the registered timeline (see `FxRendererHooks.durationIssue`). */
+  readonly durationIssue?: Issue | undefined;
 }
 
 /**

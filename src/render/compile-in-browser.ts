@@ -2,6 +2,7 @@ import { isAbsolute, normalize, sep } from 'node:path';
 import { FxError } from '../runtime/errors.js';
 import type { compileComposition } from '../runtime/compile.js';
 import type { Issue } from '../runtime/issues.js';
+import type { DurationSource } from '../runtime/timeline-duration.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { BrowserPage } from './page.js';
 import { ServerPath, type ProjectServer } from './project-server.js';
@@ -11,6 +12,8 @@ export interface BrowserCompiled {
   readonly width: number | undefined;
   readonly height: number | undefined;
   readonly duration: number | undefined;
+  /** Where the duration comes from: with `timeline`, the loaded document measures it (timeline-duration.ts). */
+  readonly durationSource: DurationSource | undefined;
   readonly issues: Issue[];
 }
 
@@ -44,6 +47,7 @@ async function compileInPage(input: CompileInput): Promise<CompileAnswer> {
         width: metadata.width,
         height: metadata.height,
         duration: metadata.duration,
+        durationSource: metadata.durationSource,
         issues: [...metadata.issues, ...issues],
       },
     };

@@ -14,8 +14,13 @@ export const RenderErrorCode = {
   projectNotFound: 'project_not_found',
   /** `composition` names a path outside the project. */
   compositionPathRefused: 'composition_path_refused',
-  /** The entry has no positive root `data-duration`: the code the compiler, lint and the preview report. */
+  /**
+   * The entry has no positive root `data-duration` and no registered timeline to take it from: the code the
+   * compiler, lint and the preview report.
+   */
   durationMissing: MetadataIssueCode.durationMissing,
+  /** The timeline a root without `data-duration` registered is empty, repeats forever or is too long (as in the preview). */
+  timelineDurationInvalid: MetadataIssueCode.timelineDurationInvalid,
   /** The composition is longer than `maxDurationSeconds`, or has more frames than `maxFrames`. */
   durationTooLong: 'composition_duration_too_long',
   /** `dist/fx.iife.js` or `dist/fx-runtime.js` is missing: the bundles were not built. */

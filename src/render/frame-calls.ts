@@ -18,7 +18,12 @@ export async function awaitReady(): Promise<LoadedComposition> {
   const fx = window.__fx as RendererView | undefined;
   if (!fx) throw new Error('the runtime did not start (is "fx-runtime.js" reachable?)');
   await fx.ready;
-  return { duration: fx.duration, fps: fx.fps, bindingIssues: fx.bindingIssues?.() ?? [] };
+  return {
+    duration: fx.duration,
+    fps: fx.fps,
+    bindingIssues: fx.bindingIssues?.() ?? [],
+    durationIssue: fx.durationIssue?.(),
+  };
 }
 
 /** Seeks to `seconds`; resolves once the frame is ready to paint. */

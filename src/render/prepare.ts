@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CaptureWorker, WorkerSettings } from './capture-worker.js';
+import type { CaptureWorker, LoadedComposition, WorkerSettings } from './capture-worker.js';
 import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';
 import type { Issue } from '../runtime/issues.js';
+import { DurationSource } from '../runtime/timeline-duration.js';
 import type { ProjectServer } from './project-server.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -43,23 +44,24 @@ export async function prepareWorkers(
     variables: checked.variables,
     allowCompositionReadsUnder: checked.allowCompositionReadsUnder,
   });
-  const duration = compiled.duration;
-  if (duration === undefined || !(duration > 0)) {
+  const fromTimeline = compiled.duration === undefined && compiled.durationSource === DurationSource.timeline;
+  if (!fromTimeline && !(compiled.duration! > 0)) {
     throw renderError(
       RenderErrorCode.durationMissing,
-      `composition "${composition}" needs a positive "data-duration" on its root, got ${duration ?? 'none'}`,
+      `composition "${composition}" needs a positive "data-duration" on its root, got ${compiled.duration ?? 'none'}`,
     );
   }
-  const frames = frameCount(composition, duration, checked);
+  // A duration from the registered timeline is known once a worker loaded the document (workers beyond the
+  // frame count are closed then); an authored one is checked before any browser loads it.
+  let frames = fromTimeline ? undefined : frameCount(composition, compiled.duration!, checked);
   const geometry = outputGeometry(
     { width: compiled.width ?? COMPILE_VIEWPORT.width, height: compiled.height ?? COMPILE_VIEWPORT.height },
     checked,
   );
-  const concurrency = Math.min(checked.concurrency, frames);
-  onLoading(frames);
+  if (frames !== undefined) onLoading(frames);
 
   let workers = await Promise.all(launches);
-  for (const spare of workers.splice(concurrency)) await pool.close(spare);
+  for (const spare of workers.splice(Math.min(checked.concurrency, frames ?? Infinity))) await pool.close(spare);
   if (geometry.scale === 1) {
     await Promise.all(workers.map((worker) => worker.page.setViewport(geometry.viewport, 1)));
   } else {
@@ -70,15 +72,32 @@ export async function prepareWorkers(
   }
   const documentUrl = server.addDocument(randomUUID(), compiled.html);
   const [loaded] = await Promise.all(workers.map((worker) => worker.load(documentUrl)));
+  const duration = fromTimeline ? timelineDuration(composition, loaded!) : compiled.duration!;
+  if (frames === undefined) {
+    frames = frameCount(composition, duration, checked, true);
+    onLoading(frames);
+    for (const spare of workers.splice(frames)) await pool.close(spare);
+  }
   return { compiled: { ...compiled, duration }, geometry, frames, workers, bindingIssues: loaded?.bindingIssues ?? [] };
 }
 
+/** The duration the runtime measured from the registered timeline, or its typed reason for having none. */
+function timelineDuration(composition: string, loaded: LoadedComposition): number {
+  if (loaded.duration > 0) return loaded.duration;
+  const found = loaded.durationIssue;
+  const code =
+    found?.code === RenderErrorCode.timelineDurationInvalid
+      ? RenderErrorCode.timelineDurationInvalid
+      : RenderErrorCode.durationMissing;
+  throw renderError(code, `composition "${composition}": ${found?.message ?? 'its timeline gave it no duration'}`);
+}
+
 /** round(duration × fps), once the duration and the frame count are within the render's limits. */
-function frameCount(composition: string, duration: number, checked: CheckedOptions): number {
+function frameCount(composition: string, duration: number, checked: CheckedOptions, fromTimeline = false): number {
   if (duration > checked.maxDurationSeconds) {
     throw renderError(
       RenderErrorCode.durationTooLong,
-      `composition "${composition}" must last at most ${checked.maxDurationSeconds} s ("maxDurationSeconds"), got "data-duration" ${duration}`,
+      `composition "${composition}" must last at most ${checked.maxDurationSeconds} s ("maxDurationSeconds"), got ${fromTimeline ? `a timeline of ${duration} s` : `"data-duration" ${duration}`}`,
     );
   }
   const frames = Math.max(1, Math.round(duration * checked.fps));

@@ -8,7 +8,8 @@ import { ReadScope } from './compile-reads.js';
 import { FxError } from './errors.js';
 import { compositionRoot, parseHtml } from './html.js';
 import { type Issue } from './issues.js';
-import { durationMissingIssue, MetadataIssueCode } from './root-metadata.js';
+import { durationText, entryDurationIssue, MetadataIssueCode } from './root-metadata.js';
+import { DurationSource } from './timeline-duration.js';
 import { metadataOf, type CompositionMetadata } from './metadata.js';
 import { COMPAT_NONE, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
 import { parseUrl } from './data.js';
@@ -165,6 +166,7 @@ export async function compileComposition(
     version: 1,
     compositionId: metadata.id ?? '',
     duration: metadata.duration ?? 0,
+    durationFromTimeline: metadata.durationSource === DurationSource.timeline,
     width: metadata.width ?? 1920,
     height: metadata.height ?? 1080,
     fps: options.fps ?? 30,
@@ -212,15 +214,19 @@ async function succeededReads(loader: Loader): Promise<string[]> {
 
 /**
  * The entry's metadata. An entry without a positive duration would play for 0 s and cannot render: that is a
- * compile issue (`composition_duration_missing`, an `error` event in the element), reported in `issues` only.
+ * compile issue (`composition_duration_missing`, an `error` event in the element), reported in `issues` only —
+ * unless its duration comes from the timeline its scripts register (a warning; the frame measures it).
  */
 function entryMetadata(doc: Document, issues: Issue[]): CompositionMetadata {
   const metadata = metadataOf(doc);
   if (metadata.duration !== undefined) return metadata;
+  if (metadata.durationSource === DurationSource.timeline) {
+    // A `<template>` root has no finding of its own (as a sub-composition it would last as long as its host).
+    const told = metadata.issues.some((found) => found.code === MetadataIssueCode.durationFromTimeline);
+    return told ? metadata : { ...metadata, issues: [...metadata.issues, entryDurationIssue(doc, undefined)] };
+  }
   const missing = metadata.issues.find((found) => found.code === MetadataIssueCode.durationMissing);
-  const got =
-    compositionRoot(doc)?.getAttribute(Attr.duration) ?? doc.documentElement.getAttribute(Attr.duration) ?? undefined;
-  issues.push(missing ?? durationMissingIssue(got));
+  issues.push(missing ?? entryDurationIssue(doc, durationText(doc)));
   return { ...metadata, issues: metadata.issues.filter((found) => found !== missing) };
 }
 

@@ -29,8 +29,10 @@ export const COMPAT_NONE = 'none';
 export interface FrameConfig {
   readonly version: 1;
   readonly compositionId: string;
-  /** Root duration in seconds, fixed at compile time. */
+  /** Root duration in seconds, fixed at compile time (0 when it comes from the timeline). */
   readonly duration: number;
+  /** No root `data-duration`: the runtime measures the registered root timeline's length (timeline-duration.ts). */
+  readonly durationFromTimeline: boolean;
   readonly width: number;
   readonly height: number;
   readonly fps: number;

@@ -3,6 +3,7 @@ import { parseVariableDeclarations, type VariableDeclaration } from './declarati
 import { declarationRoot, parseHtml } from './html.js';
 import type { Issue } from './issues.js';
 import { rootMetadata } from './root-metadata.js';
+import type { DurationSource } from './timeline-duration.js';
 
 export { MetadataIssueCode } from './root-metadata.js';
 
@@ -11,8 +12,16 @@ export interface CompositionMetadata {
   readonly id: string | undefined;
   readonly width: number | undefined;
   readonly height: number | undefined;
-  /** Root `data-duration` in seconds, as authored (scripts cannot change it). */
+  /**
+   * Root `data-duration` in seconds, as authored (scripts cannot change it); `undefined` when the duration comes
+   * from the registered timeline, which only the frame measures (see `durationSource`).
+   */
   readonly duration: number | undefined;
+  /**
+   * `attribute` (the root's `data-duration`), `timeline` (no `data-duration`: the length of the timeline a script
+   * registers as `window.__timelines[id]`, measured when the composition gets ready), or `undefined` (neither).
+   */
+  readonly durationSource: DurationSource | undefined;
   readonly variables: VariableDeclaration[];
   readonly issues: Issue[];
 }

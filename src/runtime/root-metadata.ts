@@ -2,14 +2,28 @@ import { Attr } from './constants.js';
 import { compositionRoot } from './html.js';
 import { issue, type Issue } from './issues.js';
 import type { CompositionMetadata } from './metadata.js';
+import {
+  DurationSource,
+  durationFromTimelineIssue,
+  mayRegisterTimeline,
+  TimelineDurationCode,
+} from './timeline-duration.js';
 
 export const MetadataIssueCode = {
   rootAttributeInvalid: 'root_attribute_invalid',
   /**
-   * A composition's root (not a `<template>` sub-composition's) has no positive `data-duration`: it would play for
+   * A composition's root (not a `<template>` sub-composition's) has no positive `data-duration` and no timeline to
+   * take it from (no script that may register one, or none registered by the time it got ready): it would play for
    * 0 s. The renderer refuses such an entry with this same code.
    */
   durationMissing: 'composition_duration_missing',
+  /** No root `data-duration`, but a script may register the root's timeline: its length is the duration (a warning). */
+  durationFromTimeline: TimelineDurationCode.fromTimeline,
+  /**
+   * The timeline a root without `data-duration` registered is empty, repeats forever or is too long: reported by the
+   * frame runtime when it gets ready (an `error` event in the element), and by the renderer.
+   */
+  timelineDurationInvalid: TimelineDurationCode.invalid,
 } as const;
 
 /** The issue of a composition root without a positive `data-duration`; `got` is the attribute's text, if any. */
@@ -19,6 +33,26 @@ export function durationMissingIssue(got: string | undefined): Issue {
     MetadataIssueCode.durationMissing,
     [Attr.duration],
     `the composition's root needs a positive "${Attr.duration}" in seconds; ${found}`,
+  );
+}
+
+/**
+ * What an entry without a root `data-duration` (attribute text `got`, if any) is told: with none at all but a
+ * script that may register its timeline, that the timeline's length will be its duration (a warning); otherwise
+ * `composition_duration_missing`.
+ */
+export function entryDurationIssue(doc: Document, got: string | undefined): Issue {
+  if (got === undefined && mayRegisterTimeline(doc))
+    return durationFromTimelineIssue(compositionRoot(doc)?.getAttribute(Attr.compositionId) ?? '');
+  return durationMissingIssue(got);
+}
+
+/** The issue of a root without `data-duration` whose scripts registered no timeline by the time it got ready. */
+export function timelineMissingIssue(id: string, waitedMs: number): Issue {
+  return issue(
+    MetadataIssueCode.durationMissing,
+    [Attr.duration],
+    `the root has no "${Attr.duration}" and no timeline was registered as window.__timelines["${id}"] within ${waitedMs / 1000} s of loading`,
   );
 }
 
@@ -50,17 +84,37 @@ function inDocument(element: Element, doc: Document): boolean {
   return node === doc;
 }
 
+/** The `data-duration` text of the root (or `<html>`), if any. */
+export function durationText(doc: Document): string | undefined {
+  const element = [compositionRoot(doc), doc.documentElement].find((candidate) =>
+    candidate?.hasAttribute(Attr.duration),
+  );
+  return element?.getAttribute(Attr.duration)?.trim();
+}
+
 /**
- * The root's duration. A root in the document is a composition that plays on its own: without a positive duration
- * it is `composition_duration_missing`. A `<template>` root is a sub-composition, which may last as long as its host.
+ * The root's duration and where it comes from. A root in the document is a composition that plays on its own:
+ * without a positive duration it is `composition_duration_missing`, unless it has no `data-duration` at all and a
+ * script may register its timeline (see timeline-duration.ts). A `<template>` root is a sub-composition, which may
+ * last as long as its host.
  */
-function readDuration(root: Element | undefined, doc: Document, issues: Issue[]): number | undefined {
+function readDuration(
+  root: Element | undefined,
+  doc: Document,
+  issues: Issue[],
+): { duration: number | undefined; durationSource: DurationSource | undefined } {
   const sources = [root, doc.documentElement ?? undefined];
-  if (!root || !inDocument(root, doc)) return readPositive(sources, Attr.duration, issues);
-  const duration = readPositive(sources, Attr.duration, issues, durationMissingIssue);
-  if (duration === undefined && !issues.some((found) => found.code === MetadataIssueCode.durationMissing))
-    issues.push(durationMissingIssue(undefined));
-  return duration;
+  const inTemplate = !root || !inDocument(root, doc);
+  const found: Issue[] = [];
+  const duration = readPositive(sources, Attr.duration, found, inTemplate ? undefined : durationMissingIssue);
+  issues.push(...found);
+  if (duration !== undefined) return { duration, durationSource: DurationSource.attribute };
+  const got = durationText(doc);
+  if (!inTemplate && found.length === 0) issues.push(entryDurationIssue(doc, got));
+  return {
+    duration,
+    durationSource: got === undefined && mayRegisterTimeline(doc) ? DurationSource.timeline : undefined,
+  };
 }
 
 /**
@@ -77,7 +131,7 @@ export function rootMetadata(doc: Document): CompositionMetadata {
     id: root?.getAttribute(Attr.compositionId) ?? undefined,
     width: readPositive(sources, Attr.width, issues),
     height: readPositive(sources, Attr.height, issues),
-    duration: readDuration(root, doc, issues),
+    ...readDuration(root, doc, issues),
     variables: [],
     issues,
   };

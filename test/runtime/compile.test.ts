@@ -95,6 +95,7 @@ describe('compileComposition: inlining', () => {
       version: 1,
       compositionId: 'main',
       duration: 2,
+      durationFromTimeline: false,
       width: 320,
       height: 180,
       fps: 25,
@@ -103,6 +104,27 @@ describe('compileComposition: inlining', () => {
     });
     expect(html).not.to.include('</script><b>');
     expect([metadata.id, metadata.width, metadata.height, metadata.duration]).to.deep.equal(['main', 320, 180, 2]);
+  });
+
+  it('a template entry without data-duration whose script registers its timeline: the frame measures it', async () => {
+    const block = `<template><div data-composition-id="block" data-width="320" data-height="180">
+      <script>window.__timelines = window.__timelines || {}; window.__timelines.block = tl;</script></div></template>`;
+    const { html, metadata, issues } = await compile({ 'index.html': block });
+    const config = JSON.parse(parse(html).getElementById('fx-config')!.textContent!);
+    expect([config.duration, config.durationFromTimeline]).to.deep.equal([0, true]);
+    expect([metadata.duration, metadata.durationSource]).to.deep.equal([undefined, 'timeline']);
+    expect(metadata.issues.map((found) => [found.code, found.severity])).to.deep.equal([
+      ['composition_duration_from_timeline', 'warning'],
+    ]);
+    expect(issues).to.deep.equal([]);
+  });
+
+  it('a template entry without data-duration and no script is composition_duration_missing', async () => {
+    const block = `<template><div data-composition-id="block" data-width="320" data-height="180"></div></template>`;
+    const { html, metadata, issues } = await compile({ 'index.html': block });
+    expect(JSON.parse(parse(html).getElementById('fx-config')!.textContent!).durationFromTimeline).to.equal(false);
+    expect(metadata.durationSource).to.equal(undefined);
+    expect(issues.map((found) => found.code)).to.deep.equal(['composition_duration_missing']);
   });
 
   it('swaps only the overrides into a compiled document: the same document a compile with them writes', async () => {

@@ -9,10 +9,15 @@ import { extractCompositionMetadata, MetadataIssueCode } from '../../src/runtime
 
 const DECLARATIONS = 'data-composition-variables';
 const VALUES = 'data-variable-values';
-const { rootAttributeInvalid, durationMissing } = MetadataIssueCode;
+const { rootAttributeInvalid, durationMissing, durationFromTimeline } = MetadataIssueCode;
 
 /** Every code a lint case must cover, failing and passing. */
-export const COVERED_CODES: readonly string[] = [...Object.values(LintCode), rootAttributeInvalid, durationMissing];
+export const COVERED_CODES: readonly string[] = [
+  ...Object.values(LintCode),
+  rootAttributeInvalid,
+  durationMissing,
+  durationFromTimeline,
+];
 
 /** A finding as one comparable line: `severity code path/segments`. */
 export function describeFinding(finding: Issue): string {
@@ -39,6 +44,10 @@ export function fullDocument(
     `<div data-composition-id="main" ${rootAttributes}>${body}</div></body></html>`
   );
 }
+
+const NO_DURATION = 'data-width="1920" data-height="1080"';
+const REGISTERS_TIMELINE =
+  '<script>window.__timelines = window.__timelines || {}; window.__timelines.main = gsap.timeline();</script>';
 
 /** A sub-composition file: a `<template>` whose root carries its own declarations. */
 export function templateFragment(
@@ -718,6 +727,36 @@ export const lintCases: readonly LintCase[] = [
     durationMissing,
     'a template sub-composition without data-duration',
     templateFragment([], '', 'data-width="640" data-height="360"'),
+  ),
+  // Without data-duration, a root whose scripts may register its timeline lasts as long as that timeline.
+  reported(
+    durationFromTimeline,
+    'no data-duration, an inline script registers the timeline',
+    fullDocument([], REGISTERS_TIMELINE, NO_DURATION),
+    [warning(durationFromTimeline, 'data-duration')],
+  ),
+  reported(
+    durationFromTimeline,
+    'no data-duration, a script file (which lint cannot read) may register it',
+    fullDocument([], '<script src="anim.js"></script>', NO_DURATION),
+    [warning(durationFromTimeline, 'data-duration')],
+  ),
+  absent(
+    durationFromTimeline,
+    'an explicit data-duration wins over a registered timeline',
+    fullDocument([], REGISTERS_TIMELINE),
+  ),
+  reported(
+    durationMissing,
+    'no data-duration and an inline script that registers no timeline',
+    fullDocument([], '<script>document.title = "t";</script>', NO_DURATION),
+    [error(durationMissing, 'data-duration')],
+  ),
+  reported(
+    durationMissing,
+    'a malformed data-duration is not replaced by the timeline',
+    fullDocument([], REGISTERS_TIMELINE, 'data-duration="soon"'),
+    [error(durationMissing, 'data-duration')],
   ),
 ];
 

@@ -159,3 +159,51 @@ describe('the service with the real renderer', { timeout: 120_000 }, () => {
     assert.deepEqual([event.type, event.data.status, event.data.callback_id], ['render.failed', 'failed', 'broken-1']);
   });
 });
+
+// A root without data-duration lasts as long as its registered timeline, which only the renderer measures: submit
+// accepts it, and the service's length limit is applied when the render runs, with the renderer's code.
+const timelineEntry = (seconds: number) => `<!doctype html><html><body>
+  <div id="root" data-composition-id="main" data-width="320" data-height="180" style="background:#203040"></div>
+  <script>window.__timelines = window.__timelines || {}; window.__timelines.main = { seek: function () {},
+    pause: function () {}, duration: function () { return ${seconds}; } };</script></body></html>`;
+
+describe('the service with a composition that takes its duration from its timeline', { timeout: 120_000 }, () => {
+  let service: TestService;
+  let assetId: string;
+
+  before(async () => {
+    service = await startTestService({
+      render,
+      concurrency: 1,
+      limits: { maxDurationSeconds: 2 },
+    });
+    assetId = await uploadProject(service, { 'index.html': timelineEntry(1.5), 'long.html': timelineEntry(2.5) });
+  });
+  after(() => service.close());
+
+  const submit = async (composition: string) => {
+    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, composition, fps: 4 }));
+    assert.equal(response.status, 202, await response.clone().text());
+    const { render_id } = (await response.json()) as { render_id: string };
+    return waitForFinished(service, render_id, 90_000);
+  };
+
+  test('within the limit: completed, fps × the timeline length frames', async () => {
+    const finished = await submit('index.html');
+    assert.equal(finished.status, 'completed', JSON.stringify(finished.failure));
+    assert.deepEqual((finished as { output?: unknown }).output, {
+      width: 1920,
+      height: 1080,
+      frames: 6,
+      duration: 1.5,
+    });
+  });
+
+  test('over the limit: accepted at submit, failed composition_duration_too_long when it renders', async () => {
+    const finished = await submit('long.html');
+    assert.deepEqual(
+      [finished.status, (finished.failure as { code: string } | null)?.code],
+      ['failed', 'composition_duration_too_long'],
+    );
+  });
+});

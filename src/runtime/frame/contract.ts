@@ -13,7 +13,11 @@ export interface FxRuntime {
    * spread it (`{ ...getVariables() }`) before `postMessage` or `structuredClone`, which refuse a Proxy.
    */
   getVariables(): Record<string, unknown>;
-  /** Root duration in seconds, read once at compile time; scripts cannot change it. */
+  /**
+   * Root duration in seconds: the root's `data-duration`, read once at compile time, or without one the length of
+   * the timeline registered as `window.__timelines[<root id>]`, measured once before `ready` settles (0 until then,
+   * and when there is no usable timeline). Scripts cannot change it afterwards.
+   */
   readonly duration: number;
   /** Frame rate of the frame grid `seek` quantizes to. */
   readonly fps: number;
@@ -48,6 +52,11 @@ export interface FxRendererHooks {
    * path prefixed with its sub-composition instance: a render reports them, as the preview does.
    */
   bindingIssues(): Issue[];
+  /**
+   * Why `duration` is 0 for a composition whose duration was to come from its registered timeline
+   * (`composition_duration_missing`, `timeline_duration_invalid`); `undefined` otherwise.
+   */
+  durationIssue(): Issue | undefined;
 }
 
 declare global {

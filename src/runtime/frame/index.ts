@@ -17,6 +17,7 @@ function readConfig(): FrameConfig {
     version: 1,
     compositionId: '',
     duration: 0,
+    durationFromTimeline: false,
     width: 1920,
     height: 1080,
     fps: 30,
@@ -51,6 +52,7 @@ function boot(): void {
     runInstanceScript: { value: player.runInstanceScript.bind(player) },
     clipWindow: { value: clipWindow },
     bindingIssues: { value: (() => player.variables.bindingIssues) satisfies FxRendererHooks['bindingIssues'] },
+    durationIssue: { value: (() => player.durationIssue) satisfies FxRendererHooks['durationIssue'] },
   });
   if (config.aliases) installAliases(window.__fx, overrides);
   // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
@@ -82,7 +84,11 @@ function boot(): void {
         height: config.height,
         declarations: player.variables.declarations,
         values,
-        issues: [...issues, ...(player.timeline?.issues ?? [])],
+        issues: [
+          ...issues,
+          ...(player.durationIssue ? [player.durationIssue] : []),
+          ...(player.timeline?.issues ?? []),
+        ],
         readsVariablesAtLoad,
       });
     });

@@ -1,4 +1,5 @@
 import type { FrameConfig } from '../frame-config.js';
+import type { Issue } from '../issues.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
 import { MediaSync, untilFirstFrame } from './media.js';
@@ -7,6 +8,7 @@ import { playbackStep, type Anchor } from './playback-step.js';
 import { refitAfterFontLoads } from './refit.js';
 import { compositionRoot } from './roots.js';
 import { ScriptReads } from './script-reads.js';
+import { settleTimelineDuration } from './settle-duration.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
 
@@ -27,9 +29,12 @@ export class Player {
   readonly reads = new ScriptReads();
   readonly ready: Promise<void>;
   timeline: Timeline | undefined;
+  /** Why the duration is 0 when it was to come from the registered timeline (see settle-duration.ts). */
+  durationIssue: Issue | undefined;
   loop = false;
   events: PlayerEvents | undefined;
   #config: FrameConfig;
+  #duration: number;
   #instanceTimelines = new Map<string, Record<string, SeekableTimeline>>();
   #media: MediaSync | undefined;
   #time = 0;
@@ -44,12 +49,13 @@ export class Player {
 
   constructor(config: FrameConfig) {
     this.#config = config;
+    this.#duration = config.duration;
     this.variables = new FrameVariables(config.overrides);
     this.ready = new Promise((resolve) => (this.#markReady = resolve));
   }
 
   get duration(): number {
-    return this.#config.duration;
+    return this.#duration;
   }
 
   /** Called once the document loaded: composition scripts ran, so durations and media can be read. */
@@ -58,7 +64,13 @@ export class Player {
     const root = compositionRoot() ?? document.body;
     const media = [...root.querySelectorAll<HTMLMediaElement>('video, audio')];
     // Clip windows read media durations, and the first seek needs a decoded frame (see `untilFirstFrame`).
+    const settled = this.#config.durationFromTimeline
+      ? settleTimelineDuration(this.#config.compositionId)
+      : Promise.resolve({ seconds: this.#duration, issue: undefined });
     await Promise.all(media.map((element) => untilFirstFrame(element, MEDIA_LOAD_TIMEOUT_MS)));
+    const { seconds, issue } = await settled;
+    this.#duration = seconds;
+    this.durationIssue = issue;
     this.timeline = new Timeline(root, this.duration, this.#instanceTimelines);
     this.#media = new MediaSync(media, this.timeline);
     this.#media.muted = this.#muted;

@@ -17,7 +17,10 @@ const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
   [RenderErrorCode.resolutionFormatUnsupported]: '4k is rendered without alpha; use mp4 for 4k',
   [RenderErrorCode.projectNotFound]: 'the project of the render is missing on the server',
   [RenderErrorCode.compositionPathRefused]: 'the entry composition path is outside the project',
-  [RenderErrorCode.durationMissing]: 'the composition needs a positive "data-duration" on its root',
+  [RenderErrorCode.durationMissing]:
+    'the composition needs a positive "data-duration" on its root, or a timeline registered as window.__timelines[<root id>]',
+  [RenderErrorCode.timelineDurationInvalid]:
+    'the timeline the composition registered (it has no root "data-duration") is empty, repeats forever or is too long',
   [RenderErrorCode.durationTooLong]: 'the composition is longer, or has more frames, than this service renders',
   [RenderErrorCode.bundleMissing]: 'the renderer is not installed completely on the server',
   [RenderErrorCode.browserNotFound]: 'the renderer is not installed completely on the server',
