@@ -14,6 +14,8 @@ import { createApiKey } from '../../src/service/admin-commands.js';
 import type { ChunkRenderer } from '../../src/service/config.js';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { CHUNK_ENV } from '../../src/service/jobs/chunk-settings.js';
+import { S3BlobStorage } from '../../src/service/storage/blob-storage.s3.js';
+import { startS3Server, type TestS3Server } from '../fixtures/s3-server.js';
 import { extractFrame, FIXTURES, probe, psnr, tempDir } from '../render/helpers.js';
 import { newTestLocation, onPostgres, openTestDb, removeTestLocation, type TestLocation } from './helpers/database.js';
 import {
@@ -156,7 +158,7 @@ describe('chunked renders in one service process', { timeout: 300_000 }, () => {
         ['done', 1],
       ],
     );
-    assert.equal(chunkFiles(id), false, 'the chunk files are removed after the join');
+    await waitFor(() => (chunkFiles(id) ? undefined : true), 10_000, 'the chunk files to go after the join');
 
     const joined = join(dir.path, 'joined.mp4');
     await writeFile(joined, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
@@ -356,7 +358,67 @@ describe(
       assert.equal(pidOf(taken.worker), workers[0]!.child.pid);
       assert.equal(workers[0]!.joining.filter((joined) => joined === id).length, 1);
       assert.equal(await onceDelivered('killed'), 1);
-      assert.equal(existsSync(join(location.dataDir, 'blobs', 'renders', id, 'chunks')), false);
+      const chunksDir = join(location.dataDir, 'blobs', 'renders', id, 'chunks');
+      await waitFor(() => (existsSync(chunksDir) ? undefined : true), 10_000, 'the chunk files to go');
+    });
+
+    test('SIGTERM to a worker mid-chunk hands the chunk back without counting the attempt; the other worker renders it', async () => {
+      workers.push(await startChild(location, 'worker'));
+      const id = await submit('terminated');
+      const victim = await waitFor(
+        async () => (await chunkRows(id)).find((row) => row.status === 'rendering' && Number(row.frames_done) > 0),
+        60_000,
+        'a chunk under way',
+      );
+      const holder = workers.find(({ child }) => child.pid === pidOf(victim.worker))!;
+      holder.child.kill('SIGTERM');
+      await exited(holder.child);
+      assert.equal(holder.child.exitCode, 0);
+      workers.splice(workers.indexOf(holder), 1);
+      const render = await finished(id);
+      assert.equal(render.status, 'completed', JSON.stringify(render));
+      const handed = (await chunkRows(id)).find((row) => row.idx === victim.idx)!;
+      assert.deepEqual([Number(handed.attempts), pidOf(handed.worker)], [1, workers[0]!.child.pid]);
+      assert.equal(await onceDelivered('terminated'), 1);
     });
   },
 );
+
+describe('chunked renders on S3 storage', { timeout: 120_000 }, () => {
+  let s3: TestS3Server;
+  let storage: S3BlobStorage;
+  let service: TestService;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+
+  before(async () => {
+    dir = await tempDir('fx-chunked-s3-');
+    s3 = await startS3Server();
+    storage = new S3BlobStorage(s3.settings, { cacheDir: join(dir.path, 'cache') });
+    service = await startTestService({ render, storage, chunks: { workers: 2, minChunkFrames: 10 } });
+  });
+  after(async () => {
+    await service?.close();
+    await s3?.close();
+    await dir?.cleanup();
+  });
+
+  test('chunk files go through the bucket to the joining worker and are removed after the join', async () => {
+    const html = await readFile(join(PROJECT_DIR, 'index.html'), 'utf8');
+    const assetId = await uploadProject(service, { 'index.html': html });
+    const response = await service.api('/v3/renders', jsonInit({ asset_id: assetId, fps: FPS, quality: 'draft' }));
+    const { render_id: id } = (await response.json()) as { render_id: string };
+    const finished = await waitForFinished(service, id, 90_000);
+    assert.equal(finished.status, 'completed', JSON.stringify(finished));
+    const keys = (await service.rows('SELECT file_key FROM render_chunks WHERE render_id = ? ORDER BY idx', id)).map(
+      (row) => String(row.file_key),
+    );
+    assert.deepEqual(keys, [`renders/${id}/chunks/0-1.mp4`, `renders/${id}/chunks/1-1.mp4`]);
+    // Removed right after the render completed (a client may see it completed a moment before).
+    const gone = async () => (await Promise.all(keys.map((key) => storage.open(key)))).every((file) => !file);
+    await waitFor(async () => ((await gone()) ? true : undefined), 10_000, 'the chunk files to leave the bucket');
+    const video = join(dir.path, 'joined.mp4');
+    await writeFile(video, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
+    const stream = (await probe(video)).streams.find((candidate) => candidate.codec_type === 'video')!;
+    assert.equal(Number(stream.nb_read_frames), FRAMES);
+  });
+});
