@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FxError } from '../../runtime/errors.js';
 import { FailureCode } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
 import { ChunkStatus, type ChunkRow } from '../renders/chunk-store.js';
@@ -50,9 +51,7 @@ async function afterDeadHolder(context: ServiceContext, render: RenderRow, chunk
   );
   if (row?.status === ChunkStatus.rendering) {
     if (await context.chunks.release(render.id, row.index, row.attempts, ChunkStatus.failed)) {
-      const error = Object.assign(new Error(`chunk ${row.index} was interrupted ${row.attempts} time(s)`), {
-        code: FailureCode.interrupted,
-      });
+      const error = new FxError(FailureCode.interrupted, `chunk ${row.index} was interrupted ${row.attempts} time(s)`);
       await failChunkedRender(context, render, error, chunk.renderAttempt);
     }
   } else if (row?.status === ChunkStatus.done && (await context.chunks.claimJoin(render.id, chunk.renderAttempt, true)))
@@ -69,6 +68,7 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
   let projectDir: string | undefined;
   try {
     signal.throwIfAborted();
+    const started = Date.now();
     projectDir = await storage.localDirectory(render.projectKey);
     const { path, ...result } = await config.chunkRenderer.renderChunk({
       ...renderInputs(context, render, projectDir),
@@ -82,7 +82,12 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
     if (signal.aborted) throw signal.reason;
     const fileKey = StorageKey.chunk(render.id, row.index, row.attempts, format);
     await storage.putFile(fileKey, path);
-    if (await chunks.finish(render.id, row.index, row.attempts, fileKey, result)) return true;
+    if (await chunks.finish(render.id, row.index, row.attempts, fileKey, result)) {
+      // Per-chunk cost, for capacity planning (docs/service.md): rendering and storing, this worker.
+      const details = { renderId: render.id, chunk: row.index, attempt: row.attempts, frames: row.to - row.from };
+      config.log('render chunk done', { ...details, worker: config.workerId, ms: Date.now() - started });
+      return true;
+    }
     // Deleted, failed or taken over meanwhile: this attempt's file goes (a later attempt's has its own key).
     await storage.deletePrefix(fileKey);
     return false;

@@ -37,6 +37,7 @@ export async function runJoin(
   await mkdir(workDir, { recursive: true });
   let projectDir: string | undefined;
   try {
+    const started = Date.now();
     const rows = (await context.chunks.list(render.id)).filter((row) => row.renderAttempt === renderAttempt);
     const paths = await Promise.all(
       rows.map((row) => download(storage, row.fileKey!, join(workDir, basename(row.fileKey!)))),
@@ -52,8 +53,11 @@ export async function runJoin(
       ...(config.renderOptions.timeoutMs === undefined ? {} : { timeoutMs: config.renderOptions.timeoutMs }),
     });
     if (signal.aborted) throw signal.reason;
-    if (await completeRender(context, render, result, renderAttempt))
+    if (await completeRender(context, render, result, renderAttempt)) {
+      // The join's cost (downloads, concat, audio, thumbnail, upload): where adding workers stops paying.
+      config.log('render joined', { renderId: render.id, chunks: rows.length, ms: Date.now() - started });
       await storage.deletePrefix(StorageKey.chunks(render.id));
+    }
   } catch (error) {
     if (!signal.aborted) await failChunkedRender(context, render, error, renderAttempt);
   } finally {
