@@ -14,6 +14,7 @@ import { createApiKey } from '../../src/service/admin-commands.js';
 import type { ChunkRenderer } from '../../src/service/config.js';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { CHUNK_ENV } from '../../src/service/jobs/chunk-settings.js';
+import { createService } from '../../src/service/service.js';
 import { S3BlobStorage } from '../../src/service/storage/blob-storage.s3.js';
 import { startS3Server, type TestS3Server } from '../fixtures/s3-server.js';
 import { extractFrame, FIXTURES, probe, psnr, tempDir } from '../render/helpers.js';
@@ -420,5 +421,74 @@ describe('chunked renders on S3 storage', { timeout: 120_000 }, () => {
     await writeFile(video, Buffer.from(await (await fetch(String(finished.video_url))).arrayBuffer()));
     const stream = (await probe(video)).streams.find((candidate) => candidate.codec_type === 'video')!;
     assert.equal(Number(stream.nb_read_frames), FRAMES);
+  });
+});
+
+describe('a service stopped mid-chunk', { timeout: 180_000 }, () => {
+  test('the render completes after a restart, the shutdown not counted as an attempt', async () => {
+    const location = await newTestLocation('fx-chunked-restart-');
+    const dir = await tempDir('fx-chunked-restart-out-');
+    const config = {
+      ...location,
+      render,
+      concurrency: 2,
+      chunks: { workers: 2, minChunkFrames: 10 },
+      progressIntervalMs: 20,
+      queue: { leaseSeconds: 5, pollingIntervalSeconds: 0.5 },
+    };
+    let service = await createService(config);
+    try {
+      const account = await service.context.accounts.ensure('restart', Date.now());
+      const auth = { authorization: `Bearer ${(await service.context.apiKeys.create(account.id)).key}` };
+      const { url } = await service.listen(0);
+      const html = await readFile(join(PROJECT_DIR, 'index.html'), 'utf8');
+      const upload = await fetch(`${url}/v3/assets`, zipInit(projectZip({ 'index.html': html }), auth));
+      const { asset_id } = (await upload.json()) as { asset_id: string };
+      const submitted = await fetch(`${url}/v3/renders`, jsonInit({ asset_id, fps: FPS, quality: 'draft' }, auth));
+      const { render_id: id } = (await submitted.json()) as { render_id: string };
+      const db = await openTestDb(location);
+      try {
+        await waitFor(
+          async () =>
+            (await db.rows('SELECT 1 FROM render_chunks WHERE render_id = ? AND frames_done > 0', id)).length > 0
+              ? true
+              : undefined,
+          60_000,
+          'a chunk under way',
+        );
+        await service.close();
+        const chunks = await db.rows('SELECT status, attempts FROM render_chunks WHERE render_id = ?', id);
+        assert.ok(
+          chunks.every((row) => row.status !== 'rendering'),
+          `no chunk left rendering: ${JSON.stringify(chunks)}`,
+        );
+      } finally {
+        await db.close();
+      }
+      service = await createService(config);
+      const restarted = await service.listen(0);
+      const render = await waitFor(
+        async () => {
+          const record = (await (await fetch(`${restarted.url}/v3/renders/${id}`, { headers: auth })).json()) as {
+            status: string;
+            attempts: number;
+            video_url: string;
+          };
+          return record.status === 'completed' || record.status === 'failed' ? record : undefined;
+        },
+        90_000,
+        'the render after the restart',
+      );
+      assert.equal(render.status, 'completed', JSON.stringify(render));
+      assert.equal(render.attempts, 1);
+      const video = join(dir.path, 'restarted.mp4');
+      await writeFile(video, Buffer.from(await (await fetch(render.video_url)).arrayBuffer()));
+      const stream = (await probe(video)).streams.find((candidate) => candidate.codec_type === 'video')!;
+      assert.equal(Number(stream.nb_read_frames), FRAMES);
+    } finally {
+      await service.close();
+      await removeTestLocation(location);
+      await dir.cleanup();
+    }
   });
 });

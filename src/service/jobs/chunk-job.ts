@@ -37,7 +37,7 @@ export async function runChunkJob(context: ServiceContext, job: Job & { chunk: C
     if (takeOver) await afterDeadHolder(context, render, chunk, signal);
     return;
   }
-  if ((await renderOne(context, render, row, signal)) && (await chunks.claimJoin(renderId, chunk.renderAttempt, false)))
+  if ((await renderOne(context, render, row, job)) && (await chunks.claimJoin(renderId, chunk.renderAttempt, false)))
     await runJoin(context, render, chunk.renderAttempt, signal);
 }
 
@@ -59,8 +59,9 @@ async function afterDeadHolder(context: ServiceContext, render: RenderRow, chunk
 }
 
 /** Renders, stores and finishes the claimed chunk; true when it is `done`. */
-async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkRow, signal: AbortSignal) {
+async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkRow, job: Job) {
   const { config, chunks, storage } = context;
+  const { signal } = job;
   const { format } = render.request;
   const workDir = join(config.dataDir, 'work', render.id, `chunk-${row.index}`);
   await rm(workDir, { recursive: true, force: true });
@@ -92,7 +93,7 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
     await storage.deletePrefix(fileKey);
     return false;
   } catch (error) {
-    await chunkFailed(context, render, row, error, signal);
+    await chunkFailed(context, render, row, error, job);
     return false;
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
@@ -106,13 +107,16 @@ async function chunkFailed(
   render: RenderRow,
   row: ChunkRow,
   error: unknown,
-  signal: AbortSignal,
+  { signal, leased }: Job,
 ) {
   const { chunks, config } = context;
   if (signal.aborted) {
-    // Shut down: the attempt is given back with the job. Deleted, failed or lost: nothing of this worker's to keep.
-    if (signal.reason === AbortReason.shutdown)
+    // Shut down: the attempt is given back with the job (pg-boss), or with the render, which the in-process queue
+    // plans afresh at the next start. Deleted, failed or lost: nothing of this worker's to keep.
+    if (signal.reason === AbortReason.shutdown) {
       await chunks.release(render.id, row.index, row.attempts, ChunkStatus.queued, true);
+      if (!leased) await context.renders.requeue(render.id);
+    }
     return;
   }
   const code = (error as { code?: unknown } | null)?.code;
