@@ -188,6 +188,21 @@ describe('chunked renders in one service process', { timeout: 300_000 }, () => {
     assert.equal(JSON.parse(deliveriesOf('chunked')[0]!.body).type, 'render.completed');
   });
 
+  test('a render shorter than two chunks stays one job', async () => {
+    const html = (await readFile(join(PROJECT_DIR, 'index.html'), 'utf8')).replace(
+      'data-duration="3"',
+      'data-duration="1.5"',
+    );
+    const shortAsset = await uploadProject(service, { 'index.html': html });
+    const response = await service.api('/v3/renders', jsonInit({ asset_id: shortAsset, fps: FPS, quality: 'draft' }));
+    const { render_id: id } = (await response.json()) as { render_id: string };
+    const finished = await waitForFinished(service, id, 60_000);
+    assert.equal(finished.status, 'completed', JSON.stringify(finished));
+    assert.equal((finished.output as { frames: number }).frames, 15);
+    assert.equal(calls.get(id), undefined);
+    assert.deepEqual(await chunkRows(id), []);
+  });
+
   test('a chunk that fails once is retried alone; the other is not rendered again', async () => {
     faults.set('15-30', 'fail-once');
     const id = await submit();
