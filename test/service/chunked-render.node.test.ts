@@ -397,6 +397,28 @@ describe(
       assert.deepEqual([Number(handed.attempts), pidOf(handed.worker)], [1, workers[0]!.child.pid]);
       assert.equal(await onceDelivered('terminated'), 1);
     });
+    test('kill -9 of the joining worker: the other takes the join over after the lease, the render completes once', async () => {
+      for (const { child } of workers.splice(0)) {
+        child.kill('SIGKILL');
+        await exited(child);
+      }
+      process.env.FX_TEST_JOIN_DELAY_MS = '4000';
+      for (let i = 0; i < 2; i++) workers.push(await startChild(location, 'worker'));
+      const id = await submit('joiner-killed');
+      const joiner = await waitFor(() => workers.find(({ joining }) => joining.includes(id)), 60_000, 'the join');
+      joiner.child.kill('SIGKILL');
+      await exited(joiner.child);
+      workers.splice(workers.indexOf(joiner), 1);
+      const render = await finished(id);
+      assert.equal(render.status, 'completed', JSON.stringify(render));
+      assert.equal(render.attempts, 1);
+      assert.deepEqual(workers[0]!.joining, [id], 'the other worker joined it');
+      assert.equal(await onceDelivered('joiner-killed'), 1);
+      const video = join(location.dataDir, 'joiner-killed.mp4');
+      await writeFile(video, Buffer.from(await (await fetch(render.video_url)).arrayBuffer()));
+      const stream = (await probe(video)).streams.find((candidate) => candidate.codec_type === 'video')!;
+      assert.equal(Number(stream.nb_read_frames), 60);
+    });
   },
 );
 

@@ -39,6 +39,8 @@ const service = await createService({
     renderChunk: async (options) => (await import('../../../src/render/index.js')).renderChunk(options),
     joinChunks: async (options) => {
       console.log(`joining ${basename(dirname(dirname(options.outputPath)))}`);
+      // FX_TEST_JOIN_DELAY_MS holds the join, so a test can kill the joining worker.
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.FX_TEST_JOIN_DELAY_MS ?? 0)));
       return (await import('../../../src/render/index.js')).joinChunks(options);
     },
   },
