@@ -31,7 +31,7 @@ export const STORE_FLAGS: Flags = {
   },
 };
 const SETTINGS =
-  'Other settings: FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_OAUTH_*, FX_SERVICE_S3_* (see docs/service.md).';
+  'Other settings: FX_SERVICE_HOST, FX_SERVICE_PUBLIC_URL, FX_SERVICE_OAUTH_*, FX_SERVICE_S3_*, FX_SERVICE_CHUNK_* (see docs/service.md).';
 const SPLIT =
   'Any number of `fx service api` and `fx service worker` processes share one PostgreSQL database and one bucket (FX_SERVICE_S3_*) or data folder.';
 

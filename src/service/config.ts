@@ -1,11 +1,15 @@
 import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_FRAMES } from '../render/options.js';
-import type { RenderFunction, RenderOptions } from '../render/types.js';
+import { hostname } from 'node:os';
+import type { JoinChunksOptions } from '../render/chunk-join.js';
+import type { ChunkOptions, ChunkResult } from '../render/chunk-render.js';
+import type { RenderFunction, RenderOptions, RenderResult } from '../render/types.js';
 import { VALUE_LIMITS } from '../runtime/value-bounds.js';
 import { ZIP_LIMITS } from '../wire/zip-limits.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Hono } from 'hono';
 import type { ServiceEnv } from './http/env.js';
+import { resolveChunkSettings, type ChunkSettings } from './jobs/chunk-settings.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -98,6 +102,18 @@ export const DEFAULT_QUEUE: QueueSettings = {
   sweepIntervalMs: 60_000,
 };
 
+/** The renderer's chunk functions (`renderChunk`, `joinChunks` of src/render); injected like `render`. */
+export interface ChunkRenderer {
+  readonly renderChunk: (options: ChunkOptions) => Promise<ChunkResult>;
+  readonly joinChunks: (options: JoinChunksOptions) => Promise<RenderResult>;
+}
+
+/** The real chunk functions, loaded when a chunked render first needs them. */
+const REAL_CHUNK_RENDERER: ChunkRenderer = {
+  renderChunk: async (options) => (await import('../render/chunk-render.js')).renderChunk(options),
+  joinChunks: async (options) => (await import('../render/chunk-join.js')).joinChunks(options),
+};
+
 export interface ServiceConfig {
   /** Default `embedded`; `api` and `worker` need `databaseUrl`. */
   readonly role?: ServiceRole;
@@ -114,6 +130,15 @@ export interface ServiceConfig {
   readonly renderOptions?: Pick<RenderOptions, 'concurrency' | 'capture' | 'timeoutMs'>;
   /** Renders run at the same time. Default 1. */
   readonly concurrency?: number;
+  /**
+   * Splitting long renders into chunks that any worker renders (`FX_SERVICE_CHUNK_*`, see docs/service.md).
+   * Default: 1 worker, every render one job. Checked at start (`chunk_settings_invalid`).
+   */
+  readonly chunks?: Partial<ChunkSettings>;
+  /** The chunk renderer; default the real one from src/render. */
+  readonly chunkRenderer?: ChunkRenderer;
+  /** Names this process in the chunk records (which worker rendered what). Default `<hostname>:<pid>`. */
+  readonly workerId?: string;
   /** Base of signed links and webhook URLs, e.g. `https://render.example.com`. Default: the listening address. */
   readonly publicBaseUrl?: string;
   /** Signed link lifetime. Default 900 s. */
@@ -151,8 +176,9 @@ export interface ServiceConfig {
 /** Config with every default filled in. */
 export interface ResolvedConfig extends Omit<
   Required<ServiceConfig>,
-  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks' | 'queue'
+  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks' | 'queue' | 'chunks'
 > {
+  readonly chunks: ChunkSettings;
   readonly queue: QueueSettings;
   readonly databaseUrl: string | undefined;
   readonly publicBaseUrl: string | undefined;
@@ -169,6 +195,9 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     render: config.render,
     renderOptions: config.renderOptions ?? {},
     concurrency: config.concurrency ?? 1,
+    chunks: resolveChunkSettings(config.chunks),
+    chunkRenderer: config.chunkRenderer ?? REAL_CHUNK_RENDERER,
+    workerId: config.workerId ?? `${hostname()}:${process.pid}`,
     publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, ''),
     signedUrlTtlSeconds: config.signedUrlTtlSeconds ?? 900,
     maxAttempts: config.maxAttempts ?? 3,

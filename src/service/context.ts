@@ -5,6 +5,7 @@ import type { Authenticator } from './auth/authenticator.js';
 import type { ResolvedConfig } from './config.js';
 import type { IdempotencyStore } from './idempotency/idempotency-store.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import type { ChunkStore } from './renders/chunk-store.js';
 import type { RenderStore } from './renders/render-store.js';
 import type { UrlSigner } from './signing/url-signer.js';
 import type { BlobStorage } from './storage/blob-storage.js';
@@ -17,6 +18,7 @@ export interface ServiceContext {
   readonly apiKeys: ApiKeyStore;
   readonly assets: AssetRecords;
   readonly renders: RenderStore;
+  readonly chunks: ChunkStore;
   readonly idempotency: IdempotencyStore;
   readonly outbox: WebhookOutbox;
   readonly storage: BlobStorage;

@@ -9,10 +9,13 @@
  * keeps projects and outputs in an S3-compatible bucket instead of the local disk.
  * FX_SERVICE_ROLE=api (HTTP only) or worker (renders and webhooks only, no HTTP) splits the service into processes
  * on one PostgreSQL database; the default, embedded, is both in one process.
+ * FX_SERVICE_CHUNK_WORKERS (with FX_SERVICE_CHUNK_MIN_FRAMES, FX_SERVICE_CHUNKS_PER_WORKER) splits long renders into
+ * chunks that any worker renders, joined without re-encoding.
  */
 import { join } from 'node:path';
 import { render } from '../render/index.js';
 import { ServiceRole } from './config.js';
+import { chunkSettingsFromEnv } from './jobs/chunk-settings.js';
 import { DATABASE_URL_ENV } from './db/open-stores.js';
 import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, ROLE_ENV } from './main-defaults.js';
@@ -34,6 +37,7 @@ const issuerHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.incl
 const origin = process.env.FX_SERVICE_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${issuerHost}:${port}`;
 
 const s3 = s3SettingsFromEnv(process.env);
+const chunks = chunkSettingsFromEnv(process.env);
 // The AWS SDK takes most of a second to load: only a service that uses a bucket loads it.
 const storage =
   s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
@@ -61,6 +65,7 @@ const service = await createService({
   databaseUrl,
   render,
   concurrency,
+  chunks,
   publicBaseUrl: process.env.FX_SERVICE_PUBLIC_URL,
   allowInsecureCallbacks: process.env.FX_SERVICE_ALLOW_INSECURE_CALLBACKS === '1',
   authenticators: oauth ? [oauth.authenticator] : [],

@@ -14,6 +14,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
 import { recoverInterrupted } from './jobs/crash-recovery.js';
 import { openJobQueue } from './jobs/open-queue.js';
+import { runChunkJob } from './jobs/chunk-job.js';
 import { runRenderJob } from './jobs/render-job.js';
 import { UrlSigner } from './signing/url-signer.js';
 import { LocalBlobStorage } from './storage/blob-storage.local.js';
@@ -65,6 +66,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
     apiKeys,
     assets: stores.assets,
     renders: stores.renders,
+    chunks: stores.chunks,
     idempotency: stores.idempotency,
     outbox: stores.outbox,
     storage,
@@ -94,7 +96,7 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   let sweep: NodeJS.Timeout | undefined;
   if (renders) {
     if (role === ServiceRole.worker) await removeFinishedWork(context);
-    queue.start((job) => runRenderJob(context, job));
+    queue.start((job) => (job.chunk ? runChunkJob(context, { ...job, chunk: job.chunk }) : runRenderJob(context, job)));
     await enqueueQueued();
     if (stores.postgres)
       sweep = setInterval(

@@ -129,6 +129,27 @@ CREATE TABLE account_passwords (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'chunks of chunked renders',
+    sql: `
+CREATE TABLE render_chunks (
+  render_id TEXT NOT NULL,
+  -- the render attempt that planned the chunk
+  render_attempt INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  frame_from INTEGER NOT NULL,
+  frame_to INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'rendering', 'done', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  frames_done INTEGER NOT NULL DEFAULT 0,
+  file_key TEXT,
+  result TEXT,
+  worker TEXT,
+  PRIMARY KEY (render_id, idx)
+);
+`,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations of processes starting at the same time. */

@@ -113,4 +113,21 @@ CREATE TABLE IF NOT EXISTS account_passwords (
   hash TEXT NOT NULL,
   updated_at INTEGER NOT NULL
 );
+
+-- chunked renders (src/service/jobs/chunk-job.ts)
+CREATE TABLE IF NOT EXISTS render_chunks (
+  render_id TEXT NOT NULL,
+  -- the render attempt that planned the chunk
+  render_attempt INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  frame_from INTEGER NOT NULL,
+  frame_to INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('queued', 'rendering', 'done', 'failed')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  frames_done INTEGER NOT NULL DEFAULT 0,
+  file_key TEXT,
+  result TEXT,
+  worker TEXT,
+  PRIMARY KEY (render_id, idx)
+);
 `;

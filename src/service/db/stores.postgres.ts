@@ -4,6 +4,7 @@ import { PostgresApiKeyStore } from '../auth/api-keys.postgres.js';
 import { PostgresIdempotencyStore } from '../idempotency/idempotency-store.postgres.js';
 import { PostgresOAuthRecords } from '../oauth/adapter.postgres.js';
 import { PostgresPasswordRecords } from '../oauth/password-records.postgres.js';
+import { PostgresChunkStore } from '../renders/chunk-store.postgres.js';
 import { PostgresRenderStore } from '../renders/render-store.postgres.js';
 import { PostgresWebhookOutbox } from '../webhooks/outbox.postgres.js';
 import { openPostgres, type PostgresOptions } from './postgres.js';
@@ -22,6 +23,7 @@ export async function openPostgresStores(
     apiKeys: new PostgresApiKeyStore(pool, now),
     assets: new PostgresAssetRecords(pool),
     renders: new PostgresRenderStore(pool),
+    chunks: new PostgresChunkStore(pool),
     idempotency: new PostgresIdempotencyStore(pool),
     outbox: new PostgresWebhookOutbox(pool),
     settings: new PostgresSettingStore(pool),

@@ -5,6 +5,7 @@ import { SqliteApiKeyStore } from '../auth/api-keys.sqlite.js';
 import { SqliteIdempotencyStore } from '../idempotency/idempotency-store.sqlite.js';
 import { SqliteOAuthRecords } from '../oauth/adapter.sqlite.js';
 import { SqlitePasswordRecords } from '../oauth/password-records.sqlite.js';
+import { SqliteChunkStore } from '../renders/chunk-store.sqlite.js';
 import { SqliteRenderStore } from '../renders/render-store.sqlite.js';
 import { SqliteWebhookOutbox } from '../webhooks/outbox.sqlite.js';
 import { SqliteSettingStore } from './settings.sqlite.js';
@@ -22,6 +23,7 @@ export function openSqliteStores(dataDir: string, now: () => number = Date.now):
     apiKeys: new SqliteApiKeyStore(db, now),
     assets: new SqliteAssetRecords(db),
     renders: new SqliteRenderStore(db),
+    chunks: new SqliteChunkStore(db),
     idempotency: new SqliteIdempotencyStore(db),
     outbox: new SqliteWebhookOutbox(db),
     settings: new SqliteSettingStore(db),

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from '../auth/api-keys.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
 import type { OAuthRecords } from '../oauth/adapter.js';
 import type { PasswordRecords } from '../oauth/password-records.js';
+import type { ChunkStore } from '../renders/chunk-store.js';
 import type { RenderStore } from '../renders/render-store.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { PgPool } from './postgres.js';
@@ -15,6 +16,7 @@ export interface Stores {
   readonly apiKeys: ApiKeyStore;
   readonly assets: AssetRecords;
   readonly renders: RenderStore;
+  readonly chunks: ChunkStore;
   readonly idempotency: IdempotencyStore;
   readonly outbox: WebhookOutbox;
   readonly settings: SettingStore;

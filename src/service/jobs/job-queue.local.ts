@@ -1,9 +1,9 @@
-import { AbortReason, type Job, type JobQueue } from './job-queue.js';
+import { AbortReason, jobKey, type ChunkJob, type Job, type JobPayload, type JobQueue } from './job-queue.js';
 
 /** In-process FIFO queue with a concurrency limit (the embedded default). */
 export class LocalJobQueue implements JobQueue {
-  private readonly pending: string[] = [];
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly pending: JobPayload[] = [];
+  private readonly running = new Map<string, { job: JobPayload; controller: AbortController; done: Promise<void> }>();
   private handler: ((job: Job) => Promise<void>) | undefined;
   private stopped = false;
 
@@ -17,16 +17,18 @@ export class LocalJobQueue implements JobQueue {
     this.pump();
   }
 
-  async enqueue(renderId: string): Promise<void> {
-    if (this.stopped || this.running.has(renderId) || this.pending.includes(renderId)) return;
-    this.pending.push(renderId);
+  async enqueue(renderId: string, chunk?: ChunkJob): Promise<void> {
+    const job: JobPayload = chunk ? { renderId, chunk } : { renderId };
+    const key = jobKey(job);
+    if (this.stopped || this.running.has(key) || this.pending.some((other) => jobKey(other) === key)) return;
+    this.pending.push(job);
     this.pump();
   }
 
   cancel(renderId: string, reason: AbortReason): void {
-    const index = this.pending.indexOf(renderId);
-    if (index >= 0) this.pending.splice(index, 1);
-    this.running.get(renderId)?.controller.abort(reason);
+    for (let index = this.pending.length - 1; index >= 0; index--)
+      if (this.pending[index]!.renderId === renderId) this.pending.splice(index, 1);
+    for (const { job, controller } of this.running.values()) if (job.renderId === renderId) controller.abort(reason);
   }
 
   async stop(): Promise<void> {
@@ -39,15 +41,16 @@ export class LocalJobQueue implements JobQueue {
   private pump(): void {
     const handler = this.handler;
     while (handler && !this.stopped && this.running.size < this.concurrency && this.pending.length > 0) {
-      const renderId = this.pending.shift()!;
+      const job = this.pending.shift()!;
+      const key = jobKey(job);
       const controller = new AbortController();
-      const done = handler({ renderId, signal: controller.signal })
-        .catch((error) => this.onError(renderId, error))
+      const done = handler({ ...job, signal: controller.signal })
+        .catch((error) => this.onError(job.renderId, error))
         .finally(() => {
-          this.running.delete(renderId);
+          this.running.delete(key);
           this.pump();
         });
-      this.running.set(renderId, { controller, done });
+      this.running.set(key, { job, controller, done });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { transaction, type PgPool, type Queryable } from '../db/postgres.js';
-import { AbortReason, type Job, type JobQueue } from './job-queue.js';
+import { AbortReason, jobKey, type ChunkJob, type Job, type JobPayload, type JobQueue } from './job-queue.js';
 
 /** The pg-boss queue of render jobs. */
 export const RENDER_QUEUE = 'render';
@@ -30,11 +30,11 @@ export interface PgBossQueueOptions {
 }
 
 /**
- * The job id of a render: a UUID from its SHA-256, so enqueueing a render twice inserts one job (pg-boss skips a
- * conflicting id) from any process.
+ * The job id of a render (or of a chunk's `jobKey`): a UUID from its SHA-256, so enqueueing a job twice inserts one
+ * (pg-boss skips a conflicting id) from any process.
  */
-export function jobIdOf(renderId: string): string {
-  const hex = createHash('sha256').update(renderId).digest('hex');
+export function jobIdOf(key: string): string {
+  const hex = createHash('sha256').update(key).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -45,6 +45,7 @@ const bossDb = (db: Queryable): PgBoss.Db => ({
 });
 
 interface Running {
+  readonly renderId: string;
   readonly controller: AbortController;
   readonly done: Promise<void>;
   /** Set when the job left this worker (lease lost, cancelled): its end must not complete or fail it. */
@@ -112,19 +113,30 @@ export class PgBossJobQueue implements JobQueue {
     void this.poll();
   }
 
-  async enqueue(renderId: string): Promise<void> {
-    await this.boss.send(RENDER_QUEUE, { renderId }, { id: jobIdOf(renderId) });
+  async enqueue(renderId: string, chunk?: ChunkJob): Promise<void> {
+    const payload: JobPayload = chunk ? { renderId, chunk } : { renderId };
+    await this.boss.send(RENDER_QUEUE, payload, { id: jobIdOf(jobKey(payload)) });
     // A process that works the queue takes its own submits without waiting for the next poll.
     void this.poll();
   }
 
   cancel(renderId: string, reason: AbortReason): void {
-    const run = this.running.get(renderId);
-    if (run) {
+    for (const run of this.running.values()) {
+      if (run.renderId !== renderId) continue;
       run.released = true;
       run.controller.abort(reason);
     }
-    this.boss.cancel(RENDER_QUEUE, jobIdOf(renderId)).catch((error) => this.options.onError?.(renderId, error));
+    this.cancelJobsOf(renderId).catch((error) => this.options.onError?.(renderId, error));
+  }
+
+  /** Cancels the render's unfinished jobs, its chunks' included (their ids are not all known here). */
+  private async cancelJobsOf(renderId: string): Promise<void> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND data->>'renderId' = $2 AND state IN ('created', 'retry', 'active')`,
+      [RENDER_QUEUE, renderId],
+    );
+    const ids = [...new Set([jobIdOf(renderId), ...rows.map((row) => row.id)])];
+    await this.boss.cancel(RENDER_QUEUE, ids);
   }
 
   async stop(): Promise<void> {
@@ -141,13 +153,13 @@ export class PgBossJobQueue implements JobQueue {
     this.polling = true;
     try {
       while (!this.stopped && this.running.size < this.options.concurrency) {
-        const [job] = await this.boss.fetch<{ renderId: string }>(RENDER_QUEUE, {
+        const [job] = await this.boss.fetch<JobPayload>(RENDER_QUEUE, {
           batchSize: 1,
           includeMetadata: true,
         });
         if (!job) break;
         if (this.stopped) await this.handBack(job.id);
-        else this.run(job.id, job.retryCount, job.data.renderId);
+        else this.run(job.id, job.retryCount, job.data);
       }
     } catch (error) {
       this.options.onError?.(undefined, error);
@@ -157,13 +169,15 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   /** `holder` is the job's `retry_count` when this worker fetched it: pg-boss counts up on every later fetch. */
-  private run(jobId: string, holder: number, renderId: string): void {
+  private run(jobId: string, holder: number, payload: JobPayload): void {
+    const { renderId } = payload;
     const controller = new AbortController();
     const renew = setInterval(() => void this.renew(jobId, holder, renderId), (this.options.leaseSeconds * 1000) / 3);
     const entry: Running = {
+      renderId,
       controller,
       released: false,
-      done: this.handler!({ renderId, signal: controller.signal, leased: true })
+      done: this.handler!({ ...payload, signal: controller.signal, leased: true })
         .then(
           async () => {
             if (entry.released) return;
@@ -178,11 +192,11 @@ export class PgBossJobQueue implements JobQueue {
         .catch((error) => this.options.onError?.(renderId, error))
         .finally(() => {
           clearInterval(renew);
-          this.running.delete(renderId);
+          this.running.delete(jobId);
           void this.poll();
         }),
     };
-    this.running.set(renderId, entry);
+    this.running.set(jobId, entry);
   }
 
   /**
@@ -191,7 +205,7 @@ export class PgBossJobQueue implements JobQueue {
    * `retry_count`); either way this worker lets it go.
    */
   private async renew(jobId: string, holder: number, renderId: string): Promise<void> {
-    const run = this.running.get(renderId);
+    const run = this.running.get(jobId);
     if (!run || run.released) return;
     try {
       const { rows } = await this.pool.query<{ state: string }>(

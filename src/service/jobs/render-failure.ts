@@ -33,6 +33,7 @@ const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
   [RenderErrorCode.timeout]: 'a step of the render took longer than its time limit',
   [RenderErrorCode.aborted]: 'the render was aborted',
   [FailureCode.failed]: 'the render failed',
+  [FailureCode.interrupted]: 'the render was interrupted too many times and is not retried again',
 };
 
 const CODE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;

@@ -1,13 +1,14 @@
 /**
  * The service as its own process, for the crash and multi-process tests:
  * `node --import tsx child-service.ts <dataDir> [embedded|api|worker]` prints `listening <url>` (or `working`, for a
- * worker) once ready, then `rendering <id>` for each render it starts; FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
+ * worker) once ready, then `rendering <id>` for each render it starts (`joining <id>` for each chunked one it joins); FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
  * concurrency. Frames are produced in real time so a test can kill it mid-render; leases are short (seconds) so a
  * killed worker's render comes back quickly.
  */
 import { basename, dirname } from 'node:path';
 import { ServiceRole } from '../../../src/service/config.js';
 import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
+import { chunkSettingsFromEnv } from '../../../src/service/jobs/chunk-settings.js';
 import { createService } from '../../../src/service/service.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
@@ -32,6 +33,17 @@ const service = await createService({
     return renderer(options);
   },
   concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
+  // FX_SERVICE_CHUNK_* split long renders; chunks use the real renderer, and the join says who joined what.
+  chunks: chunkSettingsFromEnv(process.env),
+  chunkRenderer: {
+    renderChunk: async (options) => (await import('../../../src/render/index.js')).renderChunk(options),
+    joinChunks: async (options) => {
+      console.log(`joining ${basename(dirname(dirname(options.outputPath)))}`);
+      // FX_TEST_JOIN_DELAY_MS holds the join, so a test can kill the joining worker.
+      await new Promise((resolve) => setTimeout(resolve, Number(process.env.FX_TEST_JOIN_DELAY_MS ?? 0)));
+      return (await import('../../../src/render/index.js')).joinChunks(options);
+    },
+  },
   allowInsecureCallbacks: true,
   allowPrivateNetworkUrls: true,
   progressIntervalMs: 50,

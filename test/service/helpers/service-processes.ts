@@ -31,6 +31,8 @@ export interface ChildService {
   readonly url: string;
   /** Ids of the renders this process started rendering, in order. */
   readonly rendering: string[];
+  /** Ids of the chunked renders this process joined. */
+  readonly joining: string[];
 }
 
 /** Starts child-service.ts in `role` and resolves once it is ready. */
@@ -44,6 +46,7 @@ export function startChild(
     { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv(location) },
   );
   const rendering: string[] = [];
+  const joining: string[] = [];
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {
@@ -53,8 +56,10 @@ export function startChild(
       for (const line of lines) {
         const started = /^rendering (\S+)/.exec(line)?.[1];
         if (started) rendering.push(started);
+        const joined = /^joining (\S+)/.exec(line)?.[1];
+        if (joined) joining.push(joined);
         const url = /^listening (\S+)/.exec(line)?.[1];
-        if (url !== undefined || line === 'working') resolve({ child, url: url ?? '', rendering });
+        if (url !== undefined || line === 'working') resolve({ child, url: url ?? '', rendering, joining });
       }
     });
     child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));

@@ -1,0 +1,113 @@
+import type { FrameRange } from '../../render/chunk-plan.js';
+import { RenderStatus } from '../../wire/constants.js';
+import type { Sqlite } from '../db/sqlite.js';
+import {
+  ChunkStatus,
+  toChunk,
+  type ChunkStore,
+  type ChunkTableRow as Row,
+  type StoredChunkResult,
+} from './chunk-store.js';
+
+/** The chunk's render is live, `rendering` and on the attempt that planned the chunk. */
+const RENDER_ON_PLAN = `EXISTS (SELECT 1 FROM renders r WHERE r.id = render_chunks.render_id
+  AND r.status = '${RenderStatus.rendering}' AND r.attempts = render_chunks.render_attempt AND r.deleted_at IS NULL)`;
+/** The render's progress: the frames of its current plan's chunks, summed; never lower than before. */
+const SUM_PROGRESS = `UPDATE renders SET stage = 'capturing', frames_done = MAX(frames_done,
+    (SELECT COALESCE(SUM(c.frames_done), 0) FROM render_chunks c WHERE c.render_id = renders.id AND c.render_attempt = renders.attempts))
+  WHERE id = ? AND status = '${RenderStatus.rendering}' AND stage <> 'muxing'`;
+
+export class SqliteChunkStore implements ChunkStore {
+  constructor(private readonly db: Sqlite) {}
+
+  async plan(renderId: string, renderAttempt: number, ranges: readonly FrameRange[]) {
+    const insert = this.db.prepare(
+      `INSERT INTO render_chunks (render_id, render_attempt, idx, frame_from, frame_to, status) VALUES (?, ?, ?, ?, ?, '${ChunkStatus.queued}')`,
+    );
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM render_chunks WHERE render_id = ?').run(renderId);
+      ranges.forEach((range, index) => insert.run(renderId, renderAttempt, index, range.from, range.to));
+    })();
+  }
+
+  async list(renderId: string) {
+    return (this.db.prepare('SELECT * FROM render_chunks WHERE render_id = ? ORDER BY idx').all(renderId) as Row[]).map(
+      toChunk,
+    );
+  }
+
+  async claim(
+    renderId: string,
+    renderAttempt: number,
+    index: number,
+    worker: string,
+    takeOver: boolean,
+    maxAttempts: number,
+  ) {
+    const row = this.db
+      .prepare(
+        `UPDATE render_chunks SET status = '${ChunkStatus.rendering}', attempts = attempts + 1, worker = ?
+         WHERE render_id = ? AND render_attempt = ? AND idx = ?
+           AND (status = '${ChunkStatus.queued}' OR (? AND status = '${ChunkStatus.rendering}' AND attempts < ?))
+           AND ${RENDER_ON_PLAN}
+         RETURNING *`,
+      )
+      .get(worker, renderId, renderAttempt, index, takeOver ? 1 : 0, maxAttempts) as Row | undefined;
+    return row && toChunk(row);
+  }
+
+  async recordProgress(renderId: string, index: number, attempt: number, framesDone: number) {
+    this.db.transaction(() => {
+      const changed = this.db
+        .prepare(
+          `UPDATE render_chunks SET frames_done = MAX(frames_done, MIN(?, frame_to - frame_from))
+           WHERE render_id = ? AND idx = ? AND attempts = ? AND status = '${ChunkStatus.rendering}'`,
+        )
+        .run(framesDone, renderId, index, attempt).changes;
+      if (changed === 1) this.db.prepare(SUM_PROGRESS).run(renderId);
+    })();
+  }
+
+  async finish(renderId: string, index: number, attempt: number, fileKey: string, result: StoredChunkResult) {
+    return this.db.transaction(() => {
+      const changed = this.db
+        .prepare(
+          `UPDATE render_chunks SET status = '${ChunkStatus.done}', file_key = ?, result = ?, frames_done = frame_to - frame_from
+           WHERE render_id = ? AND idx = ? AND attempts = ? AND status = '${ChunkStatus.rendering}' AND ${RENDER_ON_PLAN}`,
+        )
+        .run(fileKey, JSON.stringify(result), renderId, index, attempt).changes;
+      if (changed === 1) this.db.prepare(SUM_PROGRESS).run(renderId);
+      return changed === 1;
+    })();
+  }
+
+  async release(
+    renderId: string,
+    index: number,
+    attempt: number,
+    to: typeof ChunkStatus.queued | typeof ChunkStatus.failed,
+    uncount = false,
+  ) {
+    return (
+      this.db
+        .prepare(
+          `UPDATE render_chunks SET status = ?, attempts = attempts - ?
+           WHERE render_id = ? AND idx = ? AND attempts = ? AND status = '${ChunkStatus.rendering}'`,
+        )
+        .run(to, uncount ? 1 : 0, renderId, index, attempt).changes === 1
+    );
+  }
+
+  async claimJoin(renderId: string, renderAttempt: number, takeOver: boolean) {
+    return (
+      this.db
+        .prepare(
+          `UPDATE renders SET stage = 'muxing'
+           WHERE id = ? AND status = '${RenderStatus.rendering}' AND attempts = ? AND deleted_at IS NULL AND (? OR stage <> 'muxing')
+             AND EXISTS (SELECT 1 FROM render_chunks WHERE render_id = ? AND render_attempt = ?)
+             AND NOT EXISTS (SELECT 1 FROM render_chunks WHERE render_id = ? AND render_attempt = ? AND status <> '${ChunkStatus.done}')`,
+        )
+        .run(renderId, renderAttempt, takeOver ? 1 : 0, renderId, renderAttempt, renderId, renderAttempt).changes === 1
+    );
+  }
+}
