@@ -16,18 +16,31 @@ export const description =
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'project');
 const SHORT = { composition: 'index.html', count: 20 };
 const LONG = { composition: 'long.html' };
+/** The workers' chunk setting (docs/service.md, "Chunked renders"): the 60 s render split over both workers. */
+const CHUNKED = { FX_SERVICE_CHUNK_WORKERS: '2' };
+// Logged by the workers (src/service/jobs) with their details object (which may span lines): each chunk's and each
+// join's `ms`.
+const CHUNK_DONE = /render chunk done \{[^}]*\bms: (\d+)/g;
+const JOINED = /render joined \{[^}]*\bms: (\d+)/g;
 const WORKER_COUNTS = [1, 2];
 const API_LOAD = { clients: 50, warmupSeconds: 2, seconds: 15 };
 const POLL_MS = 250;
+/** `FX_BENCH_SERVICE_PARTS=long,api` runs only those parts (default: all three). */
+const PARTS_ENV = 'FX_BENCH_SERVICE_PARTS';
+const PARTS = ['batch', 'long', 'api'];
 
 export async function run(context) {
+  const parts = new Set((process.env[PARTS_ENV] || PARTS.join(',')).split(',').map((part) => part.trim()));
+  const unknown = [...parts].filter((part) => !PARTS.includes(part));
+  if (unknown.length > 0)
+    throw new Error(`${PARTS_ENV}: unknown part(s) ${unknown.join(', ')}; expected ${PARTS.join(', ')}`);
   const deployment = await startDeployment({ root: context.root, log: context.log });
   try {
     const api = client(deployment);
     const assetId = await api.upload(await projectZip());
     const metrics = [];
     const details = {};
-    for (const workers of WORKER_COUNTS) {
+    for (const workers of parts.has('batch') ? WORKER_COUNTS : []) {
       await deployment.addWorkers(workers);
       const batch = await renderBatch(api, assetId, context.log);
       await deployment.removeWorkers();
@@ -40,20 +53,44 @@ export async function run(context) {
       details[label] = { rendersPerMinute: batch.rendersPerMinute, wallMs: batch.wallMs };
       context.log(`${label}: ${batch.rendersPerMinute} renders/min`);
     }
-    await deployment.addWorkers(2);
-    const long = await renderOne(api, { asset_id: assetId, composition: LONG.composition });
-    await deployment.removeWorkers();
-    metrics.push({ name: '60 s 1080p render, one job (2 workers up)', unit: 'ms', samples: [long.ms] });
-    details.long = { frames: long.frames };
-
-    const load = await measureApiLoad({ ...API_LOAD, url: deployment.url, key: deployment.key, assetId });
-    metrics.push({ name: `API submit, ${API_LOAD.clients} clients`, unit: 'ms', samples: load.latencies.submit });
-    metrics.push({ name: `API get, ${API_LOAD.clients} clients`, unit: 'ms', samples: load.latencies.get });
-    details.api = load.details;
+    if (parts.has('long')) await measureLong(deployment, api, assetId, { metrics, details });
+    if (parts.has('api')) {
+      const load = await measureApiLoad({ ...API_LOAD, url: deployment.url, key: deployment.key, assetId });
+      metrics.push({ name: `API submit, ${API_LOAD.clients} clients`, unit: 'ms', samples: load.latencies.submit });
+      metrics.push({ name: `API get, ${API_LOAD.clients} clients`, unit: 'ms', samples: load.latencies.get });
+      details.api = load.details;
+    }
     return { metrics, details };
   } finally {
     await deployment.close();
   }
+}
+
+/** The 60 s render as one job, then chunked over both workers, with the workers' own chunk and join costs. */
+async function measureLong(deployment, api, assetId, { metrics, details }) {
+  const long = { asset_id: assetId, composition: LONG.composition };
+  await deployment.addWorkers(2);
+  const oneJob = await renderOne(api, long);
+  await deployment.removeWorkers();
+  await deployment.addWorkers(2, CHUNKED);
+  const logStart = deployment.output.text.length;
+  const chunked = await renderOne(api, long);
+  await deployment.removeWorkers();
+  const logged = deployment.output.text.slice(logStart);
+  const costs = (pattern) => [...logged.matchAll(pattern)].map((match) => Number(match[1]));
+  metrics.push({ name: '60 s 1080p render, one job (2 workers up)', unit: 'ms', samples: [oneJob.ms] });
+  metrics.push({ name: '60 s 1080p render, chunked over 2 workers', unit: 'ms', samples: [chunked.ms] });
+  metrics.push({ name: '60 s 1080p chunk (render + store)', unit: 'ms', samples: costs(CHUNK_DONE) });
+  metrics.push({
+    name: '60 s 1080p join (download, concat, audio, thumbnail, store)',
+    unit: 'ms',
+    samples: costs(JOINED),
+  });
+  details.long = {
+    frames: { oneJob: oneJob.frames, chunked: chunked.frames },
+    speedup: Math.round((oneJob.ms / chunked.ms) * 100) / 100,
+    chunkSettings: CHUNKED,
+  };
 }
 
 async function projectZip() {

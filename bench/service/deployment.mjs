@@ -28,6 +28,8 @@ export async function startDeployment({ root, log, env = {} }) {
   const cluster = await startPostgresCluster();
   const dataDir = await mkdtemp(join(tmpdir(), 'fx-bench-deployment-'));
   const processes = [];
+  /** Everything the service processes logged (the workers log each chunk's and each join's cost). */
+  const output = { text: '' };
   const stores = ['--data-dir', dataDir, '--database-url', await cluster.createDatabase()];
 
   const start = async (role, args, extraEnv) => {
@@ -38,7 +40,10 @@ export async function startDeployment({ root, log, env = {} }) {
     });
     processes.push(child);
     let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-4000);
+      output.text += chunk;
+    });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`fx service ${role} did not start: ${stderr}`)),
@@ -75,6 +80,7 @@ export async function startDeployment({ root, log, env = {} }) {
     return {
       url: api.url,
       key,
+      output,
       async addWorkers(count, extraEnv = {}) {
         const started = await Promise.all(
           Array.from({ length: count }, () =>
