@@ -9,7 +9,7 @@ import { bundleDir } from '../../src/render/bundles.js';
 import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
 import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
-import { copyFixture, extractFrame, FIXTURES, psnr, rowAt, tempDir } from './helpers.js';
+import { copyFixture, extractFrame, ffmpeg, FIXTURES, grayAt, psnr, rowAt, tempDir } from './helpers.js';
 
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
 /** The fixtures compared here, with their composition size: the preview shows each at that size, device scale 1. */
@@ -19,21 +19,29 @@ const PROJECTS = {
   'timeline-callbacks': [320, 180],
   fitted: [320, 180],
   'text-lines': [640, 360],
+  'video-tile': [320, 180],
 } as const;
 type Project = keyof typeof PROJECTS;
 /** Copied into the project as a web font: a hinted TrueType font (Debian's fonts-dejavu-core, fontconfig's default). */
 const SYSTEM_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
-/** Where a project is served from: its fixture, or for text-lines its copy with the web font added. */
+/** Fixtures the test completes with files it makes (a web font, a clip): served from their copy. */
+const COMPLETED: readonly Project[] = ['text-lines', 'video-tile'];
 const projectDir = (project: Project) =>
-  project === 'text-lines' ? join(dir.path, 'text-lines') : join(FIXTURES, project);
+  COMPLETED.includes(project) ? join(dir.path, project) : join(FIXTURES, project);
+/** video-tile's clip: 25 fps, frame k flat gray of luma 30 + 6k, starting at `CLIP_START` in the composition. */
+const CLIP_FPS = 25;
+const CLIP_START = 0.2;
 let dir: { path: string; cleanup: () => Promise<void> };
 const servers = new Map<Project, ProjectServer>();
 let browser: Browser;
 
 before(async () => {
   dir = await tempDir();
-  await copyFixture('text-lines', join(dir.path, 'text-lines'));
-  await cp(SYSTEM_FONT, join(dir.path, 'text-lines', 'web-font.ttf'));
+  for (const project of COMPLETED) await copyFixture(project, projectDir(project));
+  await cp(SYSTEM_FONT, join(projectDir('text-lines'), 'web-font.ttf'));
+  // prettier-ignore
+  await ffmpeg(['-f', 'lavfi', '-i', `nullsrc=s=160x90:r=${CLIP_FPS}:d=1.2,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p`,
+    '-c:v', 'libx264', '-bf', '2', '-crf', '4', join(projectDir('video-tile'), 'clip.mp4')]);
   for (const project of Object.keys(PROJECTS) as Project[])
     servers.set(project, await startProjectServer(projectDir(project), bundleDir()));
   browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
@@ -192,4 +200,33 @@ test('lines of text in generic and web fonts: the render lays out and draws glyp
   const [preview] = await previewFrames('text-lines', {}, [0.5]);
   const score = await psnr(rendered, preview!);
   assert.ok(score >= 35, `PSNR ${score.toFixed(2)} dB between render and preview`);
+});
+
+// An embedded video at 25 fps in a 30 fps composition, nothing else moving, sought back and forth: the render and
+// the preview's screen (not only its decoded frame: a paused video's layer is what the host composites) show the
+// clip's own frame at each time, read back from its gray level.
+test('a video tile: render and preview show the clip frame of each seek time', async () => {
+  const times = [1.3, 0.5, 0.9, 0.3, 1.1];
+  const result = await render({
+    projectDir: projectDir('video-tile'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath: join(dir.path, 'video-tile.mp4'),
+  });
+  const levels = await grayAt(join(projectDir('video-tile'), 'clip.mp4'), 80, 45);
+  const frameShown = async (png: string) => {
+    const [gray] = await grayAt(png, 120, 75);
+    const distances = levels.map((level) => Math.abs(level - gray!));
+    return distances.indexOf(Math.min(...distances));
+  };
+  const previews = await previewFrames('video-tile', {}, times);
+  for (const [index, time] of times.entries()) {
+    const expected = Math.floor((time - CLIP_START) * CLIP_FPS);
+    const rendered = join(dir.path, `video-tile-${time}.png`);
+    await extractFrame(result.videoPath, Math.round(time * 30), rendered);
+    assert.equal(await frameShown(rendered), expected, `the render at ${time} s shows clip frame ${expected}`);
+    assert.equal(await frameShown(previews[index]!), expected, `the preview at ${time} s shows clip frame ${expected}`);
+  }
 });
