@@ -76,6 +76,10 @@ async function runOne(benchmark, session) {
   const started = performance.now();
   try {
     const result = await benchmark.run(context);
+    if (result?.skipped) {
+      log(`${benchmark.name} skipped: ${result.skipped}`);
+      return { description: benchmark.description, skipped: result.skipped, details: result.details ?? {} };
+    }
     checkBenchmarkResult(benchmark.name, result);
     const metrics = Object.fromEntries(result.metrics.map((metric) => [metric.name, summarizeMetric(metric)]));
     return {

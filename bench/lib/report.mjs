@@ -134,13 +134,17 @@ export function summarizeCounts(counts = []) {
   );
 }
 
-/** The terminal table for a run: one row per count and per metric, one per crashed benchmark. */
+/** The terminal table for a run: one row per count and per metric, one per crashed or skipped benchmark. */
 export function formatResultsTable(benchmarks) {
   const rows = [];
   let anyPeer = false;
   for (const [name, entry] of Object.entries(benchmarks)) {
     if (entry.error) {
       rows.push({ benchmark: name, metric: '(crashed)', verdict: 'CRASH' });
+      continue;
+    }
+    if (entry.skipped) {
+      rows.push({ benchmark: name, metric: '(skipped)', verdict: '—' });
       continue;
     }
     for (const [count, { passed, of, peer }] of Object.entries(entry.counts ?? {})) {

@@ -46,7 +46,7 @@ async function shownText(page) {
 }
 
 /** A page for `kind` that refuses and records requests leaving localhost and records page and console errors. */
-async function openWatchedPage(context, kind, peer) {
+export async function openWatchedPage(context, kind, peer) {
   const opened = await openPlayerPage(context, kind, peer);
   const watch = { external: [], errors: [] };
   await opened.page.context().route(

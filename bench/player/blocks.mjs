@@ -12,7 +12,7 @@ export const BLOCKS_PREFIX = '/__blocks/';
 const MANIFEST = 'registry-item.json';
 const COMPOSITION_TYPE = 'hyperframes:composition';
 // The root is the first element with a composition id; tags may span lines.
-const ROOT_TAG = /<[a-z][^>]*\sdata-composition-id\s*=[^>]*>/i;
+export const ROOT_TAG = /<[a-z][^>]*\sdata-composition-id\s*=[^>]*>/i;
 const DURATION_ATTRIBUTE = /\sdata-duration\s*=\s*["']?([0-9.]+)/i;
 
 /**

@@ -31,13 +31,33 @@ export const COMMON_FLAGS = [
   '--hide-scrollbars',
 ] as const;
 
-/** Frame-by-frame control: nothing paints unless the renderer asks for a frame. */
+/**
+ * The headless shell's flags (begin-frame capture). Frame-by-frame control: nothing paints unless the renderer asks
+ * for a frame. Slight hinting: the shell hints web fonts fully by default, while the preview's Chromium takes
+ * fontconfig's default (hintslight), so a web-font headline rendered wider by pixels than it previewed.
+ */
 export const BEGIN_FRAME_FLAGS = [
   '--deterministic-mode',
   '--enable-begin-frame-control',
   '--run-all-compositor-stages-before-draw',
   '--disable-threaded-animation',
+  '--font-render-hinting=slight',
 ] as const;
+
+/**
+ * The generic font families of desktop Chromium on Linux (its locale settings), which the preview's browser
+ * resolves through fontconfig. A headless shell page opened over CDP keeps content's own defaults instead (fixed =
+ * "Courier New", i.e. Liberation Mono where DejaVu Sans Mono previews), so every `monospace` line rendered
+ * narrower and shorter than it previewed.
+ */
+export const GENERIC_FONT_FAMILIES = {
+  standard: 'Times New Roman',
+  fixed: 'Monospace',
+  serif: 'Times New Roman',
+  sansSerif: 'Arial',
+  cursive: 'Comic Sans MS',
+  fantasy: 'Impact',
+} as const;
 
 /**
  * Sends the browser's http(s) through the render's egress proxy (`egress-proxy.ts`), which connects only to the

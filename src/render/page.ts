@@ -1,5 +1,6 @@
 import { COMPOSITION_BACKDROP } from '../runtime/constants.js';
 import type { CdpConnection } from './cdp.js';
+import { GENERIC_FONT_FAMILIES } from './chromium.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';
@@ -52,6 +53,7 @@ export class BrowserPage {
       this.send('preparing the page', 'Page.enable'),
       this.send('preparing the page', 'Runtime.enable'),
       this.setViewport(viewport, scale),
+      this.send('preparing the page', 'Page.setFontFamilies', { fontFamilies: GENERIC_FONT_FAMILIES }),
       // What the composition leaves unpainted: the preview's backdrop, or transparent for formats with alpha.
       this.send('preparing the page', 'Emulation.setDefaultBackgroundColorOverride', {
         color: { ...COMPOSITION_BACKDROP, a: transparent ? 0 : 1 },

@@ -2,25 +2,48 @@
 // same variables, in the full Chromium a user's page runs in (PSNR over FFmpeg's psnr filter).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { bundleDir } from '../../src/render/bundles.js';
 import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
 import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
-import { extractFrame, FIXTURES, psnr, rowAt, tempDir } from './helpers.js';
+import { copyFixture, extractFrame, ffmpeg, FIXTURES, grayAt, psnr, rowAt, tempDir } from './helpers.js';
 
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
-const PROJECTS = ['animated', 'timeline-transparent', 'fitted'] as const;
-type Project = (typeof PROJECTS)[number];
+/** The fixtures compared here, with their composition size: the preview shows each at that size, device scale 1. */
+const PROJECTS = {
+  animated: [320, 180],
+  'timeline-transparent': [320, 180],
+  'timeline-callbacks': [320, 180],
+  fitted: [320, 180],
+  'text-lines': [640, 360],
+  'video-tile': [320, 180],
+} as const;
+type Project = keyof typeof PROJECTS;
+/** Copied into the project as a web font: a hinted TrueType font (Debian's fonts-dejavu-core, fontconfig's default). */
+const SYSTEM_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
+/** Fixtures the test completes with files it makes (a web font, a clip): served from their copy. */
+const COMPLETED: readonly Project[] = ['text-lines', 'video-tile'];
+const projectDir = (project: Project) =>
+  COMPLETED.includes(project) ? join(dir.path, project) : join(FIXTURES, project);
+/** video-tile's clip: 25 fps, frame k flat gray of luma 30 + 6k, starting at `CLIP_START` in the composition. */
+const CLIP_FPS = 25;
+const CLIP_START = 0.2;
 let dir: { path: string; cleanup: () => Promise<void> };
 const servers = new Map<Project, ProjectServer>();
 let browser: Browser;
 
 before(async () => {
   dir = await tempDir();
-  for (const project of PROJECTS) servers.set(project, await startProjectServer(join(FIXTURES, project), bundleDir()));
+  for (const project of COMPLETED) await copyFixture(project, projectDir(project));
+  await cp(SYSTEM_FONT, join(projectDir('text-lines'), 'web-font.ttf'));
+  // prettier-ignore
+  await ffmpeg(['-f', 'lavfi', '-i', `nullsrc=s=160x90:r=${CLIP_FPS}:d=1.2,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p`,
+    '-c:v', 'libx264', '-bf', '2', '-crf', '4', join(projectDir('video-tile'), 'clip.mp4')]);
+  for (const project of Object.keys(PROJECTS) as Project[])
+    servers.set(project, await startProjectServer(projectDir(project), bundleDir()));
   browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
 });
 
@@ -31,10 +54,10 @@ after(async () => {
 });
 
 /** A page with the element, exactly as a user embeds it: the classic bundle and `<fx-composition src variables>`. */
-function previewPage(server: ProjectServer, variables: Record<string, unknown>): string {
+function previewPage(server: ProjectServer, variables: Record<string, unknown>, width: number): string {
   const attribute = JSON.stringify(variables).replaceAll("'", '&#39;');
   return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-    <style>body { margin: 0; } fx-composition { width: 320px; }</style>
+    <style>body { margin: 0; } fx-composition { width: ${width}px; }</style>
     <script src="${server.url(ServerPath.compiler)}"></script></head>
     <body><fx-composition src="${server.url('index.html')}" variables='${attribute}'></fx-composition></body></html>`;
 }
@@ -46,9 +69,10 @@ async function previewFrames(
   times: readonly number[],
 ): Promise<string[]> {
   const server = servers.get(project)!;
-  const page = await browser.newPage({ viewport: { width: 320, height: 180 }, deviceScaleFactor: 1 });
+  const [width, height] = PROJECTS[project];
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
   try {
-    await page.goto(server.addDocument(`preview-${project}`, previewPage(server, variables)));
+    await page.goto(server.addDocument(`preview-${project}`, previewPage(server, variables, width)));
     await page.evaluate(async () => {
       const element = document.querySelector('fx-composition') as HTMLElement & { ready: boolean };
       if (!element.ready) await new Promise((resolve) => element.addEventListener('ready', resolve, { once: true }));
@@ -98,32 +122,43 @@ for (const [format, seconds] of [
   });
 }
 
-// A transparent page (the backdrop rule: black on both sides) driven by a GSAP-style timeline, sought back and forth
-// in one preview: each screenshot right after `await seek(t)` must be the render's frame at t, not an earlier one.
-test('a transparent, timeline-driven composition: mp4 frames at five times match the preview after each seek', async () => {
+/**
+ * Renders `project` (mp4, standard) and seeks one preview back and forth: each screenshot right after
+ * `await seek(t)` must be the render's frame at t, and differ clearly from the previous seek's frame (so a preview
+ * left there, or a picture that never moves, fails).
+ */
+async function fiveSeeksMatch(project: Project): Promise<void> {
   const times = [2.4, 0.6, 1.8, 0.3, 1.2];
   const result = await render({
-    projectDir: join(FIXTURES, 'timeline-transparent'),
+    projectDir: projectDir(project),
     composition: 'index.html',
     fps: 30,
     quality: 'standard',
     format: 'mp4',
-    outputPath: join(dir.path, 'timeline.mp4'),
+    outputPath: join(dir.path, `${project}.mp4`),
   });
-  const previews = await previewFrames('timeline-transparent', {}, times);
+  const previews = await previewFrames(project, {}, times);
   for (const [index, time] of times.entries()) {
-    const rendered = join(dir.path, `timeline-${time}.png`);
+    const rendered = join(dir.path, `${project}-${time}.png`);
     await extractFrame(result.videoPath, Math.round(time * 30), rendered);
     const score = await psnr(rendered, previews[index]!);
     assert.ok(score >= 35, `at ${time} s: PSNR ${score.toFixed(2)} dB between render and preview`);
-    // The previous seek's frame differs clearly: a preview left there would fail above.
     if (index > 0)
       assert.ok(
         (await psnr(rendered, previews[index - 1]!)) < score - 5,
         `the frame at ${time} s differs from the one at ${times[index - 1]} s`,
       );
   }
-});
+}
+
+// A transparent page (the backdrop rule: black on both sides) driven by a GSAP-style timeline.
+test('a transparent, timeline-driven composition: mp4 frames at five times match the preview after each seek', () =>
+  fiveSeeksMatch('timeline-transparent'));
+
+// GSAP suppresses callbacks on seek unless told otherwise; a block drawing from onUpdate stayed at its first frame
+// in both preview and render.
+test('a timeline that draws from its update callback: seeks run it, in the preview and the render alike', () =>
+  fiveSeeksMatch('timeline-callbacks'));
 
 // data-var-fit runs in the same runtime on both sides: the render shrinks the title exactly as the preview does.
 test('a data-var-fit title: the render shrinks it into its box, as the preview shows it', async () => {
@@ -146,4 +181,52 @@ test('a data-var-fit title: the render shrinks it into its box, as the preview s
   const rows = await Promise.all([61, 63, 65, 67].map(async (y) => (await rowAt(rendered, y))[0]!));
   assert.ok(Math.max(...rows.flatMap((row) => row.slice(12, 208))) > 128, 'the fitted title shows inside its box');
   assert.ok(Math.max(...rows.flatMap((row) => row.slice(216))) < 40, 'nothing spills past the box');
+});
+
+// Text is where the two browsers could differ most: the renderer's headless shell took content's generic fonts
+// (monospace = Liberation Mono, not the preview's DejaVu Sans Mono: 14 dB here) and hinted web fonts fully where
+// the preview's Chromium follows fontconfig's slight hinting (23 dB here; a registry block's headline scored 29).
+test('lines of text in generic and web fonts: the render lays out and draws glyphs as the preview does', async () => {
+  const result = await render({
+    projectDir: projectDir('text-lines'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath: join(dir.path, 'text-lines.mp4'),
+  });
+  const rendered = join(dir.path, 'text-lines.png');
+  await extractFrame(result.videoPath, 15, rendered);
+  const [preview] = await previewFrames('text-lines', {}, [0.5]);
+  const score = await psnr(rendered, preview!);
+  assert.ok(score >= 35, `PSNR ${score.toFixed(2)} dB between render and preview`);
+});
+
+// An embedded video at 25 fps in a 30 fps composition, nothing else moving, sought back and forth: the render and
+// the preview's screen (not only its decoded frame: a paused video's layer is what the host composites) show the
+// clip's own frame at each time, read back from its gray level.
+test('a video tile: render and preview show the clip frame of each seek time', async () => {
+  const times = [1.3, 0.5, 0.9, 0.3, 1.1];
+  const result = await render({
+    projectDir: projectDir('video-tile'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath: join(dir.path, 'video-tile.mp4'),
+  });
+  const levels = await grayAt(join(projectDir('video-tile'), 'clip.mp4'), 80, 45);
+  const frameShown = async (png: string) => {
+    const [gray] = await grayAt(png, 120, 75);
+    const distances = levels.map((level) => Math.abs(level - gray!));
+    return distances.indexOf(Math.min(...distances));
+  };
+  const previews = await previewFrames('video-tile', {}, times);
+  for (const [index, time] of times.entries()) {
+    const expected = Math.floor((time - CLIP_START) * CLIP_FPS);
+    const rendered = join(dir.path, `video-tile-${time}.png`);
+    await extractFrame(result.videoPath, Math.round(time * 30), rendered);
+    assert.equal(await frameShown(rendered), expected, `the render at ${time} s shows clip frame ${expected}`);
+    assert.equal(await frameShown(previews[index]!), expected, `the preview at ${time} s shows clip frame ${expected}`);
+  }
 });

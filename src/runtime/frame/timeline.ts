@@ -88,7 +88,9 @@ function seekTimeline(timeline: SeekableTimeline | undefined, time: number): voi
   if (!timeline || typeof timeline.seek !== 'function') return;
   try {
     timeline.pause();
-    timeline.seek(Math.max(0, time), true);
+    // Events on (GSAP suppresses them by default): compositions that paint from `onUpdate` or `call()` callbacks
+    // must show the same picture after a seek as when played to that time.
+    timeline.seek(Math.max(0, time), false);
   } catch {
     // A broken timeline must not stop the others.
   }

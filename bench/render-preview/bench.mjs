@@ -1,0 +1,141 @@
+// Benchmark: the render equals the preview on real compositions (issue 13 §5). For every offline-capable block of
+// the HyperFrames registry snapshot named by FX_BENCH_BLOCKS (bench/player/blocks.mjs), an mp4 at standard quality
+// from our renderer (in-process) is compared with <fx-composition>'s screenshot after `await el.seek(t)` at five
+// evenly spaced frames: PSNR per frame, min and median per block, and how many blocks reach 35 dB at all five.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { median } from '../lib/stats.mjs';
+import { BLOCKS_PREFIX, blocksSource, listBlocks, poolOf } from '../player/blocks.mjs';
+import { checkOurBundles } from '../player/setup.mjs';
+import { comparePreview } from './preview.mjs';
+
+export const name = 'render-preview';
+export const description =
+  'render = preview on the registry pool (FX_BENCH_BLOCKS): mp4 frames vs the preview after seek, PSNR at 5 times';
+
+/** Limits a run to the named blocks (comma-separated), e.g. to re-check the ones that failed. */
+export const BLOCKS_ONLY_ENV = 'FX_BENCH_BLOCKS_ONLY';
+/** Keeps each block's render and compared frames (`<block>/render.mp4`, `preview-<frame>.png`, `render-<frame>.png`) here. */
+export const FRAMES_DIR_ENV = 'FX_BENCH_FRAMES_DIR';
+const FPS = 30;
+const FRACTIONS = [0.1, 0.3, 0.5, 0.7, 0.9];
+const MATCH_DB = 35;
+/** FFmpeg reports identical frames as `inf`; samples must be finite. */
+const IDENTICAL_DB = 100;
+
+const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Frame indexes at {@link FRACTIONS} of the render's frames: frame i shows time i / fps on both sides. */
+export const frameIndexes = (frames) =>
+  FRACTIONS.map((fraction) => Math.min(frames - 1, Math.round(fraction * frames)));
+
+function selectBlocks(blocks, only, limit) {
+  if (!only) return poolOf(blocks, limit);
+  const names = only.split(',').map((entry) => entry.trim());
+  const unknown = names.filter((wanted) => !blocks.some((block) => block.name === wanted));
+  if (unknown.length > 0) throw new Error(`${BLOCKS_ONLY_ENV} names unknown blocks: ${unknown.join(', ')}`);
+  return blocks.filter((block) => names.includes(block.name));
+}
+
+export async function run(context) {
+  const source = await blocksSource();
+  if (source.skipped) return { skipped: source.skipped };
+  const stale = await checkOurBundles(context.root);
+  if (stale) context.log(stale);
+  const { render } = await tsImport('../../src/render/index.ts', import.meta.url);
+  const { extractFrame, psnr } = await tsImport('../../test/render/helpers.ts', import.meta.url);
+  const blocks = selectBlocks((await listBlocks(source.folder)).blocks, process.env[BLOCKS_ONLY_ENV], source.limit);
+  await context.serveFolder(BLOCKS_PREFIX, source.folder);
+  const kept = process.env[FRAMES_DIR_ENV];
+  const scratch = kept || (await mkdtemp(join(tmpdir(), 'fx-bench-render-preview-')));
+  const started = performance.now();
+  const byBlock = {};
+  const notReady = {};
+  const notOffline = {};
+  const failed = {};
+  try {
+    for (const block of blocks) {
+      const blockStarted = performance.now();
+      const dir = join(scratch, block.name);
+      const result = await comparePreview(context, {
+        block,
+        source: join(source.folder, block.name, block.file),
+        dir,
+        fps: FPS,
+        frameIndexes,
+        render: (outputPath) =>
+          render({
+            projectDir: join(source.folder, block.name),
+            composition: block.file,
+            fps: FPS,
+            quality: 'standard',
+            format: 'mp4',
+            outputPath,
+          }),
+        renderedFrame: async (video, index, png) => (await extractFrame(video, index, png), png),
+        psnr: async (a, b) => Math.min(IDENTICAL_DB, await psnr(a, b)),
+      }).catch((error) => ({ error: String(error?.message ?? error).split('\n')[0] }));
+      if (!kept) await rm(dir, { recursive: true, force: true });
+      const seconds = round((performance.now() - blockStarted) / 1000, 1);
+      if (result.notReady) notReady[block.name] = result.notReady;
+      else if (result.external) notOffline[block.name] = result.external;
+      else if (result.error) failed[block.name] = result.error;
+      else {
+        const scores = result.scores.map((score) => round(score));
+        byBlock[block.name] = {
+          times: result.times,
+          psnr: scores,
+          min: Math.min(...scores),
+          median: median(scores),
+          seconds,
+        };
+      }
+      const summary = byBlock[block.name]
+        ? `min ${byBlock[block.name].min} dB, median ${byBlock[block.name].median} dB`
+        : (result.notReady ?? (result.external ? 'not offline-capable' : result.error));
+      context.log(`${block.name}: ${summary} (${seconds} s)`);
+    }
+  } finally {
+    if (!kept) await rm(scratch, { recursive: true, force: true });
+  }
+  const compared = Object.entries(byBlock);
+  const matching = compared.filter(([, figures]) => figures.min >= MATCH_DB);
+  const worst = compared.sort(([, a], [, b]) => a.min - b.min);
+  const metrics =
+    compared.length === 0
+      ? []
+      : [
+          {
+            name: 'render=preview PSNR, block min',
+            unit: 'dB',
+            samples: compared.map(([, figures]) => figures.min),
+          },
+          {
+            name: 'render=preview PSNR, block median',
+            unit: 'dB',
+            samples: compared.map(([, figures]) => figures.median),
+          },
+          { name: 'render=preview seconds per block', unit: 's', samples: compared.map(([, f]) => f.seconds) },
+        ];
+  if (metrics.length === 0) return { skipped: 'no block could be compared', details: { notReady, notOffline, failed } };
+  return {
+    counts: [{ name: `render=preview ≥ ${MATCH_DB} dB at all 5 times`, passed: matching.length, of: compared.length }],
+    metrics,
+    details: {
+      source: source.folder,
+      method: `mp4 (${FPS} fps, standard quality, our renderer in-process) vs <fx-composition> at the composition's own size and device scale 1, screenshot of the element after await seek(i / ${FPS}) at frames ${FRACTIONS.join(', ')} × frames; PSNR over RGB (FFmpeg psnr filter), ${IDENTICAL_DB} dB for identical frames`,
+      checked: blocks.length,
+      compared: compared.length,
+      matching: matching.length,
+      minutes: round((performance.now() - started) / 60_000),
+      worst: worst.slice(0, 5).map(([block, figures]) => ({ block, ...figures })),
+      byBlock,
+      notReady,
+      notOfflineCapable: notOffline,
+      failed,
+      ...(stale ? { warning: stale } : {}),
+    },
+  };
+}

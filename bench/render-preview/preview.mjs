@@ -1,0 +1,73 @@
+// One block of the render = preview benchmark: the preview's frames after `await seek(t)`, the render's frames at
+// the same times, and their PSNR. The preview runs at the composition's own size and a real device scale of 1
+// (playwright's emulated deviceScaleFactor would not reach the out-of-process composition frame).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openWatchedPage } from '../player/block-checks.mjs';
+import { ROOT_TAG } from '../player/blocks.mjs';
+import { inPage } from '../player/setup.mjs';
+
+const LOAD_TIMEOUT_MS = 5000;
+
+/** The root's `data-width` × `data-height` as written in the source. */
+function compositionSize(html) {
+  const root = ROOT_TAG.exec(html)?.[0] ?? '';
+  const read = (name) => Number(new RegExp(`\\s${name}\\s*=\\s*["']?([0-9.]+)`, 'i').exec(root)?.[1]);
+  return { width: read('data-width'), height: read('data-height') };
+}
+
+/**
+ * The page and the player at the composition's size before it loads: resizing a loaded element makes Chromium
+ * show the frame's old surface until it draws at the new size, so the first screenshot after a seek could be stale.
+ */
+async function sizeFor(page, { width, height }) {
+  await page.setViewportSize({ width, height });
+  await page.addStyleTag({
+    content: `body { margin: 0 } [data-bench-player] { width: ${width}px !important; height: ${height}px !important }`,
+  });
+}
+
+/**
+ * Previews `block` (its composition file at `source`; skipped, saying why, when it is not ready or requests
+ * beyond localhost), renders it with
+ * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`. Returns
+ * `{ times, scores }`, `{ notReady }` or `{ external }`.
+ */
+export async function comparePreview(context, { block, source, dir, fps, frameIndexes, render, renderedFrame, psnr }) {
+  await mkdir(dir, { recursive: true });
+  const size = compositionSize(await readFile(source, 'utf8'));
+  if (!(size.width > 0 && size.height > 0)) return { notReady: 'no data-width and data-height on the root' };
+  const opened = await openWatchedPage(context, 'fx');
+  const previews = [];
+  let indexes;
+  try {
+    const { page, pageModule, watch } = opened;
+    await sizeFor(page, size);
+    try {
+      await inPage(page, pageModule, 'load', 'fx', await context.url(block.path), { timeoutMs: LOAD_TIMEOUT_MS });
+    } catch (error) {
+      // An "error" event names its code (e.g. composition_duration_missing); a timeout says so.
+      const message = error.message.split('\n')[0].replace(/^\w+\.evaluate: (Error: )?/, '');
+      return { notReady: /"code":"([^"]+)"/.exec(message)?.[1] ?? message };
+    }
+    if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
+    const duration = await page.evaluate(() => document.querySelector('[data-bench-player]').duration);
+    indexes = frameIndexes(Math.round(duration * fps));
+    for (const index of indexes) {
+      await inPage(page, pageModule, 'seek', index / fps);
+      const file = join(dir, `preview-${index}.png`);
+      await writeFile(file, await page.locator('[data-bench-player]').screenshot());
+      previews.push(file);
+    }
+    if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
+  } finally {
+    await opened.close();
+  }
+  const result = await render(join(dir, 'render.mp4'));
+  const scores = [];
+  for (const [k, index] of indexes.entries()) {
+    const rendered = await renderedFrame(result.videoPath, index, join(dir, `render-${index}.png`));
+    scores.push(await psnr(rendered, previews[k]));
+  }
+  return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores };
+}
