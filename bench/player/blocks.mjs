@@ -1,7 +1,8 @@
 // The real-composition pool (Node side): HyperFrames registry blocks from a local snapshot outside the repository
 // (their code is not ours to ship), named by an environment variable. See bench/README.md for how to get one.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, normalize, sep } from 'node:path';
 
 export const BLOCKS_ENV = 'FX_BENCH_BLOCKS';
 /** Caps how many blocks the compatibility pass loads (the pool is taken from those), to shorten a run. */
@@ -78,6 +79,42 @@ export async function listBlocks(folder) {
     blocks.push({ name, file, path: `${BLOCKS_PREFIX}${name}/${file}`, duration });
   }
   return { blocks, unusable };
+}
+
+/**
+ * The snapshot's blocks laid out as the registry installs them, in a temporary folder: each block's folder as it is
+ * at its composition's `target` folder (`compositions/`: its own relative paths, e.g. `gsap.min.js`, still resolve),
+ * and every manifest file at its `target` as well (templates that point at `../assets/…` find it there).
+ * Resolves to `{ folder, blocks, unusable, remove() }`; each block's `file` and `path` name the installed page.
+ */
+export async function installBlocks(snapshot) {
+  const { blocks, unusable } = await listBlocks(snapshot);
+  const folder = await mkdtemp(join(tmpdir(), 'fx-bench-blocks-'));
+  const installed = [];
+  for (const block of blocks) {
+    const from = join(snapshot, block.name);
+    const to = join(folder, block.name);
+    const files = await manifestFiles(from);
+    const page = files.find((file) => file.path === block.file)?.target ?? block.file;
+    await cp(from, join(to, dirname(page)), { recursive: true });
+    for (const file of files) {
+      await mkdir(dirname(join(to, file.target)), { recursive: true });
+      await cp(join(from, file.path), join(to, file.target), { recursive: true });
+    }
+    installed.push({ ...block, file: page, path: `${BLOCKS_PREFIX}${block.name}/${page}` });
+  }
+  return { folder, blocks: installed, unusable, remove: () => rm(folder, { recursive: true, force: true }) };
+}
+
+/** A block's manifest files whose `path` and `target` stay inside the block (none without a readable manifest). */
+async function manifestFiles(blockFolder) {
+  const inside = (path) => typeof path === 'string' && !normalize(path).startsWith(`..${sep}`) && !path.startsWith('/');
+  try {
+    const manifest = JSON.parse(await readFile(join(blockFolder, MANIFEST), 'utf8'));
+    return (manifest.files ?? []).filter((file) => inside(file.path) && inside(file.target));
+  } catch {
+    return [];
+  }
 }
 
 /** `size` blocks spread evenly over the sorted `blocks` (every k-th), so the pool is fixed for a given corpus. */

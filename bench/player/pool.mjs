@@ -4,7 +4,7 @@
 // and profiled (profile.mjs).
 import { median, p95 } from '../lib/stats.mjs';
 import { checkBlocks, CHECKS, summarizeChecks } from './block-checks.mjs';
-import { BLOCKS_PREFIX, blocksSource, listBlocks, poolOf } from './blocks.mjs';
+import { BLOCKS_PREFIX, blocksSource, installBlocks, poolOf } from './blocks.mjs';
 import { measureLoadToReady } from './load.mjs';
 import { profileBlocks } from './profile.mjs';
 import { measureScrub } from './scrub.mjs';
@@ -41,9 +41,17 @@ function countsOf(summary, checked) {
 export async function measurePool(context, { peer, timed }) {
   const source = await blocksSource();
   if (source.skipped) return { counts: [], metrics: [], details: { skipped: source.skipped } };
-  const listed = await listBlocks(source.folder);
+  const listed = await installBlocks(source.folder);
+  try {
+    return await measureInstalledPool(context, { peer, timed, source, listed });
+  } finally {
+    await listed.remove();
+  }
+}
+
+async function measureInstalledPool(context, { peer, timed, source, listed }) {
   const blocks = poolOf(listed.blocks, source.limit);
-  await context.serveFolder(BLOCKS_PREFIX, source.folder);
+  await context.serveFolder(BLOCKS_PREFIX, listed.folder);
 
   const results = await timed(`pool: checks, ${blocks.length} blocks × ${KINDS.join(' + ')}`, () =>
     checkBlocks(context, { blocks, peer, kinds: KINDS, log: context.log }),

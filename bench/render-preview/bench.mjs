@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { median } from '../lib/stats.mjs';
-import { BLOCKS_PREFIX, blocksSource, listBlocks, poolOf } from '../player/blocks.mjs';
+import { BLOCKS_PREFIX, blocksSource, installBlocks, poolOf } from '../player/blocks.mjs';
 import { checkOurBundles } from '../player/setup.mjs';
 import { comparePreview } from './preview.mjs';
 
@@ -46,8 +46,9 @@ export async function run(context) {
   if (stale) context.log(stale);
   const { render } = await tsImport('../../src/render/index.ts', import.meta.url);
   const { extractFrame, psnr } = await tsImport('../../test/render/helpers.ts', import.meta.url);
-  const blocks = selectBlocks((await listBlocks(source.folder)).blocks, process.env[BLOCKS_ONLY_ENV], source.limit);
-  await context.serveFolder(BLOCKS_PREFIX, source.folder);
+  const installed = await installBlocks(source.folder);
+  const blocks = selectBlocks(installed.blocks, process.env[BLOCKS_ONLY_ENV], source.limit);
+  await context.serveFolder(BLOCKS_PREFIX, installed.folder);
   const kept = process.env[FRAMES_DIR_ENV];
   const scratch = kept || (await mkdtemp(join(tmpdir(), 'fx-bench-render-preview-')));
   const started = performance.now();
@@ -61,13 +62,13 @@ export async function run(context) {
       const dir = join(scratch, block.name);
       const result = await comparePreview(context, {
         block,
-        source: join(source.folder, block.name, block.file),
+        source: join(installed.folder, block.name, block.file),
         dir,
         fps: FPS,
         frameIndexes,
         render: (outputPath) =>
           render({
-            projectDir: join(source.folder, block.name),
+            projectDir: join(installed.folder, block.name),
             composition: block.file,
             fps: FPS,
             quality: 'standard',
@@ -99,6 +100,7 @@ export async function run(context) {
     }
   } finally {
     if (!kept) await rm(scratch, { recursive: true, force: true });
+    await installed.remove();
   }
   const compared = Object.entries(byBlock);
   const matching = compared.filter(([, figures]) => figures.min >= MATCH_DB);
