@@ -86,7 +86,7 @@ export interface QueueSettings {
   readonly pollingIntervalSeconds: number;
   /** How often expired leases are looked for. */
   readonly maintenanceIntervalSeconds: number;
-  /** How often a worker enqueues queued renders that have no job (a submit cut off between its two steps). */
+  /** How often a worker gives queued renders whose job failed for good (retries used up) their job back. */
   readonly sweepIntervalMs: number;
 }
 

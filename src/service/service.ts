@@ -86,8 +86,9 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   const purge = setInterval(() => void context.idempotency.purgeExpired(config.now()), PURGE_INTERVAL_MS);
   purge.unref();
 
-  // Queued renders without a job (a submit cut off between storing and enqueueing) get one; a render that has a
-  // job keeps it (pg-boss skips the repeated job id).
+  // Queued renders get their jobs: on SQLite the in-process queue starts empty, so this rebuilds it. On PostgreSQL a
+  // render and its job are stored in one transaction; the start-up and periodic sweep is a safety net that revives
+  // a queued render's job that used up its retries (a database away longer than the backoff).
   const enqueueQueued = async () => {
     for (const id of await context.renders.queuedIds()) await queue.enqueue(id);
   };

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { transaction, type PgPool, type Queryable } from '../db/postgres.js';
+import { PostgresRenderStore } from '../renders/render-store.postgres.js';
+import type { NewRender, RenderRow } from '../renders/render-types.js';
 import { AbortReason, type Job, type JobQueue } from './job-queue.js';
 
 /** The pg-boss queue of render jobs. */
@@ -65,12 +67,15 @@ export class PgBossJobQueue implements JobQueue {
   private stopped = false;
   private polling = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  private readonly renders: PostgresRenderStore;
 
   private constructor(
     private readonly pool: PgPool,
     private readonly boss: PgBoss,
     private readonly options: PgBossQueueOptions,
-  ) {}
+  ) {
+    this.renders = new PostgresRenderStore(pool);
+  }
 
   /**
    * Installs or updates pg-boss's tables and the render queue. Processes starting together take turns under an
@@ -112,8 +117,24 @@ export class PgBossJobQueue implements JobQueue {
     void this.poll();
   }
 
+  /** The render's row and its job in one transaction: a job insert that fails takes the render with it. */
+  async submit(render: NewRender): Promise<RenderRow> {
+    const created = await transaction(this.pool, async (client) => {
+      const row = await this.renders.insert(client, render);
+      await this.boss.send(RENDER_QUEUE, { renderId: render.id }, { id: jobIdOf(render.id), db: bossDb(client) });
+      return row;
+    });
+    void this.poll();
+    return created;
+  }
+
+  /**
+   * Inserts the render's job, or revives it when it failed for good (its retries used up while the database was
+   * away): only the sweep of `queued` renders calls this, and a queued render must have a live job.
+   */
   async enqueue(renderId: string): Promise<void> {
-    await this.boss.send(RENDER_QUEUE, { renderId }, { id: jobIdOf(renderId) });
+    const id = jobIdOf(renderId);
+    if ((await this.boss.send(RENDER_QUEUE, { renderId }, { id })) === null) await this.boss.retry(RENDER_QUEUE, id);
     // A process that works the queue takes its own submits without waiting for the next poll.
     void this.poll();
   }

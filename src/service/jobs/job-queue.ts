@@ -18,12 +18,20 @@ export interface Job {
   readonly leased?: boolean;
 }
 
+import type { NewRender, RenderRow } from '../renders/render-types.js';
+
 /**
  * Runs render jobs. The render records stay the source of truth (a job only carries the id), so a swap to
  * pg-boss or BullMQ keeps the same contract: enqueue an id, run a handler with bounded concurrency, cancel by id.
  */
 export interface JobQueue {
   start(handler: (job: Job) => Promise<void>): void;
+  /**
+   * Stores a new render `queued` and its job as one, and returns the stored row: with pg-boss both are inserted in
+   * one PostgreSQL transaction, so a submit that returns has its job and one that fails leaves neither.
+   */
+  submit(render: NewRender): Promise<RenderRow>;
+  /** Gives an already stored render its job (none is added when it has one). */
   enqueue(renderId: string): Promise<void>;
   /** Drops a pending job or aborts a running one. */
   cancel(renderId: string, reason: AbortReason): void;

@@ -1,5 +1,5 @@
 import { RenderStatus } from '../../wire/constants.js';
-import { transaction, type PgPool } from '../db/postgres.js';
+import { transaction, type PgPool, type Queryable } from '../db/postgres.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.postgres.js';
 import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
@@ -30,9 +30,14 @@ export class PostgresRenderStore implements RenderStore {
   }
 
   async create(render: NewRender) {
-    await this.pool.query(
+    await this.insert(this.pool, render);
+  }
+
+  /** Inserts a new render through `db` (the job queue's transaction, or the pool) and returns its row. */
+  async insert(db: Queryable, render: NewRender): Promise<RenderRow> {
+    const { rows } = await db.query<Row>(
       `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
-       VALUES ($1, $2, $3, '${RenderStatus.queued}', $4, $5, $6, $7)`,
+       VALUES ($1, $2, $3, '${RenderStatus.queued}', $4, $5, $6, $7) RETURNING *`,
       [
         render.id,
         render.accountId,
@@ -43,6 +48,7 @@ export class PostgresRenderStore implements RenderStore {
         render.createdAt,
       ],
     );
+    return toRender(rows[0]!);
   }
 
   async get(accountId: string, id: string) {
