@@ -169,7 +169,9 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     render: config.render,
     renderOptions: config.renderOptions ?? {},
     concurrency: config.concurrency ?? 1,
-    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, ''),
+    // Not a string: left for `checkConfig` to refuse.
+    publicBaseUrl:
+      typeof config.publicBaseUrl === 'string' ? config.publicBaseUrl.replace(/\/+$/, '') : config.publicBaseUrl,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds ?? 900,
     maxAttempts: config.maxAttempts ?? 3,
     progressIntervalMs: config.progressIntervalMs ?? 500,

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { RenderStatus } from '../wire/constants.js';
 import { chainAuthenticators } from './auth/authenticator.js';
+import { checkConfig } from './config-check.js';
 import { resolveConfig, ServiceRole, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { DatabaseError } from './db/errors.js';
@@ -37,6 +38,8 @@ export interface Service {
  * in-process queue) and recovers from a previous crash before taking jobs: renders left `rendering` are queued
  * again, or failed with `render_interrupted` after `maxAttempts` starts. With `databaseUrl` the queue is pg-boss
  * and `role` may split the service: `api` processes serve HTTP, `worker` processes render and send webhooks.
+ * Settings that cannot work (a negative lease, a timer past Node's limit, an unknown `limits` key) throw
+ * `service_config_invalid` with one issue per problem, before anything is opened.
  *
  * @example
  * const service = await createService({ dataDir: '.fx/service', render });
@@ -44,6 +47,7 @@ export interface Service {
  */
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
+  checkConfig(config, { ...input });
   const { role } = config;
   if (role !== ServiceRole.embedded && !config.databaseUrl)
     throw new DatabaseError('database_required', `the "${role}" role needs "databaseUrl" (PostgreSQL), got none`);
