@@ -87,7 +87,14 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   // Start-up sweeps that assume no other process: pg-boss's leases replace crash recovery.
   if (!stores.postgres) await recoverInterrupted(context);
   if (role === ServiceRole.embedded) await context.idempotency.clearInFlight();
-  const purge = setInterval(() => void context.idempotency.purgeExpired(config.now()), PURGE_INTERVAL_MS);
+  // A database away at that moment must not end the process with an unhandled rejection.
+  const purge = setInterval(
+    () =>
+      context.idempotency
+        .purgeExpired(config.now())
+        .catch((error) => config.log('idempotency keys not purged', { error: String(error) })),
+    PURGE_INTERVAL_MS,
+  );
   purge.unref();
 
   // Queued renders get their jobs: on SQLite the in-process queue starts empty, so this rebuilds it. On PostgreSQL a
