@@ -66,7 +66,7 @@ export async function storedKeys(dataDir: string, s3: S3Settings | undefined, pr
     const keys = await Promise.all(
       files.map(async (file) => ({ key: relative(root, file), size: (await stat(file)).size })),
     );
-    return keys.sort((a, b) => a.key.localeCompare(b.key));
+    return keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
   const storage = testStorage(dataDir, s3) as S3BlobStorage;
   const keys: StoredKey[] = [];
@@ -84,7 +84,7 @@ export async function storedKeys(dataDir: string, s3: S3Settings | undefined, pr
     marker = keys.at(-1)!.key;
   }
   storage.client.destroy();
-  return keys.sort((a, b) => a.key.localeCompare(b.key));
+  return keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /**
