@@ -130,7 +130,7 @@ export class PgBossJobQueue implements JobQueue {
 
   /**
    * Inserts the render's job, or revives it when it failed for good (its retries used up while the database was
-   * away): only the sweep of `queued` renders calls this, and a queued render must have a live job.
+   * away): the sweep of `queued` renders calls this, and a queued render must have a live job.
    */
   async enqueue(renderId: string): Promise<void> {
     const id = jobIdOf(renderId);

@@ -1,3 +1,5 @@
+import type { NewRender, RenderRow } from '../renders/render-types.js';
+
 /** Why a running job was aborted. */
 export const AbortReason = {
   deleted: 'render_deleted',
@@ -17,8 +19,6 @@ export interface Job {
    */
   readonly leased?: boolean;
 }
-
-import type { NewRender, RenderRow } from '../renders/render-types.js';
 
 /**
  * Runs render jobs. The render records stay the source of truth (a job only carries the id), so a swap to
