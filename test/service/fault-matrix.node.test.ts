@@ -165,7 +165,9 @@ describe('fault matrix: 2 APIs, 3 workers, one PostgreSQL and one bucket', { ski
             attempts: number;
             video_key: string | null;
             thumbnail_key: string | null;
-          }>(`SELECT id, status, attempts, video_key, thumbnail_key FROM renders`)
+            failure_code: string | null;
+            failure_message: string | null;
+          }>(`SELECT id, status, attempts, video_key, thumbnail_key, failure_code, failure_message FROM renders`)
           .catch(() => []);
         return rows.length === RENDERS && rows.every(({ status }) => status === 'completed' || status === 'failed')
           ? rows
@@ -180,7 +182,12 @@ describe('fault matrix: 2 APIs, 3 workers, one PostgreSQL and one bucket', { ski
     assert.equal(renderIds.size, RENDERS);
     assert.deepEqual(finished.map(({ id }) => id).sort(), [...renderIds.values()].sort(), 'records ≠ submits');
     for (const render of finished) {
-      assert.equal(render.status, 'completed', `${render.id} ${render.status}`);
+      const { id, status, attempts, failure_code, failure_message } = render;
+      assert.equal(
+        status,
+        'completed',
+        `${id} ${status} after ${attempts} start(s): ${failure_code} ${failure_message}`,
+      );
       assert.ok(render.attempts >= 1 && render.attempts <= 3, `${render.id} started ${render.attempts} times`);
     }
     const restarted = finished.filter(({ attempts }) => attempts > 1).length;

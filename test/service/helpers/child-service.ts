@@ -42,6 +42,10 @@ const service = await createService({
   progressIntervalMs: 50,
   webhooks: { pollMs: 50, retryBaseMs: 100 },
   queue: CHILD_QUEUE,
+  // FX_TEST_CHILD_LOG=1: the service's log lines on stderr, to see why a multi-process test failed.
+  ...(process.env.FX_TEST_CHILD_LOG
+    ? { log: (message, details) => console.error(`[${role} ${process.pid}] ${message}`, details ?? '') }
+    : {}),
 });
 if (role === ServiceRole.worker) console.log('working');
 else console.log(`listening ${(await service.listen(0)).url}`);
