@@ -2,7 +2,7 @@
 // database, reached through a TCP proxy that can cut connections, and one S3 bucket (s3rver). Assets and 50 renders
 // are submitted through both APIs with Idempotency-Key (some sent twice at once, to both), in waves, while the
 // faults of helpers/faults.ts are injected one after another. Then every render must have completed exactly once,
-// with one asset, record, job, output and webhook each. Runs in `npm run test:postgres`; skipped on SQLite.
+// with one asset, record, job, output and webhook each. Runs on its own: `npm run test:faults` (about a minute).
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,9 @@ import { exited, startChild, startReceiver, type ChildService } from './helpers/
 import { storedAssetEntries, storedKeys } from './helpers/storage.js';
 import { projectZip } from './helpers/zip-builder.js';
 
-const skip = onPostgres ? false : 'PostgreSQL only (npm run test:postgres)';
+/** Set by `npm run test:faults` and the `fault matrix` step of `npm test`, which run this file on its own. */
+const FAULTS_ENV = 'FX_TEST_FAULTS';
+const skip = !onPostgres || !process.env[FAULTS_ENV] ? `its own run (npm run test:faults, ${FAULTS_ENV}=1)` : false;
 
 const RENDERS = 50;
 /** Every how many-th request of a wave is sent twice at once, to both APIs, with one key. */
