@@ -61,9 +61,8 @@ await step('service on PostgreSQL + S3', 'node', [...nodeTestRunner, '--test-con
   FX_TEST_STORAGE: 's3',
   FX_TEST_LABEL: 'postgres',
 });
-// Several API and worker processes on one PostgreSQL and one bucket while faults are injected (about a minute;
-// docs/service.md). Run as a plain script, not under `--test`: its test process was seen, now and then, spinning
-// instead of exiting there after its test ended (not so run directly), which would hold `npm test` forever.
+// Several API and worker processes on one PostgreSQL and one bucket while faults are injected (about half a minute;
+// docs/service.md), on its own: it restarts its database and needs the machine's cores for its five processes.
 await step('fault matrix', 'node', [...nodeTestRunner.filter((arg) => arg !== '--test'), FAULT_MATRIX], {
   FX_TEST_DATABASE: 'postgres',
   FX_TEST_FAULTS: '1',
