@@ -9,9 +9,12 @@ import { join } from 'node:path';
 const nodeTests = readdirSync('test', { recursive: true })
   .filter((file) => file.endsWith('.node.test.ts'))
   .map((file) => join('test', file));
-// The service suite again with its records in PostgreSQL (a throwaway cluster per test process): the service's own
-// tests and its hostile-input ones; test/service/postgres.node.test.ts runs only here.
+// The service suite again as the scale-out deployment: records in PostgreSQL (a throwaway cluster per test process)
+// and files in S3 (s3rver, a bucket per service): the service's own tests and its hostile-input ones;
+// test/service/postgres.node.test.ts runs only here.
 const postgresTests = nodeTests.filter((file) => /^test\/(service\/|security\/service-)/.test(file));
+// Skipped in the runs above (it needs FX_TEST_FAULTS); run as its own step below.
+const FAULT_MATRIX = join('test', 'service', 'fault-matrix.node.test.ts');
 const closing = /^(\w+): (\d+) passed, (\d+) failed/;
 const results = [];
 
@@ -53,9 +56,17 @@ await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
 await step('format', 'npx', ['prettier', '--check', '.']);
 await step('build', 'node', ['scripts/build.mjs']);
 await step('node tests', 'node', [...nodeTestRunner, '--test-concurrency=2', ...nodeTests]);
-await step('service on PostgreSQL', 'node', [...nodeTestRunner, '--test-concurrency=2', ...postgresTests], {
+await step('service on PostgreSQL + S3', 'node', [...nodeTestRunner, '--test-concurrency=2', ...postgresTests], {
   FX_TEST_DATABASE: 'postgres',
+  FX_TEST_STORAGE: 's3',
   FX_TEST_LABEL: 'postgres',
+});
+// Several API and worker processes on one PostgreSQL and one bucket while faults are injected (about half a minute;
+// docs/service.md), on its own: it restarts its database and needs the machine's cores for its five processes.
+await step('fault matrix', 'node', [...nodeTestRunner.filter((arg) => arg !== '--test'), FAULT_MATRIX], {
+  FX_TEST_DATABASE: 'postgres',
+  FX_TEST_FAULTS: '1',
+  FX_TEST_LABEL: 'faults',
 });
 await step('browser tests', 'npx', ['wtr']);
 await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);

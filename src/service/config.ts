@@ -90,7 +90,7 @@ export interface QueueSettings {
   readonly pollingIntervalSeconds: number;
   /** How often expired leases are looked for. */
   readonly maintenanceIntervalSeconds: number;
-  /** How often a worker enqueues queued renders that have no job (a submit cut off between its two steps). */
+  /** How often a worker gives queued renders whose job failed for good (retries used up) their job back. */
   readonly sweepIntervalMs: number;
 }
 
@@ -198,7 +198,9 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     chunks: resolveChunkSettings(config.chunks),
     chunkRenderer: config.chunkRenderer ?? REAL_CHUNK_RENDERER,
     workerId: config.workerId ?? `${hostname()}:${process.pid}`,
-    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, ''),
+    // Not a string: left for `checkConfig` to refuse.
+    publicBaseUrl:
+      typeof config.publicBaseUrl === 'string' ? config.publicBaseUrl.replace(/\/+$/, '') : config.publicBaseUrl,
     signedUrlTtlSeconds: config.signedUrlTtlSeconds ?? 900,
     maxAttempts: config.maxAttempts ?? 3,
     progressIntervalMs: config.progressIntervalMs ?? 500,

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { RenderStatus } from '../wire/constants.js';
 import { chainAuthenticators } from './auth/authenticator.js';
+import { checkConfig } from './config-check.js';
 import { resolveConfig, ServiceRole, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { DatabaseError } from './db/errors.js';
@@ -38,6 +39,8 @@ export interface Service {
  * in-process queue) and recovers from a previous crash before taking jobs: renders left `rendering` are queued
  * again, or failed with `render_interrupted` after `maxAttempts` starts. With `databaseUrl` the queue is pg-boss
  * and `role` may split the service: `api` processes serve HTTP, `worker` processes render and send webhooks.
+ * Settings that cannot work (a negative lease, a timer past Node's limit, an unknown `limits` key) throw
+ * `service_config_invalid` with one issue per problem, before anything is opened.
  *
  * @example
  * const service = await createService({ dataDir: '.fx/service', render });
@@ -45,6 +48,7 @@ export interface Service {
  */
 export async function createService(input: ServiceConfig): Promise<Service> {
   const config = resolveConfig(input);
+  checkConfig(config, { ...input });
   const { role } = config;
   if (role !== ServiceRole.embedded && !config.databaseUrl)
     throw new DatabaseError('database_required', `the "${role}" role needs "databaseUrl" (PostgreSQL), got none`);
@@ -85,11 +89,19 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   // Start-up sweeps that assume no other process: pg-boss's leases replace crash recovery.
   if (!stores.postgres) await recoverInterrupted(context);
   if (role === ServiceRole.embedded) await context.idempotency.clearInFlight();
-  const purge = setInterval(() => void context.idempotency.purgeExpired(config.now()), PURGE_INTERVAL_MS);
+  // A database away at that moment must not end the process with an unhandled rejection.
+  const purge = setInterval(
+    () =>
+      context.idempotency
+        .purgeExpired(config.now())
+        .catch((error) => config.log('idempotency keys not purged', { error: String(error) })),
+    PURGE_INTERVAL_MS,
+  );
   purge.unref();
 
-  // Queued renders without a job (a submit cut off between storing and enqueueing) get one; a render that has a
-  // job keeps it (pg-boss skips the repeated job id).
+  // Queued renders get their jobs: on SQLite the in-process queue starts empty, so this rebuilds it. On PostgreSQL a
+  // render and its job are stored in one transaction; the start-up and periodic sweep is a safety net that revives
+  // a queued render's job that used up its retries (a database away longer than the backoff).
   const enqueueQueued = async () => {
     for (const id of await context.renders.queuedIds()) await queue.enqueue(id);
   };

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildZip, projectZip, type RawEntry } from './helpers/zip-builder.js';
 import { compositionHtml, startTestService, zipInit, type TestService } from './helpers/harness.js';
@@ -306,8 +304,7 @@ describe('POST /v3/assets', () => {
       Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0),
     );
     assert.ok(!Number.isNaN(Date.parse(asset.created_at)));
-    const stored = await readFile(join(test_.dataDir, 'blobs', 'assets', asset.asset_id, 'assets', 'logo.svg'), 'utf8');
-    assert.equal(stored, '<svg/>');
+    assert.equal(await test_.readStored(`assets/${asset.asset_id}/assets/logo.svg`), '<svg/>');
   });
 
   test('accepts another entry named by "composition"', async () => {

@@ -7,6 +7,7 @@ import {
   jsonInit,
   startTestService,
   uploadProject,
+  waitFor,
   zipInit,
   type RenderJson,
   type TestService,
@@ -110,6 +111,53 @@ describe('Idempotency-Key', () => {
     const corrected = await submit({ asset_id: assetId, fps: 1 }, 'fix-1');
     assert.equal(corrected.status, 202);
     assert.equal(corrected.headers.get('idempotent-replayed'), null);
+  });
+
+  /** Makes the store's `method` fail `times` times, as a database away for a moment would. */
+  const failing = (method: 'complete' | 'release', times: number) => {
+    const store = test_.service.context.idempotency as unknown as Record<string, (...args: unknown[]) => Promise<void>>;
+    const original = store[method]!;
+    let left = times;
+    store[method] = async (...args) => {
+      if (left-- > 0) throw new Error('connection terminated unexpectedly');
+      return original.apply(store, args);
+    };
+    return () => (store[method] = original);
+  };
+
+  test('an answer the database could not record at once is recorded later: the retry replays it', async () => {
+    const restore = failing('complete', 2);
+    try {
+      const before_ = await test_.count('renders');
+      const first = await submit({ asset_id: assetId, fps: 2 }, 'late-complete');
+      assert.equal(first.status, 202, 'the render was stored: the client gets its answer');
+      const { render_id } = (await first.json()) as RenderJson;
+      const retry = await waitFor(async () => {
+        const response = await submit({ asset_id: assetId, fps: 2 }, 'late-complete');
+        if (response.status === 409) return undefined;
+        return response;
+      });
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      assert.equal(((await retry.json()) as RenderJson).render_id, render_id);
+      assert.equal(await test_.count('renders'), before_ + 1);
+    } finally {
+      restore();
+    }
+  });
+
+  test('a key the database could not release at once is released later: the retry runs again', async () => {
+    const restore = failing('release', 2);
+    try {
+      assert.equal((await submit({ asset_id: assetId, fps: 0 }, 'late-release')).status, 400);
+      // In flight until released (409); then the same request runs again, and is refused again.
+      const retry = await waitFor(async () => {
+        const response = await submit({ asset_id: assetId, fps: 0 }, 'late-release');
+        return response.status === 409 ? undefined : response;
+      });
+      assert.equal(retry.status, 400);
+    } finally {
+      restore();
+    }
   });
 
   test('keys are scoped per endpoint: one value serves the upload and the submit', async () => {

@@ -107,6 +107,21 @@ describe('pg-boss job queue', { skip }, () => {
     assert.ok(third - second >= 2000, `second retry after ${third - second} ms`);
   });
 
+  test('enqueueing a render whose job used up its retries gives it its job back (the sweep of queued renders)', async () => {
+    const { queue, pool } = await (await newDatabase())({ retryLimit: 0 });
+    let starts = 0;
+    queue.start(async () => {
+      if (++starts === 1) throw new Error('database away');
+    });
+    await queue.enqueue('rnd_exhausted');
+    await waitFor(async () => {
+      const { rows } = await pool.query(`SELECT state FROM pgboss.job WHERE id = $1`, [jobIdOf('rnd_exhausted')]);
+      return rows[0]?.state === 'failed' ? true : undefined;
+    });
+    await queue.enqueue('rnd_exhausted');
+    await waitFor(() => (starts === 2 ? true : undefined), 10_000, 'the job run again');
+  });
+
   test("a dead worker's job comes back after its lease, to another worker, marked leased", async () => {
     const open = await newDatabase();
     const dead = await open();

@@ -2,13 +2,14 @@
 // `worker` processes (child-service.ts, real-time test renderer, 5 s job leases). Runs in `npm run test:postgres`.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createApiKey } from '../../src/service/admin-commands.js';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { newTestLocation, onPostgres, removeTestLocation, type TestLocation } from './helpers/database.js';
 import { compositionHtml, jsonInit, waitFor, zipInit, type RenderJson } from './helpers/harness.js';
+import { storedKeys } from './helpers/storage.js';
 import { exited, startChild, startReceiver, type ChildService } from './helpers/service-processes.js';
 import { projectZip } from './helpers/zip-builder.js';
 
@@ -65,7 +66,10 @@ describe('api and worker processes', { skip }, () => {
     );
   const deliveriesOf = (callbackId: string) =>
     receiver.received.filter(({ body }) => JSON.parse(body).data.callback_id === callbackId);
-  const outputsOf = async (id: string) => (await readdir(join(location.dataDir, 'blobs', 'renders', id))).sort();
+  const outputsOf = async (id: string) =>
+    (await storedKeys(location.dataDir, location.s3, `renders/${id}/`)).map(({ key }) =>
+      key.slice(`renders/${id}/`.length),
+    );
 
   test('renders submitted to either API are each rendered once, by the workers, one webhook each', async () => {
     const submitted = await Promise.all(Array.from({ length: 6 }, (_, i) => submit(apis[i % 2]!, `many-${i}`)));

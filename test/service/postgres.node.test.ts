@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { migrate, MIGRATIONS } from '../../src/service/db/migrations.postgres.js';
-import { openPostgres } from '../../src/service/db/postgres.js';
+import { isConnectionLost, openPostgres, retryOnConnectionLoss } from '../../src/service/db/postgres.js';
 import type { Stores } from '../../src/service/db/stores.js';
 import { newId } from '../../src/service/ids.js';
 import { createService, type Service } from '../../src/service/service.js';
@@ -232,12 +232,14 @@ describe('dropped connections', { skip }, () => {
     await removeTestLocation(location);
   });
 
-  test('a connection killed between the state change and its webhook leaves neither written', async () => {
+  test('a connection killed between the state change and its webhook leaves neither written; the transition is retried', async () => {
     const id = await newRender(stores, accountId);
     await stores.renders.claim(id, Date.now());
-    // Hold the webhook insert, which runs after the render's UPDATE in the same transaction, then kill it there.
+    // Hold the first webhook insert, which runs after the render's UPDATE in the same transaction, then kill it
+    // there. The sequence is not rolled back: the retry's insert is not held.
+    await admin.query(`CREATE SEQUENCE hold_once`);
     await admin.query(`CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$`);
+      BEGIN IF nextval('hold_once') = 1 THEN PERFORM pg_sleep(30); END IF; RETURN NEW; END $$`);
     await admin.query('CREATE TRIGGER hold BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION hold()');
     try {
       const completing = stores.renders.complete(id, COMPLETED, webhook(id, accountId));
@@ -251,17 +253,43 @@ describe('dropped connections', { skip }, () => {
       }
       assert.ok(pid, 'the transaction reached the webhook insert');
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-      await assert.rejects(completing);
+      // Applied by the retry: the killed transaction's UPDATE did not commit, or the conditional retry would not.
+      assert.equal(await completing, true);
     } finally {
       await admin.query('DROP TRIGGER hold ON webhook_deliveries');
       await admin.query('DROP FUNCTION hold()');
+      await admin.query('DROP SEQUENCE hold_once');
     }
     const render = await stores.renders.find(id);
-    assert.deepEqual([render?.status, render?.videoKey], ['rendering', null]);
+    assert.deepEqual([render?.status, render?.videoKey], ['completed', COMPLETED.videoKey]);
+    // The killed transaction's webhook did not commit either: one row, the retry's.
     const { rows } = await admin.query('SELECT 1 FROM webhook_deliveries WHERE render_id = $1', [id]);
-    assert.equal(rows.length, 0);
-    // The pool dropped the dead connection and goes on: the transition can be made now.
-    assert.equal(await stores.renders.complete(id, COMPLETED, webhook(id, accountId)), true);
+    assert.equal(rows.length, 1);
+  });
+
+  test('only a lost connection is retried, a refused statement is not', async () => {
+    const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    let calls = 0;
+    assert.equal(
+      await retryOnConnectionLoss(async () => {
+        if (++calls < 3) throw calls === 1 ? lost : new Error('Connection terminated unexpectedly');
+        return 'done';
+      }),
+      'done',
+    );
+    assert.equal(calls, 3);
+    const refused = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+    calls = 0;
+    await assert.rejects(
+      retryOnConnectionLoss(async () => {
+        calls++;
+        throw refused;
+      }),
+      refused,
+    );
+    assert.equal(calls, 1);
+    for (const code of ['08006', '57P03', 'ECONNRESET', 'ECONNREFUSED']) assert.ok(isConnectionLost({ code }), code);
+    for (const code of ['23505', '40001', '42P01', undefined]) assert.ok(!isConnectionLost({ code }), String(code));
   });
 
   test('a database restart: the pool reconnects, idle connections lost are logged, not thrown', async () => {

@@ -71,3 +71,39 @@ export async function transaction<T>(pool: PgPool, work: (client: Queryable) => 
     client.release(broken);
   }
 }
+
+/**
+ * SQLSTATEs of a connection the server ended or would not take: class 08 (connection exception), 57P01–57P03
+ * (terminated by an administrator or a crash, the server shutting down or starting up).
+ */
+const CONNECTION_STATES = /^(08|57P0[123])/;
+const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Whether `error` says the connection went away, not that the statement was refused. pg reports a socket that
+ * closed mid-query with a bare `Error('Connection terminated…')`, without a code, hence the message test.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (CONNECTION_STATES.test(code) || SOCKET_CODES.has(code))) return true;
+  return error instanceof Error && error.message.startsWith('Connection terminated');
+}
+
+/** Waits between tries of {@link retryOnConnectionLoss}: about 7 s in all, a restart or a failover's blink. */
+export const RECONNECT_DELAYS_MS = [100, 400, 1_500, 5_000] as const;
+
+/**
+ * Runs `work` again while it fails because the connection was lost. Only for work that is safe to repeat when a
+ * lost COMMIT may have gone through: conditional transitions (`UPDATE … WHERE status = …`) apply once.
+ */
+export async function retryOnConnectionLoss<T>(work: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await work();
+    } catch (error) {
+      const delay = RECONNECT_DELAYS_MS[tries];
+      if (delay === undefined || !isConnectionLost(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

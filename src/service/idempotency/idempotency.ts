@@ -11,10 +11,37 @@ import type { IdempotencyStore } from './idempotency-store.js';
  */
 export const IN_FLIGHT_LIMIT_MS = 600_000;
 
+/**
+ * Waits between tries to record a request's outcome on its key while the database is away (about a minute in all).
+ * Without them the key stayed in flight for `IN_FLIGHT_LIMIT_MS` and every retry was refused as in progress (found
+ * by the fault matrix: a connection cut between the request's work and its answer).
+ */
+export const SETTLE_RETRY_MS = [100, 400, 1_500, 5_000, 15_000, 40_000] as const;
+
 export interface IdempotencyOptions {
   readonly store: IdempotencyStore;
   readonly ttlSeconds: number;
   readonly now: () => number;
+  readonly log?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+/**
+ * Records the outcome on the key (`complete` or `release`); when the database refuses, tries again in the background
+ * and lets the request answer meanwhile: retries of it are told the key is in progress until then, and get the
+ * remembered answer (or run again, after a release) once it landed.
+ */
+function settle(work: () => Promise<void>, log: IdempotencyOptions['log'], key: string): Promise<void> {
+  const later = (tries: number): void => {
+    setTimeout(
+      () =>
+        work().catch((error) => {
+          if (tries + 1 < SETTLE_RETRY_MS.length) later(tries + 1);
+          else log?.('idempotency key left in flight', { key, error: String(error) });
+        }),
+      SETTLE_RETRY_MS[tries],
+    ).unref();
+  };
+  return work().catch(() => later(0));
 }
 
 /** What makes two requests "the same": method, path, query, content type and the exact body bytes. */
@@ -74,14 +101,17 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
           headers: { [Header.contentType]: 'application/json', [Header.idempotentReplayed]: 'true' },
         });
     }
+    const release = () => settle(() => options.store.release(scope), options.log, key);
     try {
       await next();
     } catch (error) {
-      await options.store.release(scope);
+      await release();
       throw error;
     }
-    if (c.res.status >= 200 && c.res.status < 300)
-      await options.store.complete(scope, c.res.status, await c.res.clone().text());
-    else await options.store.release(scope);
+    if (c.res.status >= 200 && c.res.status < 300) {
+      const status = c.res.status;
+      const body = await c.res.clone().text();
+      await settle(() => options.store.complete(scope, status, body), options.log, key);
+    } else await release();
   };
 }

@@ -1,6 +1,12 @@
+import type { RenderStore } from '../renders/render-store.js';
+import type { NewRender, RenderRow } from '../renders/render-types.js';
 import { AbortReason, jobKey, type ChunkJob, type Job, type JobPayload, type JobQueue } from './job-queue.js';
 
-/** In-process FIFO queue with a concurrency limit (the embedded default). */
+/**
+ * In-process FIFO queue with a concurrency limit (the embedded default). Its jobs live in memory, so they cannot
+ * share SQLite's transaction and need not: a process that dies between storing a render and enqueueing it loses
+ * the whole queue anyway, and the service enqueues every `queued` render again when it starts.
+ */
 export class LocalJobQueue implements JobQueue {
   private readonly pending: JobPayload[] = [];
   private readonly running = new Map<string, { job: JobPayload; controller: AbortController; done: Promise<void> }>();
@@ -8,6 +14,7 @@ export class LocalJobQueue implements JobQueue {
   private stopped = false;
 
   constructor(
+    private readonly renders: RenderStore,
     private readonly concurrency: number,
     private readonly onError: (renderId: string, error: unknown) => void = () => {},
   ) {}
@@ -15,6 +22,14 @@ export class LocalJobQueue implements JobQueue {
   start(handler: (job: Job) => Promise<void>): void {
     this.handler = handler;
     this.pump();
+  }
+
+  async submit(render: NewRender): Promise<RenderRow> {
+    await this.renders.create(render);
+    // Read before enqueueing: the answer shows the render as submitted (`queued`), whatever the job does next.
+    const created = (await this.renders.find(render.id))!;
+    await this.enqueue(render.id);
+    return created;
   }
 
   async enqueue(renderId: string, chunk?: ChunkJob): Promise<void> {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { transaction, type PgPool, type Queryable } from '../db/postgres.js';
+import { PostgresRenderStore } from '../renders/render-store.postgres.js';
+import type { NewRender, RenderRow } from '../renders/render-types.js';
 import { AbortReason, jobKey, type ChunkJob, type Job, type JobPayload, type JobQueue } from './job-queue.js';
 
 /** The pg-boss queue of render jobs. */
@@ -66,12 +68,15 @@ export class PgBossJobQueue implements JobQueue {
   private stopped = false;
   private polling = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  private readonly renders: PostgresRenderStore;
 
   private constructor(
     private readonly pool: PgPool,
     private readonly boss: PgBoss,
     private readonly options: PgBossQueueOptions,
-  ) {}
+  ) {
+    this.renders = new PostgresRenderStore(pool);
+  }
 
   /**
    * Installs or updates pg-boss's tables and the render queue. Processes starting together take turns under an
@@ -113,9 +118,27 @@ export class PgBossJobQueue implements JobQueue {
     void this.poll();
   }
 
+  /** The render's row and its job in one transaction: a job insert that fails takes the render with it. */
+  async submit(render: NewRender): Promise<RenderRow> {
+    const created = await transaction(this.pool, async (client) => {
+      const row = await this.renders.insert(client, render);
+      await this.boss.send(RENDER_QUEUE, { renderId: render.id }, { id: jobIdOf(render.id), db: bossDb(client) });
+      return row;
+    });
+    void this.poll();
+    return created;
+  }
+
+  /**
+   * Inserts the job of a render or of one of its chunks. A render's job that failed for good (its retries used up
+   * while the database was away) is revived: the sweep of `queued` renders calls this, and a queued render must
+   * have a live job.
+   */
   async enqueue(renderId: string, chunk?: ChunkJob): Promise<void> {
     const payload: JobPayload = chunk ? { renderId, chunk } : { renderId };
-    await this.boss.send(RENDER_QUEUE, payload, { id: jobIdOf(jobKey(payload)) });
+    const id = jobIdOf(jobKey(payload));
+    if ((await this.boss.send(RENDER_QUEUE, payload, { id })) === null && !chunk)
+      await this.boss.retry(RENDER_QUEUE, id);
     // A process that works the queue takes its own submits without waiting for the next poll.
     void this.poll();
   }

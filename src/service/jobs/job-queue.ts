@@ -1,3 +1,5 @@
+import type { NewRender, RenderRow } from '../renders/render-types.js';
+
 /** Why a running job was aborted. */
 export const AbortReason = {
   deleted: 'render_deleted',
@@ -45,6 +47,12 @@ export interface Job extends JobPayload {
  */
 export interface JobQueue {
   start(handler: (job: Job) => Promise<void>): void;
+  /**
+   * Stores a new render `queued` and its job as one, and returns the stored row: with pg-boss both are inserted in
+   * one PostgreSQL transaction, so a submit that returns has its job and one that fails leaves neither.
+   */
+  submit(render: NewRender): Promise<RenderRow>;
+  /** Gives an already stored render (or one of its chunks) its job (none is added when it has one). */
   enqueue(renderId: string, chunk?: ChunkJob): Promise<void>;
   /** Drops the render's pending jobs (its chunks' too) and aborts its running ones. */
   cancel(renderId: string, reason: AbortReason): void;

@@ -12,7 +12,7 @@ export async function openJobQueue(config: ResolvedConfig, stores: Stores): Prom
     renderId === undefined
       ? config.log('job queue error', { error: String(error) })
       : config.log('job crashed', { renderId, error: String(error) });
-  if (!stores.postgres) return new LocalJobQueue(config.concurrency, onError);
+  if (!stores.postgres) return new LocalJobQueue(stores.renders, config.concurrency, onError);
   const { PgBossJobQueue } = await import('./job-queue.pgboss.js');
   return PgBossJobQueue.open(stores.postgres, {
     ...config.queue,

@@ -1,5 +1,5 @@
 import { RenderStatus } from '../../wire/constants.js';
-import { transaction, type PgPool } from '../db/postgres.js';
+import { retryOnConnectionLoss, transaction, type PgPool, type Queryable } from '../db/postgres.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.postgres.js';
 import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
@@ -20,19 +20,31 @@ export class PostgresRenderStore implements RenderStore {
     return rows[0] && toRender(rows[0]);
   }
 
-  /** Runs a state change and, when it applied, inserts its webhook in the same transaction. */
+  /**
+   * Runs a state change and, when it applied, inserts its webhook in the same transaction. A connection lost on the
+   * way is waited out (`retryOnConnectionLoss`): the change is conditional, so a retry after a COMMIT that did go
+   * through applies nothing. Without it, a database restart while a render was being completed turned the render
+   * into `render_failed` (the job took the lost connection for the renderer's error; found by the fault matrix).
+   */
   private transition(sql: string, params: unknown[], webhook: NewWebhookDelivery | undefined): Promise<boolean> {
-    return transaction(this.pool, async (client) => {
-      const applied = (await client.query(sql, params)).rowCount === 1;
-      if (applied && webhook) await insertWebhookDelivery(client, webhook);
-      return applied;
-    });
+    return retryOnConnectionLoss(() =>
+      transaction(this.pool, async (client) => {
+        const applied = (await client.query(sql, params)).rowCount === 1;
+        if (applied && webhook) await insertWebhookDelivery(client, webhook);
+        return applied;
+      }),
+    );
   }
 
   async create(render: NewRender) {
-    await this.pool.query(
+    await this.insert(this.pool, render);
+  }
+
+  /** Inserts a new render through `db` (the job queue's transaction, or the pool) and returns its row. */
+  async insert(db: Queryable, render: NewRender): Promise<RenderRow> {
+    const { rows } = await db.query<Row>(
       `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
-       VALUES ($1, $2, $3, '${RenderStatus.queued}', $4, $5, $6, $7)`,
+       VALUES ($1, $2, $3, '${RenderStatus.queued}', $4, $5, $6, $7) RETURNING *`,
       [
         render.id,
         render.accountId,
@@ -43,6 +55,7 @@ export class PostgresRenderStore implements RenderStore {
         render.createdAt,
       ],
     );
+    return toRender(rows[0]!);
   }
 
   async get(accountId: string, id: string) {

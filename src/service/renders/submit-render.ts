@@ -56,7 +56,7 @@ async function loadSource(
 }
 
 /**
- * Validates a submit body, its source and its variables, stores the render as `queued` and enqueues its job.
+ * Validates a submit body, its source and its variables, stores the render as `queued` with its job.
  * Nothing is stored unless every check passed.
  */
 export async function submitRender(context: ServiceContext, principal: Principal, body: unknown): Promise<RenderRow> {
@@ -81,7 +81,7 @@ export async function submitRender(context: ServiceContext, principal: Principal
       { path: URL_ENTRY, content: new TextEncoder().encode(source.page) },
     ]);
   try {
-    await context.renders.create({
+    return await context.queue.submit({
       id,
       accountId: principal.accountId,
       credentialId: principal.credentialId,
@@ -94,8 +94,4 @@ export async function submitRender(context: ServiceContext, principal: Principal
     if (source.page !== undefined) await context.storage.deletePrefix(StorageKey.render(id));
     throw error;
   }
-  // Read before enqueueing: the answer shows the render as submitted (`queued`), whatever the queue does next.
-  const created = (await context.renders.find(id))!;
-  await context.queue.enqueue(id);
-  return created;
 }

@@ -1,15 +1,17 @@
 /**
  * The service as its own process, for the crash and multi-process tests:
  * `node --import tsx child-service.ts <dataDir> [embedded|api|worker]` prints `listening <url>` (or `working`, for a
- * worker) once ready, then `rendering <id>` for each render it starts (`joining <id>` for each chunked one it joins); FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_CONCURRENCY sets its
+ * worker) once ready, then `rendering <id>` for each render it starts (`joining <id>` for each chunked one it joins); FX_SERVICE_DATABASE_URL puts its records in PostgreSQL, FX_SERVICE_S3_* its files in S3, FX_SERVICE_CONCURRENCY sets its
  * concurrency. Frames are produced in real time so a test can kill it mid-render; leases are short (seconds) so a
  * killed worker's render comes back quickly.
  */
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ServiceRole } from '../../../src/service/config.js';
 import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
 import { chunkSettingsFromEnv } from '../../../src/service/jobs/chunk-settings.js';
 import { createService } from '../../../src/service/service.js';
+import { s3SettingsFromEnv } from '../../../src/service/storage/s3-settings.js';
+import { S3BlobStorage } from '../../../src/service/storage/blob-storage.s3.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
 
 /** The queue settings of child services: a killed worker's job is back within about 5 s + 1 s. */
@@ -23,10 +25,13 @@ const CHILD_QUEUE = {
 const renderer = createFfmpegRenderer({ realtime: true });
 const [dataDir, role = ServiceRole.embedded] = process.argv.slice(2) as [string | undefined, ServiceRole?];
 if (!dataDir) throw new Error('usage: child-service.ts <dataDir> [embedded|api|worker]');
+const s3 = s3SettingsFromEnv(process.env);
 const service = await createService({
   role,
   dataDir,
   databaseUrl: process.env[DATABASE_URL_ENV],
+  // Processes of one test share `dataDir`: each downloads projects into a cache of its own.
+  ...(s3 ? { storage: new S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache', String(process.pid)) }) } : {}),
   render: (options) => {
     // Which process renders what, for tests that kill the one rendering.
     console.log(`rendering ${basename(dirname(options.outputPath))}`);
@@ -49,6 +54,10 @@ const service = await createService({
   progressIntervalMs: 50,
   webhooks: { pollMs: 50, retryBaseMs: 100 },
   queue: CHILD_QUEUE,
+  // FX_TEST_CHILD_LOG=1: the service's log lines on stderr, to see why a multi-process test failed.
+  ...(process.env.FX_TEST_CHILD_LOG
+    ? { log: (message, details) => console.error(`[${role} ${process.pid}] ${message}`, details ?? '') }
+    : {}),
 });
 if (role === ServiceRole.worker) console.log('working');
 else console.log(`listening ${(await service.listen(0)).url}`);

@@ -1,7 +1,7 @@
 /**
  * The database the service tests run on: SQLite in each test's data folder (default), or PostgreSQL with
  * `FX_TEST_DATABASE=postgres` (npm run test:postgres): one throwaway cluster per test process, a fresh database for
- * every service a test starts. Tests read and write rows through `openTestDb` with `?` placeholders on both.
+ * every service a test starts; with `FX_TEST_STORAGE=s3` its files go to a fresh S3 bucket (helpers/storage.ts). Tests read and write rows through `openTestDb` with `?` placeholders on both.
  */
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,10 @@ import pg from 'pg';
 import { DATABASE_URL_ENV } from '../../../src/service/db/open-stores.js';
 import { PG_TYPES } from '../../../src/service/db/postgres.js';
 import { DATABASE_FILE } from '../../../src/service/db/stores.sqlite.js';
+import type { BlobStorage } from '../../../src/service/storage/blob-storage.js';
+import type { S3Settings } from '../../../src/service/storage/s3-settings.js';
 import { sharedPostgresCluster } from '../../fixtures/postgres-cluster.js';
+import { newTestBucket, s3Env, testStorage } from './storage.js';
 
 export const TEST_DATABASE_ENV = 'FX_TEST_DATABASE';
 export const onPostgres = process.env[TEST_DATABASE_ENV] === 'postgres';
@@ -20,12 +23,20 @@ export const onPostgres = process.env[TEST_DATABASE_ENV] === 'postgres';
 export interface TestLocation {
   readonly dataDir: string;
   readonly databaseUrl?: string;
+  /** On S3 (helpers/storage.ts): the service's storage, over the bucket of `s3`. */
+  readonly storage?: BlobStorage;
+  readonly s3?: S3Settings;
 }
 
-/** A fresh data folder and, on PostgreSQL, a fresh database. */
+/** A fresh data folder, on PostgreSQL a fresh database, on S3 a fresh bucket. */
 export async function newTestLocation(prefix = 'fx-service-test-'): Promise<TestLocation> {
   const dataDir = await mkdtemp(join(tmpdir(), prefix));
-  return onPostgres ? { dataDir, databaseUrl: await (await sharedPostgresCluster()).createDatabase() } : { dataDir };
+  const s3 = await newTestBucket();
+  return {
+    dataDir,
+    ...(onPostgres ? { databaseUrl: await (await sharedPostgresCluster()).createDatabase() } : {}),
+    ...(s3 ? { s3, storage: testStorage(dataDir, s3) } : {}),
+  };
 }
 
 /** Removes the data folder (the database goes with the cluster). */
@@ -35,6 +46,7 @@ export const removeTestLocation = (location: TestLocation) => rm(location.dataDi
 export const childEnv = (location: TestLocation): NodeJS.ProcessEnv => ({
   ...process.env,
   ...(location.databaseUrl ? { [DATABASE_URL_ENV]: location.databaseUrl } : {}),
+  ...s3Env(location.s3),
 });
 
 /** A connection of the test's own to a service's database. */

@@ -1,13 +1,12 @@
 /**
- * Starts a real service on 127.0.0.1 (random port, temp folder, the test database: helpers/database.ts) with the
+ * Starts a real service on 127.0.0.1 (random port, temp folder, the test database and storage: helpers/database.ts) with the
  * FFmpeg test renderer.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ServiceConfig } from '../../../src/service/config.js';
 import { createService, type Service } from '../../../src/service/service.js';
 import { newTestLocation, openTestDb, removeTestLocation, type TestLocation } from './database.js';
 import { createFfmpegRenderer } from './ffmpeg-renderer.js';
+import { storedAssetEntries, storedKeys, type StoredKey } from './storage.js';
 
 export interface TestService {
   readonly service: Service;
@@ -23,8 +22,12 @@ export interface TestService {
   count(table: string): Promise<number>;
   /** Rows of a query (`?` placeholders), read through a separate connection. */
   rows(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Files and folders under the stored assets and the temporary staging folder. */
+  /** The stored assets and anything half-written of an upload (helpers/storage.ts). */
   storedAssetEntries(): Promise<string[]>;
+  /** Every object stored under a key prefix, whether readers see it or not. */
+  storedKeys(prefix: string): Promise<StoredKey[]>;
+  /** A stored file's bytes, through the service's storage. */
+  readStored(key: string): Promise<string | undefined>;
   /** A second API key, of another account. */
   newKey(account: string): Promise<string>;
   close(): Promise<void>;
@@ -66,10 +69,11 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     },
     count: (table) => reader.count(table),
     rows: (sql, ...params) => reader.rows(sql, ...params),
-    storedAssetEntries: async () => {
-      const list = async (folder: string) =>
-        (await readdir(join(dataDir, 'blobs', folder)).catch(() => [] as string[])).map((name) => `${folder}/${name}`);
-      return [...(await list('assets')), ...(await list('.tmp'))];
+    storedAssetEntries: () => storedAssetEntries(dataDir, location.s3),
+    storedKeys: (prefix) => storedKeys(dataDir, location.s3, prefix),
+    readStored: async (key) => {
+      const bytes = await service.context.storage.read(key);
+      return bytes && new TextDecoder().decode(bytes);
     },
     close: async () => {
       await reader.close();

@@ -35,15 +35,16 @@ export interface ChildService {
   readonly joining: string[];
 }
 
-/** Starts child-service.ts in `role` and resolves once it is ready. */
+/** Starts child-service.ts in `role` (with more environment variables, e.g. FX_SERVICE_CONCURRENCY) once ready. */
 export function startChild(
   location: TestLocation,
   role: 'embedded' | 'api' | 'worker' = 'embedded',
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ChildService> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'test/service/helpers/child-service.ts', location.dataDir, role],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv(location) },
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...childEnv(location), ...env } },
   );
   const rendering: string[] = [];
   const joining: string[] = [];

@@ -20,6 +20,7 @@ export function assetRoutes(app: Hono<ServiceEnv>, context: ServiceContext): voi
       store: context.idempotency,
       ttlSeconds: config.idempotencyTtlSeconds,
       now: config.now,
+      log: config.log,
     }),
     async (c) => {
       const asset = await uploadAsset(

@@ -44,6 +44,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
       store: context.idempotency,
       ttlSeconds: config.idempotencyTtlSeconds,
       now: config.now,
+      log: config.log,
     }),
     async (c) => {
       let body: unknown;
