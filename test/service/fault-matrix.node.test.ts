@@ -32,9 +32,12 @@ const REPLAY_EVERY = 4;
 const REFUSED_DELIVERIES = 5;
 /** How long a wave is in flight before the next fault. */
 const WAVE_HEAD_START_MS = 300;
-const WORKER_ENV = { FX_SERVICE_CONCURRENCY: '2' };
+/** Chunked renders: 2 chunks of at least 10 frames, so the 1 s renders stay one job and the 3 s ones are split. */
+const WORKER_ENV = { FX_SERVICE_CONCURRENCY: '2', FX_SERVICE_CHUNK_WORKERS: '2', FX_SERVICE_CHUNK_MIN_FRAMES: '10' };
 /** A tiny composition: 1 s at 10 fps, 160×90 (the test renderer's size), in real time. */
 const PROJECT = projectZip({ 'index.html': compositionHtml({ duration: 1, width: 160, height: 90 }) });
+/** 3 s at 10 fps: two chunks of 15 frames, rendered by the real renderer (see child-service.ts). */
+const CHUNKED_PROJECT = projectZip({ 'index.html': compositionHtml({ duration: 3, width: 160, height: 90 }) });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -129,7 +132,11 @@ describe('fault matrix: 2 APIs, 3 workers, one PostgreSQL and one bucket', { ski
         '/v3/assets',
         `asset-${w}`,
         w * REPLAY_EVERY,
-        { method: 'POST', headers: { 'content-type': 'application/zip' }, body: PROJECT as Uint8Array<ArrayBuffer> },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/zip' },
+          body: (FAULTS[w]?.chunkedWave ? CHUNKED_PROJECT : PROJECT) as Uint8Array<ArrayBuffer>,
+        },
         'asset_id',
       );
       assetIds.push(assetId);
@@ -198,11 +205,22 @@ describe('fault matrix: 2 APIs, 3 workers, one PostgreSQL and one bucket', { ski
     const jobs = await context.query<{ id: string; state: string }>(
       `SELECT id, state FROM pgboss.job WHERE name = 'render'`,
     );
-    assert.deepEqual(jobs.map(({ id }) => id).sort(), [...renderIds.values()].map(jobIdOf).sort());
+    const renderJobIds = new Set([...renderIds.values()].map(jobIdOf));
+    const renderJobs = jobs.filter(({ id }) => renderJobIds.has(id));
+    assert.deepEqual(renderJobs.map(({ id }) => id).sort(), [...renderJobIds].sort());
     assert.ok(
-      jobs.every(({ state }) => state === 'completed'),
-      JSON.stringify(jobs.filter(({ state }) => state !== 'completed')),
+      renderJobs.every(({ state }) => state === 'completed'),
+      JSON.stringify(renderJobs.filter(({ state }) => state !== 'completed')),
     );
+    // Chunk jobs (the chunked wave's): none left waiting or running, every chunk done, each render joined once.
+    const chunkJobs = jobs.filter(({ id }) => !renderJobIds.has(id));
+    assert.ok(chunkJobs.length > 0, 'no render was chunked');
+    assert.ok(
+      chunkJobs.every(({ state }) => !['created', 'retry', 'active'].includes(state)),
+      JSON.stringify(chunkJobs.filter(({ state }) => ['created', 'retry', 'active'].includes(state))),
+    );
+    const chunks = await context.query<{ status: string }>(`SELECT status FROM render_chunks`);
+    assert.ok(chunks.length > 0 && chunks.every(({ status }) => status === 'done'), JSON.stringify(chunks));
 
     // Assets: one record and one stored tree per upload, nothing half-written.
     assert.equal(new Set(assetIds).size, waves);

@@ -22,6 +22,8 @@ export interface FaultContext {
 
 export interface Fault {
   readonly name: string;
+  /** The renders of the wave in flight when it is injected are long enough to be split into chunks. */
+  readonly chunkedWave?: boolean;
   /** Injects the fault and returns what it did. */
   inject(context: FaultContext): Promise<string>;
 }
@@ -50,6 +52,33 @@ export const FAULTS: readonly Fault[] = [
       workers.splice(workers.indexOf(worker), 1);
       workers.push(await startWorker());
       return `killed the worker (pid ${worker.child.pid}) rendering ${id}; started another`;
+    },
+  },
+  {
+    name: 'kill -9 of a worker mid-chunk',
+    chunkedWave: true,
+    async inject({ workers, query, startWorker }) {
+      const { renderId, index, worker } = await waitFor(
+        async () => {
+          const rows = await query<{ render_id: string; idx: number; worker: string }>(
+            `SELECT render_id, idx, worker FROM render_chunks WHERE status = 'rendering' AND frames_done > 0`,
+          );
+          for (const row of rows) {
+            // A chunk names its worker `<host>:<pid>` (ServiceConfig.workerId).
+            const pid = Number(row.worker.split(':').at(-1));
+            const worker = workers.find(({ child }) => child.pid === pid);
+            if (worker) return { renderId: row.render_id, index: row.idx, worker };
+          }
+          return undefined;
+        },
+        60_000,
+        'a chunk mid-way on a worker',
+      );
+      worker.child.kill('SIGKILL');
+      await exited(worker.child);
+      workers.splice(workers.indexOf(worker), 1);
+      workers.push(await startWorker());
+      return `killed the worker (pid ${worker.child.pid}) rendering chunk ${index} of ${renderId}; started another`;
     },
   },
   {
