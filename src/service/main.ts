@@ -21,6 +21,7 @@ import { installLastResort } from './last-resort.js';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, ROLE_ENV } from './main-defaults.js';
 import { createService } from './service.js';
 import { s3SettingsFromEnv } from './storage/s3-settings.js';
+import { processCacheDir } from './storage/tree-cache.js';
 
 const role = parseRole(process.env[ROLE_ENV]);
 const dataDir = process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR;
@@ -40,7 +41,10 @@ const s3 = s3SettingsFromEnv(process.env);
 const chunks = chunkSettingsFromEnv(process.env);
 // The AWS SDK takes most of a second to load: only a service that uses a bucket loads it.
 const storage =
-  s3 && new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache') });
+  s3 &&
+  new (await import('./storage/blob-storage.s3.js')).S3BlobStorage(s3, {
+    cacheDir: await processCacheDir(join(dataDir, 's3-cache')),
+  });
 
 // A worker serves no HTTP: no authorization server either (nor oidc-provider loaded).
 const oauth =

@@ -2,11 +2,11 @@
 // ones kept, never half-filled.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { TreeCache } from '../../src/service/storage/tree-cache.js';
+import { processCacheDir, TreeCache } from '../../src/service/storage/tree-cache.js';
 import { waitFor } from './helpers/harness.js';
 
 let root: string;
@@ -101,4 +101,32 @@ test('remove drops a copy at once; the next acquire fetches the tree again', asy
   assert.equal(existsSync(folder), false);
   await cache.acquire('renders/r/project', fill);
   assert.equal(fill.calls, 2);
+});
+
+test("each process keeps its own cache folder; this host's dead processes' folders go, others stay", async () => {
+  const parent = join(root, 'per-process');
+  const { spawnSync } = await import('node:child_process');
+  const { hostname } = await import('node:os');
+  const deadPid = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  }).stdout;
+  const host = hostname();
+  const folders = {
+    dead: `${host}-${deadPid}`,
+    running: `${host}-${process.ppid}`,
+    otherHost: `other-host.invalid-${deadPid}`,
+    notOurs: 'notes',
+  };
+  for (const folder of Object.values(folders)) await mkdir(join(parent, folder, 'assets'), { recursive: true });
+  const own = await processCacheDir(parent);
+  assert.equal(own, join(parent, `${host}-${process.pid}`));
+  assert.deepEqual(
+    (await readdir(parent)).sort(),
+    [folders.running, folders.otherHost, folders.notOurs].sort(),
+    'only the dead process of this host lost its folder',
+  );
+  assert.equal(
+    await processCacheDir(join(root, 'not-there-yet')),
+    join(root, 'not-there-yet', `${host}-${process.pid}`),
+  );
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inside } from './local-path.js';
 
@@ -88,4 +89,29 @@ export class TreeCache {
 
 async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/**
+ * This process's own cache folder under `parent` (`<host>-<pid>`): processes sharing a data folder (several
+ * `fx service worker`s on one machine) must not evict each other's trees in use, nor race to fill the same one.
+ * Folders left by this host's processes that are gone are removed first; other hosts' are theirs to clear.
+ */
+export async function processCacheDir(parent: string): Promise<string> {
+  const host = hostname();
+  for (const entry of await readdir(parent).catch(() => [])) {
+    const owner = /^(.+)-(\d+)$/.exec(entry);
+    if (owner?.[1] === host && !isRunning(Number(owner[2])))
+      await rm(join(parent, entry), { recursive: true, force: true });
+  }
+  return join(parent, `${host}-${process.pid}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
