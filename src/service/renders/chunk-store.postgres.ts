@@ -3,14 +3,13 @@ import { RenderStatus } from '../../wire/constants.js';
 import { transaction, type PgPool } from '../db/postgres.js';
 import {
   ChunkStatus,
+  RENDER_ON_PLAN,
   toChunk,
   type ChunkStore,
   type ChunkTableRow as Row,
   type StoredChunkResult,
 } from './chunk-store.js';
 
-const RENDER_ON_PLAN = `EXISTS (SELECT 1 FROM renders r WHERE r.id = render_chunks.render_id
-  AND r.status = '${RenderStatus.rendering}' AND r.attempts = render_chunks.render_attempt AND r.deleted_at IS NULL)`;
 const SUM_PROGRESS = `UPDATE renders SET stage = 'capturing', frames_done = GREATEST(frames_done,
     (SELECT COALESCE(SUM(c.frames_done), 0) FROM render_chunks c WHERE c.render_id = renders.id AND c.render_attempt = renders.attempts))
   WHERE id = $1 AND status = '${RenderStatus.rendering}' AND stage <> 'muxing'`;

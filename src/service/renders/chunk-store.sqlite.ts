@@ -3,15 +3,13 @@ import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import {
   ChunkStatus,
+  RENDER_ON_PLAN,
   toChunk,
   type ChunkStore,
   type ChunkTableRow as Row,
   type StoredChunkResult,
 } from './chunk-store.js';
 
-/** The chunk's render is live, `rendering` and on the attempt that planned the chunk. */
-const RENDER_ON_PLAN = `EXISTS (SELECT 1 FROM renders r WHERE r.id = render_chunks.render_id
-  AND r.status = '${RenderStatus.rendering}' AND r.attempts = render_chunks.render_attempt AND r.deleted_at IS NULL)`;
 /** The render's progress: the frames of its current plan's chunks, summed; never lower than before. */
 const SUM_PROGRESS = `UPDATE renders SET stage = 'capturing', frames_done = MAX(frames_done,
     (SELECT COALESCE(SUM(c.frames_done), 0) FROM render_chunks c WHERE c.render_id = renders.id AND c.render_attempt = renders.attempts))

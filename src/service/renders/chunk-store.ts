@@ -1,3 +1,4 @@
+import { RenderStatus } from '../../wire/constants.js';
 import type { FrameRange } from '../../render/chunk-plan.js';
 import type { ChunkResult } from '../../render/chunk-render.js';
 
@@ -9,6 +10,10 @@ export const ChunkStatus = {
   failed: 'failed',
 } as const;
 export type ChunkStatus = (typeof ChunkStatus)[keyof typeof ChunkStatus];
+
+/** SQL (both databases): the chunk's render is live, `rendering` and on the attempt that planned the chunk. */
+export const RENDER_ON_PLAN = `EXISTS (SELECT 1 FROM renders r WHERE r.id = render_chunks.render_id
+  AND r.status = '${RenderStatus.rendering}' AND r.attempts = render_chunks.render_attempt AND r.deleted_at IS NULL)`;
 
 /** What the join needs of a rendered chunk: its result without the local path (stored as JSON). */
 export type StoredChunkResult = Omit<ChunkResult, 'path'>;

@@ -28,6 +28,17 @@ export interface Fault {
   inject(context: FaultContext): Promise<string>;
 }
 
+/** `kill -9` of `worker`, and a new worker in its place. */
+async function killAndReplace(
+  worker: ChildService,
+  { workers, startWorker }: Pick<FaultContext, 'workers' | 'startWorker'>,
+): Promise<void> {
+  worker.child.kill('SIGKILL');
+  await exited(worker.child);
+  workers.splice(workers.indexOf(worker), 1);
+  workers.push(await startWorker());
+}
+
 export const FAULTS: readonly Fault[] = [
   {
     name: 'kill -9 of a worker mid-render',
@@ -47,10 +58,7 @@ export const FAULTS: readonly Fault[] = [
         60_000,
         'a render mid-way on a worker',
       );
-      worker.child.kill('SIGKILL');
-      await exited(worker.child);
-      workers.splice(workers.indexOf(worker), 1);
-      workers.push(await startWorker());
+      await killAndReplace(worker, { workers, startWorker });
       return `killed the worker (pid ${worker.child.pid}) rendering ${id}; started another`;
     },
   },
@@ -74,10 +82,7 @@ export const FAULTS: readonly Fault[] = [
         60_000,
         'a chunk mid-way on a worker',
       );
-      worker.child.kill('SIGKILL');
-      await exited(worker.child);
-      workers.splice(workers.indexOf(worker), 1);
-      workers.push(await startWorker());
+      await killAndReplace(worker, { workers, startWorker });
       return `killed the worker (pid ${worker.child.pid}) rendering chunk ${index} of ${renderId}; started another`;
     },
   },
