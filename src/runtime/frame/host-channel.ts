@@ -51,7 +51,9 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     case Message.seek: {
       await player.ready;
       const time = await player.seek(message.time);
-      await afterNextPaint({ presented: true });
+      const paintMs = await afterNextPaint();
+      // Composited only once rasterised and activated, off the main thread: one more frame where that may lag.
+      if (seeksAnswered++ === 0 || paintMs > SLOW_PAINT_MS) await afterNextPaint();
       return send({ type: Message.seeked, id: message.id, time });
     }
     case Message.setVariables: {
@@ -87,24 +89,29 @@ export function variablesMessage(variables: FrameVariables): VariablesMessage {
 }
 
 /**
- * Resolves right after the next frame was painted: a rAF runs before the main thread paints the new state, the task
- * it queues runs after. That paint is rasterised and activated later, off the main thread; with `presented`, it
- * waits one frame more (the browser begins the next frame only once the previous one was activated), so the host
- * page composites the new picture. Seeks need that: their promise is what a host screenshots after, and on a busy
- * machine a screenshot right after a one-frame answer showed the previous picture on real 1920×1080 blocks (first
- * seeks of code-typing 3 in 8, a map block 1 seek in 25; none in 8 and 25 with the extra frame). It costs a frame
- * per seek (scrub 7.8 → 18.6 ms when it was measured for seeks and live updates alike), so live updates, whose
- * figure is the DOM update, keep the one-frame answer. A hidden document paints nothing (and gets no rAF), so it
- * resolves at once.
+ * A seek answers once its frame was painted and, usually, composited into the host page: its promise is what a host
+ * screenshots after. The frame painted on the main thread is rasterised and activated later, on other threads; a
+ * screenshot right after the first answer showed the previous picture on real 1920×1080 blocks on a busy machine
+ * (first seeks of code-typing 3 in 8, a map block 1 seek in 25). Waiting one more frame on every seek cost scrub a
+ * frame (8 → 21 ms median, 1.9× the peer's). So the extra frame goes where raster lags: the first seek (the whole
+ * stage rasterised afresh) and a seek whose main-thread frame took longer than this (a heavy frame rasterises long).
  */
-function afterNextPaint({ presented = false } = {}): Promise<void> {
+const SLOW_PAINT_MS = 8;
+let seeksAnswered = 0;
+
+/**
+ * Resolves right after the next frame was painted — a rAF runs before the main thread paints the new state, the task
+ * it queues runs after — with the milliseconds between the two (style, layout and paint of that frame). A hidden
+ * document paints nothing (and gets no rAF), so it resolves at once, with 0.
+ */
+function afterNextPaint(): Promise<number> {
   return new Promise((resolve) => {
-    if (document.visibilityState === 'hidden') return resolve();
-    const afterPaint = () => {
+    if (document.visibilityState === 'hidden') return resolve(0);
+    requestAnimationFrame(() => {
+      const started = performance.now();
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
+      channel.port1.onmessage = () => resolve(performance.now() - started);
       channel.port2.postMessage(null);
-    };
-    requestAnimationFrame(presented ? () => requestAnimationFrame(afterPaint) : afterPaint);
+    });
   });
 }
