@@ -61,7 +61,7 @@ await step('service on PostgreSQL + S3', 'node', [...nodeTestRunner, '--test-con
   FX_TEST_STORAGE: 's3',
   FX_TEST_LABEL: 'postgres',
 });
-// Several API and worker processes on one PostgreSQL and one bucket while faults are injected (about half a minute;
+// Several API and worker processes on one PostgreSQL and one bucket while faults are injected (about a minute;
 // docs/service.md), on its own: it restarts its database and needs the machine's cores for its five processes.
 await step('fault matrix', 'node', [...nodeTestRunner.filter((arg) => arg !== '--test'), FAULT_MATRIX], {
   FX_TEST_DATABASE: 'postgres',
