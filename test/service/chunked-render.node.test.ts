@@ -145,10 +145,7 @@ describe('chunked renders in one service process', { timeout: 300_000 }, () => {
       seen.some((done) => done > 0 && done < FRAMES),
       `progress in between: ${seen}`,
     );
-    assert.deepEqual(
-      calls.get(id),
-      ['0-15', '15-30'].filter((range) => calls.get(id)!.includes(range)),
-    );
+    // In either order: the queue may hand both chunk jobs out at once (pg-boss does).
     assert.deepEqual([...calls.get(id)!].sort(), ['0-15', '15-30'], 'each chunk rendered once');
     assert.equal(joins.filter((path) => path.includes(id)).length, 1, 'joined once');
     const rows = await chunkRows(id);
