@@ -32,7 +32,7 @@ function isShown(iframe) {
 }
 
 /** The text the shown composition frames of the mounted player render (`innerText`: what layout lays out). */
-async function shownText(page) {
+export async function shownText(page) {
   const texts = [];
   for (const iframe of await page.locator('[data-bench-player]').locator('iframe').elementHandles()) {
     try {
@@ -150,7 +150,7 @@ async function checkBlock(context, opened, kind, block) {
     if (!checks.seeks) reasons.push(`seeks: seek(${times[missed]}) → ${landed[missed]}`);
     if (kind === 'fx') {
       const variable = visibleTextVariable(strings, times, texts);
-      result.textVariable = variable?.id ?? null;
+      result.textVariable = variable ?? null;
       if (variable) {
         const override = await checkOverride(page, pageModule, variable);
         checks.overrides = override.ok;

@@ -318,6 +318,46 @@ export function playerState() {
   return { duration: element.duration, currentTime: element.currentTime, paused: element.paused, declarations };
 }
 
+/**
+ * Ours: sets one variable with the playhead parked and returns milliseconds from the set to the page's first paint
+ * showing it: after the frame's answer when its scripts ran again in place (it answers once it painted), after the
+ * reloaded frame swapped in when they could not (it painted the playhead before the swap). `how` says which; `scripts`
+ * whether the composition's scripts read that variable (else only bindings show it).
+ */
+export async function overrideVisible(id, value, { timeoutMs = 10_000 } = {}) {
+  const element = current();
+  const changed = new Promise((resolve) =>
+    element.addEventListener('variableschange', (event) => resolve(event.detail.reloading), { once: true }),
+  );
+  const setAt = performance.now();
+  element.variables = { ...element.variables, [id]: value };
+  const reloading = await changed;
+  // The reload's swap comes well after its announcement.
+  if (reloading) await whenReady(element, timeoutMs);
+  await afterNextPaint();
+  const ms = performance.now() - setAt;
+  // The frame reports what scripts read at most every 250 ms (SCRIPT_READS): wait past that before concluding none did.
+  const readsDeadline = performance.now() + 600;
+  while (!element.variablesRead.includes(id) && performance.now() < readsDeadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  const scripts = element.variablesRead.includes(id);
+  return { ms, how: reloading ? 'reload' : scripts ? 'in place' : 'bindings', scripts };
+}
+
+/**
+ * The peer: a variable change is a new document. Re-mounts `html` (carrying the value in `window.__hfVariables`) and
+ * seeks back to `time`; milliseconds from the re-mount to the paint of that seek.
+ */
+export async function overrideByRemount(html, time, { timeoutMs = 10_000 } = {}) {
+  const element = current();
+  const ready = whenReady(element, timeoutMs);
+  const setAt = performance.now();
+  element.setAttribute('srcdoc', html);
+  await ready;
+  await adapter('peer').seek(element, time);
+  return { ms: performance.now() - setAt };
+}
+
 /** Seeks the mounted player and resolves with where it landed, or rejects after `timeoutMs`. */
 export function seekWithin(time, timeoutMs) {
   return Promise.race([

@@ -6,6 +6,7 @@ import { median, p95 } from '../lib/stats.mjs';
 import { checkBlocks, CHECKS, summarizeChecks } from './block-checks.mjs';
 import { BLOCKS_PREFIX, blocksSource, installBlocks, poolOf } from './blocks.mjs';
 import { measureLoadToReady } from './load.mjs';
+import { measureOverrideVisible, overrideRatios } from './override-visible.mjs';
 import { profileBlocks } from './profile.mjs';
 import { measureScrub } from './scrub.mjs';
 import { PEER_NAME } from './setup.mjs';
@@ -15,6 +16,8 @@ const PLAN = { size: 20, coldRepetitions: 1, warmRepetitions: 1, scrubSeeks: 100
 // Budgets from issue 13 §4, relative to the peer's figures of this same run.
 const LOAD_RATIO = 0.5;
 const SCRUB_RATIO = 0.8;
+// Issue 13 §2: an override on a read-at-load block shows within half the peer's re-mount on the same block.
+const OVERRIDE_RATIO = 0.5;
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const peerOf = (samples) => ({ name: PEER_NAME, samples });
@@ -32,6 +35,37 @@ function countsOf(summary, checked) {
     counts.push({ name: `pool ${check}`, ...fx, ...(peer ? { peer: { name: PEER_NAME, ...peer } } : {}) });
   }
   return counts;
+}
+
+/** Our override samples over every timed block against the peer's re-mounts of the same blocks. */
+function overrideMetricsOf({ byBlock }) {
+  const timed = Object.values(byBlock);
+  if (timed.length === 0) return [];
+  const fx = timed.flatMap((players) => players.fx);
+  const peer = timed.flatMap((players) => players.peer);
+  return [
+    {
+      name: 'pool override→visible (read-at-load)',
+      unit: 'ms',
+      samples: fx,
+      budget: { statistic: 'median', max: round(OVERRIDE_RATIO * median(peer), 1) },
+      peer: peerOf(peer),
+    },
+  ];
+}
+
+function overrideRatiosOf({ byBlock }) {
+  if (Object.keys(byBlock).length === 0) return { byBlock: {} };
+  const { ratios, median: pairedMedian } = overrideRatios(byBlock);
+  return {
+    pairedMedianRatio: round(pairedMedian, 3),
+    medianMsByBlock: Object.fromEntries(
+      Object.entries(byBlock).map(([name, players]) => [
+        name,
+        { fx: round(median(players.fx), 1), peer: round(median(players.peer), 1), ratio: round(ratios[name], 3) },
+      ]),
+    ),
+  };
 }
 
 /**
@@ -78,7 +112,23 @@ async function measureInstalledPool(context, { peer, timed, source, listed }) {
     ),
     pool: pool.map(({ name }) => name),
   };
-  if (pool.length === 0) return { counts: countsOf(summary, blocks.length), metrics: [], details };
+  // Every block whose text override the checks saw shown (those showing it through bindings alone are set aside).
+  const overridden = blocks
+    .filter(({ name }) => results[name].fx?.checks.overrides && results[name].peer?.checks.ready)
+    .map((block) => ({ ...block, folder: listed.folder, variable: results[block.name].fx.textVariable }));
+  const override = await timed(`pool: override on read-at-load blocks, ${overridden.length} candidates`, () =>
+    measureOverrideVisible(context, { blocks: overridden, peer }),
+  );
+  const overrideMetrics = overrideMetricsOf(override);
+  details.overrideVisible = {
+    ...overrideRatiosOf(override),
+    how: override.how,
+    bindingsOnly: override.bindingsOnly,
+    failed: override.failed,
+    method:
+      'ours: el.variables = { [id]: text } with the playhead parked → the frame\'s answer once it painted the scripts run again in place ("in place"), or the reloaded frame swapped in ("reload") → the page\'s next paint. Peer: srcdoc re-mount of the block with window.__hfVariables → "ready" → seek(playhead) → the page\'s next paint. The shown text is checked after every sample.',
+  };
+  if (pool.length === 0) return { counts: countsOf(summary, blocks.length), metrics: overrideMetrics, details };
 
   const load = await timed(
     `pool: load-to-ready, ${pool.length} blocks × (${PLAN.coldRepetitions} cold + ${PLAN.warmRepetitions} warm)`,
@@ -98,6 +148,7 @@ async function measureInstalledPool(context, { peer, timed, source, listed }) {
   return {
     counts: countsOf(summary, blocks.length),
     metrics: [
+      ...overrideMetrics,
       {
         name: 'pool load→ready cold',
         unit: 'ms',
@@ -126,7 +177,7 @@ async function measureInstalledPool(context, { peer, timed, source, listed }) {
     details: {
       ...details,
       plan: PLAN,
-      budgets: `load→ready median ≤ ${LOAD_RATIO}× the peer's (cold and warm); scrub median and p95 ≤ ${SCRUB_RATIO}× the peer's`,
+      budgets: `load→ready median ≤ ${LOAD_RATIO}× the peer's (cold and warm); scrub median and p95 ≤ ${SCRUB_RATIO}× the peer's; override→visible on read-at-load blocks median ≤ ${OVERRIDE_RATIO}× the peer's re-mount`,
       pairedMedianRatios: {
         cold: pairedRatio(phase('cold')),
         warm: pairedRatio(phase('warm')),

@@ -32,6 +32,9 @@ export class FrameSession {
   #variablesAsked = 0;
   /** Top-level ids this document's scripts read (bounded; see `addTrustedReads`), a reload's with its predecessor's. */
   readonly reads = new Set<string>();
+  /** The document, until sent with the first change to a frame whose scripts read values at load (for reruns). */
+  #compiled: string | undefined;
+  #readsAtLoad = false;
 
   constructor(
     html: string,
@@ -49,6 +52,7 @@ export class FrameSession {
     iframe.addEventListener('load', () => this.#connect(), { once: true });
     iframe.srcdoc = html;
     this.iframe = iframe;
+    this.#compiled = html;
   }
 
   #connect(): void {
@@ -69,6 +73,8 @@ export class FrameSession {
     }
     // Only news goes on: a frame repeating (or forging) lists it already sent changes nothing.
     if (message.type === Message.reads && !addTrustedReads(this.reads, message.ids)) return;
+    if (message.type === Message.ready || message.type === Message.variables)
+      this.#readsAtLoad = message.readsVariablesAtLoad;
     this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
     this.events.onMessage(message);
   }
@@ -92,7 +98,10 @@ export class FrameSession {
 
   post(message: HostMessage): void {
     if (!this.#port) return;
-    this.#port.postMessage(message);
+    if (message.type === Message.setVariables && this.#readsAtLoad && this.#compiled !== undefined) {
+      this.#port.postMessage({ ...message, compiled: this.#compiled });
+      this.#compiled = undefined;
+    } else this.#port.postMessage(message);
     if (message.type === Message.setVariables) this.#variablesAsked++;
   }
 

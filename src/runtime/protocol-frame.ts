@@ -2,6 +2,7 @@
 import { isRecord } from './data.js';
 import {
   isBoolean,
+  isString,
   isRate,
   isTime,
   isVolume,
@@ -17,7 +18,7 @@ const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},
   [Message.pause]: {},
   [Message.seek]: { id: Number.isSafeInteger, time: isTime },
-  [Message.setVariables]: { values: isRecord },
+  [Message.setVariables]: { values: isRecord, compiled: (value) => value === undefined || isString(value) },
   [Message.setMuted]: { muted: isBoolean },
   [Message.setLoop]: { loop: isBoolean },
   [Message.setRate]: { rate: isRate },

@@ -41,7 +41,8 @@ export type HostMessage =
   | { readonly type: typeof Message.play }
   | { readonly type: typeof Message.pause }
   | { readonly type: typeof Message.seek; readonly id: number; readonly time: number }
-  | { readonly type: typeof Message.setVariables; readonly values: Values }
+  /** `compiled`: the document the frame loaded, sent once, with the first change, to a frame whose scripts read values at load (see rerun.ts). */
+  | { readonly type: typeof Message.setVariables; readonly values: Values; readonly compiled?: string }
   | { readonly type: typeof Message.setMuted; readonly muted: boolean }
   | { readonly type: typeof Message.setLoop; readonly loop: boolean }
   | { readonly type: typeof Message.setRate; readonly rate: number }
@@ -64,6 +65,8 @@ export interface VariablesMessage {
   readonly values: Values;
   readonly issues: readonly Issue[];
   readonly readsVariablesAtLoad: boolean;
+  /** Those scripts ran again in place with the new values (no reload needed). */
+  readonly ranAgain: boolean;
 }
 
 /** The top-level variable ids composition scripts read so far (the whole list each time; see `SCRIPT_READS`). */

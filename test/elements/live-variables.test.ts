@@ -23,18 +23,16 @@ const BOUND =
   '<h1 id="title" data-var-text="title" style="color: var(--accent); font-size: calc(var(--size) * 1px)">Hello</h1>';
 // No script reads values at load: updates apply in place.
 const inPlace = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: BOUND });
-// A top-level script reads values at load: updates need a reload that keeps the playhead.
-const readsAtLoad = () =>
-  compositionHtml({
-    duration: 3,
-    variables: DECLARATIONS,
-    body: `${BOUND}<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
-  });
+// A top-level script reads values at load, with a library fetched in the body: the scripts cannot run again in
+// place (rerun.test.ts has those), so updates need a reload that keeps the playhead.
+const LIBRARY = '<script src="/test/fixtures/rerun/library.js"></script>';
+const READ_AT_LOAD = `<p id="upper"></p>${LIBRARY}<script>document.getElementById('upper').textContent = shout(window.__fx.getVariables().title);</script>`;
+const readsAtLoad = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: `${BOUND}${READ_AT_LOAD}` });
 
 const readsAtLoad5 = compositionHtml({
   duration: 5,
   variables: [{ id: 'title', type: 'string', label: 'Title', default: 'Hello' }],
-  body: `<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
+  body: READ_AT_LOAD,
 });
 
 const RELOAD_SETTLE_MS = 400; // past the element's reload debounce

@@ -40,3 +40,18 @@ describe('set-volume', () => {
       assert.equal(isHostMessage({ type: Message.setVolume, volume }), false, String(volume));
   });
 });
+
+describe('set-variables', () => {
+  test('accepts values alone, or with the compiled document the frame reruns from', () => {
+    assert.equal(isHostMessage({ type: Message.setVariables, values: { title: 'x' } }), true);
+    assert.equal(isHostMessage({ type: Message.setVariables, values: {}, compiled: '<!doctype html>' }), true);
+    assert.equal(isHostMessage({ type: Message.setVariables, values: {}, compiled: '' }), true);
+  });
+
+  test('refuses a compiled document that is not a string, and values that are not an object', () => {
+    for (const compiled of [null, 0, {}, ['<html>'], true])
+      assert.equal(isHostMessage({ type: Message.setVariables, values: {}, compiled }), false, String(compiled));
+    for (const values of [null, 'x', 1, undefined])
+      assert.equal(isHostMessage({ type: Message.setVariables, values }), false, String(values));
+  });
+});

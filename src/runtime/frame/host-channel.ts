@@ -58,10 +58,13 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     }
     case Message.setVariables: {
       player.variables.setOverrides(message.values);
+      if (message.compiled !== undefined) player.offerCompiled(message.compiled);
+      // Scripts that read values at load see the new ones only by running again: in place when they can.
+      const ranAgain = player.variables.readAtLoad && (await player.rerun(message.values));
       // The values show first: the reply, whose layout issues measure boxes (a layout of its own), leaves once the
-      // frame that shows them was painted, when that layout is already done.
-      await afterNextPaint();
-      return send(variablesMessage(player.variables));
+      // frame that shows them was painted, when that layout is already done. A rerun resolves inside that frame.
+      await (ranAgain ? afterThisFrame() : afterNextPaint());
+      return send(variablesMessage(player.variables, ranAgain));
     }
     case Message.setMuted:
       player.muted = message.muted;
@@ -79,12 +82,13 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
 }
 
 /** The top level's values and every scope's issues (the layout's too), as the host is told them. */
-export function variablesMessage(variables: FrameVariables): VariablesMessage {
+export function variablesMessage(variables: FrameVariables, ranAgain = false): VariablesMessage {
   return {
     type: Message.variables,
     values: variables.get(),
     issues: [...variables.issues, ...variables.layoutIssues()],
     readsVariablesAtLoad: variables.readAtLoad,
+    ranAgain,
   };
 }
 
@@ -98,6 +102,15 @@ export function variablesMessage(variables: FrameVariables): VariablesMessage {
  */
 const SLOW_PAINT_MS = 8;
 let seeksAnswered = 0;
+
+/** Called while a frame's animation callbacks run: resolves in the first task after its paint. */
+function afterThisFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
 
 /**
  * Resolves right after the next frame was painted — a rAF runs before the main thread paints the new state, the task

@@ -11,6 +11,7 @@ import { connectHost, variablesMessage } from './host-channel.js';
 import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
 import { refitAfterFontLoads } from './refit.js';
+import { rerunning } from './rerun.js';
 
 function readConfig(): FrameConfig {
   const fallback: FrameConfig = {
@@ -66,9 +67,10 @@ function boot(): void {
     onEnded: () => send({ type: Message.ended }),
   };
   player.reads.report = (ids) => send({ type: Message.reads, ids });
-  addEventListener('error', (event) =>
-    send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) }),
-  );
+  addEventListener('error', (event) => {
+    if (rerunning()) return;
+    send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) });
+  });
   addEventListener('unhandledrejection', (event) =>
     send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }),
   );

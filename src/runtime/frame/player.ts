@@ -6,6 +6,7 @@ import { MediaSync, untilFirstFrame } from './media.js';
 import { seekTarget } from '../seek-target.js';
 import { playbackStep, type Anchor } from './playback-step.js';
 import { refitAfterFontLoads } from './refit.js';
+import { LoadReaders, rerunnableBody, runBodyAgain, type RerunBody } from './rerun.js';
 import { compositionRoot } from './roots.js';
 import { ScriptReads } from './script-reads.js';
 import { settleTimelineDuration } from './settle-duration.js';
@@ -27,6 +28,8 @@ export class Player {
   readonly variables: FrameVariables;
   /** Which top-level ids scripts read (instances' reads are of their own declarations, which no host edits). */
   readonly reads = new ScriptReads();
+  /** Which scripts read the top-level values while the document loaded (or ran again): can they run again? */
+  readonly loadReaders = new LoadReaders();
   readonly ready: Promise<void>;
   timeline: Timeline | undefined;
   /** Why the duration is 0 when it was to come from the registered timeline (see settle-duration.ts). */
@@ -46,6 +49,11 @@ export class Player {
   #anchor: Anchor = { wall: 0, time: 0 };
   #frame = 0;
   #markReady!: () => void;
+  /** Scripts are running as the document loads, or again: their reads decide whether they can run again. */
+  #loading = true;
+  /** The compiled document, as the host sent it for reruns; parsed once into the body to rerun (`null`: refused). */
+  #compiled: string | undefined;
+  #rerunBody: RerunBody | null | undefined;
 
   constructor(config: FrameConfig) {
     this.#config = config;
@@ -71,14 +79,61 @@ export class Player {
     const { seconds, issue } = await settled;
     this.#duration = seconds;
     this.durationIssue = issue;
+    this.#follow(root, media);
+    await this.seek(0);
+    this.#loading = false;
+    this.variables.markReady();
+    this.#markReady();
+  }
+
+  /** Times and media of the document's clips, read from the DOM as it is now. */
+  #follow(root: Element, media: HTMLMediaElement[]): void {
     this.timeline = new Timeline(root, this.duration, this.#instanceTimelines);
     this.#media = new MediaSync(media, this.timeline);
     this.#media.muted = this.#muted;
     this.#media.volume = this.#volume;
     this.#media.rate = this.#rate;
-    await this.seek(0);
-    this.variables.markReady();
-    this.#markReady();
+  }
+
+  /** The compiled document as loaded, for {@link rerun} (sent by the host once values change). */
+  offerCompiled(html: string): void {
+    this.#compiled ??= html;
+  }
+
+  /**
+   * Runs the body's scripts again in place, now that `overrides` are set (see rerun.ts), and applies the playhead in
+   * the same task and again in the next animation frame, where it resolves: that frame's paint shows the new values
+   * at the playhead. False when this document cannot run again so (nothing changed then), or a script threw while it
+   * did: a reload must follow.
+   */
+  async rerun(overrides: Record<string, unknown>): Promise<boolean> {
+    if (this.#config.durationFromTimeline || !this.timeline || !this.loadReaders.inBody) return false;
+    if (this.#rerunBody === undefined && this.#compiled !== undefined)
+      this.#rerunBody = rerunnableBody(this.#compiled) ?? null;
+    if (!this.#rerunBody) return false;
+    for (const timelines of [window.__timelines ?? {}, ...this.#instanceTimelines.values()])
+      for (const timeline of Object.values(timelines)) (timeline as { kill?: () => void }).kill?.();
+    window.__timelines = {};
+    this.#instanceTimelines.clear();
+    window.__fxVariables = overrides;
+    if (this.#config.aliases) window.__hfVariables = overrides;
+    this.#media?.pause();
+    this.loadReaders.forget();
+    this.#loading = true;
+    const ran = runBodyAgain(this.#rerunBody);
+    this.#loading = false;
+    // A failed rerun is not tried again: the reload that follows replaces this document.
+    if (!ran) this.#rerunBody = null;
+    this.variables.rescan(document);
+    const root = compositionRoot() ?? document.body;
+    this.#follow(root, [...root.querySelectorAll<HTMLMediaElement>('video, audio')]);
+    this.#apply(this.#time);
+    // Scripts may build again from promise callbacks (on `document.fonts.ready`, say), after this task: the playhead
+    // is applied once more right before the next paint, after them. The caller resolves when that frame painted.
+    await untilAnimationFrame();
+    this.#apply(this.#time);
+    if (this.#paused) void this.#media?.seek(this.#time);
+    return ran;
   }
 
   set muted(muted: boolean) {
@@ -158,8 +213,7 @@ export class Player {
     const player = this;
     return {
       version: 1,
-      getVariables: () =>
-        instance === undefined ? player.reads.watch(player.variables.get()) : player.variables.get(instance),
+      getVariables: () => (instance === undefined ? player.#topLevelValues() : player.variables.get(instance)),
       get duration() {
         return player.duration;
       },
@@ -177,6 +231,11 @@ export class Player {
       play: () => player.play(),
       pause: () => player.pause(),
     };
+  }
+
+  #topLevelValues(): Record<string, unknown> {
+    if (this.#loading) this.loadReaders.record();
+    return this.reads.watch(this.variables.get());
   }
 
   /** Runs one wrapped sub-composition script with the instance's `window` and `__fx` (and `__hyperframes`). */
@@ -198,6 +257,13 @@ export class Player {
     // The wrapper names the alias parameters only when the aliases are on (see compile.ts).
     script.call(scoped, scoped, scoped, scoped, fx, undefined, fx);
   }
+}
+
+/** The next animation frame's callbacks (at once in a hidden document, which gets none). */
+function untilAnimationFrame(): Promise<unknown> {
+  return new Promise((resolve) =>
+    document.visibilityState === 'hidden' ? resolve(undefined) : requestAnimationFrame(resolve),
+  );
 }
 
 /** Fonts loaded and visible images decoded, so the next paint shows the final frame. */

@@ -97,6 +97,12 @@ export class FrameVariables {
     this.#isolateInstances();
   }
 
+  /** Forgets every scope (their elements were replaced: the body ran again) and applies all again. */
+  rescan(document: Document): void {
+    this.#scopes.clear();
+    this.applyAll(document);
+  }
+
   #isolateInstances(): void {
     isolateInstances([...this.#scopes].map(([key, scope]) => [key, Object.keys(scope.values ?? {})] as const));
   }

@@ -1,0 +1,211 @@
+// Scripts that read values once, at load, run again in place when a value changes (src/runtime/frame/rerun.ts): the
+// same frame shows the new value at the playhead, in the frame it answers after; what cannot run again faithfully
+// is reloaded instead (live-variables.test.ts has the reload itself).
+import { expect } from '@open-wc/testing';
+import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import type { FxComposition } from '../../src/elements/fx-composition.js';
+import {
+  compositionHtml,
+  frameOf,
+  mount,
+  nextEvent,
+  probe,
+  recordEvents,
+  screenshot,
+  sleep,
+  waitFor,
+  watchUncaught,
+  whenReady,
+} from './helpers.js';
+
+const DECLARATIONS = [
+  { id: 'title', type: 'string', label: 'Title', default: 'Hello' },
+  { id: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
+];
+const BAR = '<div id="bar" style="position: absolute; left: 0; top: 100px; width: 40px; height: 40px"></div>';
+// The bar moves 100 px a second; `seek` of the registered timeline puts it there.
+const TIMELINE = `window.__timelines = window.__timelines || {};
+  window.__timelines.main = { seek: function (t) { bar.style.left = Math.round(t * 100) + 'px'; return this; }, pause: function () { return this; } };`;
+// A HyperFrames-style block: one IIFE reads the values into the DOM and registers the timeline.
+const BLOCK = `<h1 id="upper"></h1>${BAR}<script>(function () {
+  var vars = window.__hyperframes.getVariables();
+  document.getElementById('upper').textContent = vars.title.toUpperCase();
+  var bar = document.getElementById('bar');
+  bar.style.background = vars.accent;
+  ${TIMELINE}
+})();</script>`;
+const GREEN = [0, 255, 0, 255];
+const RELOAD_SETTLE_MS = 400;
+
+const composition = (body: string) => compositionHtml({ duration: 3, variables: DECLARATIONS, body });
+
+async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
+  const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
+  el.variables = values;
+  return (await change).detail;
+}
+
+/** Pixel reader of the element's box, (0, 0) at its top-left corner. */
+async function pixelsOf(el: FxComposition) {
+  const box = el.getBoundingClientRect();
+  return screenshot({ x: box.left, y: box.top, width: box.width, height: box.height });
+}
+
+const text = (el: FxComposition, selector = '#upper') => probe(el, { ask: 'text', selector });
+
+describe('<fx-composition> runs scripts that read values at load again, in place', () => {
+  it('shows the new values in the same frame, at the playhead, paused, in the frame it answers after', async () => {
+    const uncaught = watchUncaught();
+    const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
+    await el.seek(1.5);
+    const frame = frameOf(el);
+    const seen = recordEvents(el, ['ready', 'loadedmetadata', 'loadstart', 'error']);
+    const detail = await update(el, { title: 'Anew', accent: '#00ff00' });
+    // The answer leaves once the frame showing the new values was painted: the page shows them now.
+    const pixel = await pixelsOf(el);
+    expect(pixel(150 + 20, 120)).to.deep.equal(GREEN);
+    expect(pixel(150 - 5, 120)).to.not.deep.equal(GREEN);
+    expect(detail.reloading).to.equal(false);
+    expect(detail.values).to.deep.include({ title: 'Anew', accent: '#00ff00' });
+    expect(await text(el)).to.equal('ANEW');
+    expect(frameOf(el)).to.equal(frame);
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(1);
+    expect([el.currentTime, el.paused]).to.deep.equal([1.5, true]);
+    expect(await probe(el, { ask: 'runtime' })).to.deep.include({ currentTime: 1.5, paused: true });
+    await sleep(RELOAD_SETTLE_MS);
+    expect(seen).to.deep.equal([]);
+    expect(frameOf(el)).to.equal(frame);
+    uncaught.stop();
+    expect(uncaught.errors).to.deep.equal([]);
+  });
+
+  it('runs them again at every change, the last value showing', async () => {
+    const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
+    const frame = frameOf(el);
+    for (const title of ['one', 'two', 'three']) await update(el, { title });
+    expect(await text(el)).to.equal('THREE');
+    expect(frameOf(el)).to.equal(frame);
+  });
+
+  it('keeps playing through a change, from where it was', async () => {
+    const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
+    const frame = frameOf(el);
+    await el.play();
+    await sleep(300);
+    const before = el.currentTime;
+    await update(el, { title: 'playing' });
+    await sleep(200);
+    expect(el.paused).to.equal(false);
+    expect(el.currentTime).to.be.greaterThan(before);
+    expect(await text(el)).to.equal('PLAYING');
+    expect(frameOf(el)).to.equal(frame);
+  });
+
+  it('runs a body whose only script declares top-level const and let (inside a block), again and again', async () => {
+    const el = await whenReady(
+      mount(
+        {},
+        {
+          srcdoc: composition(
+            `<p id="upper"></p><script>const vars = window.__fx.getVariables();\nlet upper = document.getElementById('upper');\nupper.textContent = vars.title.toUpperCase();</script>`,
+          ),
+        },
+      ),
+    );
+    const frame = frameOf(el);
+    await update(el, { title: 'one' });
+    await update(el, { title: 'two' });
+    expect(await text(el)).to.equal('TWO');
+    expect(frameOf(el)).to.equal(frame);
+  });
+
+  it('applies the playhead after scripts that build again on document.fonts.ready', async () => {
+    // Like GSAP blocks that rebuild once fonts load: `build` puts the bar back at its start, after the rerun's task.
+    const rebuilds = `<h1 id="upper"></h1>${BAR}<script>(function () {
+      var vars = window.__fx.getVariables();
+      var bar = document.getElementById('bar');
+      function build() {
+        bar.style.left = '0px';
+        bar.style.background = vars.accent;
+        document.getElementById('upper').textContent = vars.title;
+        ${TIMELINE}
+      }
+      build();
+      document.fonts.ready.then(build);
+    })();</script>`;
+    const el = await whenReady(mount({}, { srcdoc: composition(rebuilds) }));
+    await el.seek(2);
+    const frame = frameOf(el);
+    await update(el, { title: 'rebuilt', accent: '#00ff00' });
+    const pixel = await pixelsOf(el);
+    expect(pixel(200 + 20, 120)).to.deep.equal(GREEN);
+    expect(pixel(20, 120)).to.not.deep.equal(GREEN);
+    expect(await probe(el, { ask: 'style', selector: '#bar', property: 'left' })).to.equal('200px');
+    expect(frameOf(el)).to.equal(frame);
+  });
+
+  it('calls the DOMContentLoaded and load listeners (and onload) the scripts add again, as those events fired long ago', async () => {
+    const listeners = `<p id="upper"></p><p id="lower"></p><p id="onload"></p><script>
+      var title = window.__fx.getVariables().title;
+      document.addEventListener('DOMContentLoaded', function () { document.getElementById('upper').textContent = title.toUpperCase(); });
+      window.addEventListener('load', function () { document.getElementById('lower').textContent = title.toLowerCase(); });
+      window.onload = function () { document.getElementById('onload').textContent = title; };
+    </script>`;
+    const el = await whenReady(mount({}, { srcdoc: composition(listeners) }));
+    expect(await text(el)).to.equal('HELLO');
+    const frame = frameOf(el);
+    await update(el, { title: 'Listened' });
+    expect(await text(el)).to.equal('LISTENED');
+    expect(await text(el, '#lower')).to.equal('listened');
+    expect(await text(el, '#onload')).to.equal('Listened');
+    expect(frameOf(el)).to.equal(frame);
+  });
+
+  it('hands the HyperFrames-named overrides (__hfVariables, __fxVariables) the new values', async () => {
+    const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
+    await update(el, { title: 'Injected' });
+    expect(await probe(el, { ask: 'global', name: '__hfVariables' })).to.deep.equal({ title: 'Injected' });
+    expect(await probe(el, { ask: 'global', name: '__fxVariables' })).to.deep.equal({ title: 'Injected' });
+  });
+});
+
+describe('<fx-composition> reloads what cannot run again in place', () => {
+  async function expectReload(body: string): Promise<void> {
+    const uncaught = watchUncaught();
+    const el = await whenReady(mount({}, { srcdoc: composition(body) }));
+    await el.seek(1);
+    const frame = frameOf(el);
+    const errors: string[] = [];
+    el.addEventListener('error', (event) => errors.push(JSON.stringify((event as CustomEvent).detail)));
+    const detail = await update(el, { title: 'Reloaded' });
+    expect(detail.reloading).to.equal(true);
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
+    expect(await text(el)).to.equal('RELOADED');
+    expect([el.currentTime, el.paused]).to.deep.equal([1, true]);
+    expect(errors).to.deep.equal([]);
+    uncaught.stop();
+    expect(uncaught.errors).to.deep.equal([]);
+  }
+  const READS = `<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`;
+
+  it('a body with media (new media elements would paint empty while they load)', () =>
+    expectReload(`<video src="/test/fixtures/media/frames.webm" muted></video>${READS}`));
+
+  it('a body with a fetched script (it would run after a paint of the half-built body)', () =>
+    expectReload(`<script src="/test/fixtures/rerun/library.js"></script>${READS}`));
+
+  it('a body whose earlier script declares a top-level const a later one may use', () =>
+    expectReload(
+      `<script>\nconst SHOUT = (text) => text.toUpperCase();\n</script><p id="upper"></p><script>document.getElementById('upper').textContent = SHOUT(window.__fx.getVariables().title);</script>`,
+    ));
+
+  it('a script that throws when it runs again: the rerun fails quietly and the reload shows the value', () =>
+    expectReload(
+      `<p id="upper"></p><script>if (window.ranOnce) throw new Error('runs once'); window.ranOnce = true; document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
+    ));
+
+  it('a read from a listener (no script to run again)', () =>
+    expectReload(
+      `<p id="upper"></p><script>document.addEventListener('DOMContentLoaded', function () { document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase(); });</script>`,
+    ));
+});
