@@ -144,20 +144,22 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     expect(frameOf(el)).to.equal(frame);
   });
 
-  it('calls the DOMContentLoaded and load listeners (and onload) the scripts add again, as those events fired long ago', async () => {
-    const listeners = `<p id="upper"></p><p id="lower"></p><p id="onload"></p><script>
+  it('calls the DOMContentLoaded and load listeners the scripts add again (those events fired long ago), in that order', async () => {
+    const listeners = `<p id="upper"></p><p id="order"></p><script>
       var title = window.__fx.getVariables().title;
-      document.addEventListener('DOMContentLoaded', function () { document.getElementById('upper').textContent = title.toUpperCase(); });
-      window.addEventListener('load', function () { document.getElementById('lower').textContent = title.toLowerCase(); });
-      window.onload = function () { document.getElementById('onload').textContent = title; };
+      var order = document.getElementById('order');
+      window.addEventListener('load', function () { order.textContent += 'load'; });
+      document.addEventListener('DOMContentLoaded', function () {
+        document.getElementById('upper').textContent = title.toUpperCase();
+        order.textContent += 'ready,';
+      });
     </script>`;
     const el = await whenReady(mount({}, { srcdoc: composition(listeners) }));
     expect(await text(el)).to.equal('HELLO');
     const frame = frameOf(el);
     await update(el, { title: 'Listened' });
     expect(await text(el)).to.equal('LISTENED');
-    expect(await text(el, '#lower')).to.equal('listened');
-    expect(await text(el, '#onload')).to.equal('Listened');
+    expect(await text(el, '#order')).to.equal('ready,load');
     expect(frameOf(el)).to.equal(frame);
   });
 
@@ -203,6 +205,21 @@ describe('<fx-composition> reloads what cannot run again in place', () => {
     expectReload(
       `<p id="upper"></p><script>if (window.ranOnce) throw new Error('runs once'); window.ranOnce = true; document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`,
     ));
+
+  it('a head script whose load listener builds from what a body script wrote (it would not run again)', async () => {
+    const head = `<script>document.addEventListener('DOMContentLoaded', function () { var upper = document.getElementById('upper'); upper.dataset.built = upper.textContent; });</script>`;
+    const el = await whenReady(
+      mount({}, { srcdoc: compositionHtml({ duration: 3, variables: DECLARATIONS, head, body: READS }) }),
+    );
+    await el.seek(1);
+    const frame = frameOf(el);
+    expect((await update(el, { title: 'Built' })).reloading).to.equal(true);
+    await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
+    expect(await probe(el, { ask: 'attribute', selector: '#upper', name: 'data-built' })).to.equal('BUILT');
+  });
+
+  it('a window.onload (who assigned it is not known, so it may not run again)', () =>
+    expectReload(`${READS}<script>window.onload = function () { document.body.dataset.loaded = 'yes'; };</script>`));
 
   it('a read from a listener (no script to run again)', () =>
     expectReload(

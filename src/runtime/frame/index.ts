@@ -96,6 +96,9 @@ function boot(): void {
     });
   if (document.readyState === 'complete') void start();
   else addEventListener('load', () => void start(), { once: true });
+  // After the runtime's own: the composition's load listeners decide whether its scripts can run again (rerun.ts).
+  const stopWatching = player.loadReaders.watchLoadListeners();
+  void player.ready.then(stopWatching);
 }
 
 boot();

@@ -45,6 +45,25 @@ export class LoadReaders {
     else this.#elsewhere = true;
   }
 
+  /**
+   * Until the returned stop (once the document loaded): a `DOMContentLoaded` or `load` listener added by anything
+   * but an inline script of the body (a head script, say, building the timeline from text a body script wrote), or
+   * a `window.onload`, would not run again with a rerun, so it leaves changes to a reload.
+   */
+  watchLoadListeners(): () => void {
+    const stop = interceptLoadListeners(() => {
+      const script = document.currentScript;
+      const inBody = script instanceof HTMLScriptElement && isInlineClassic(script) && !script.closest('head');
+      if (!inBody) this.#elsewhere = true;
+      return false;
+    });
+    return () => {
+      stop();
+      // Whoever assigned it (no script is current for a setter), a rerun would not call it again.
+      if (window.onload) this.#elsewhere = true;
+    };
+  }
+
   /** True when every read came from an inline classic script of the body. */
   get inBody(): boolean {
     return !this.#elsewhere && [...this.#scripts].every((script) => document.body?.contains(script));
@@ -118,18 +137,19 @@ export function runBodyAgain({ body: pristine, inBlock }: RerunBody): boolean {
   });
   const errors: unknown[] = [];
   const onError = (event: ErrorEvent) => errors.push(event.error ?? event.message);
-  const loadListeners: (() => void)[] = [];
-  const restore = [window, document].map((target) => captureLoadListeners(target, loadListeners));
+  const loadListeners: LoadListener[] = [];
   addEventListener('error', onError, true);
+  const stopIntercepting = interceptLoadListeners((listener) => loadListeners.push(listener) > 0);
   running = true;
   try {
     // One insertion: its scripts run in tree order, synchronously (inline, not parser-inserted).
     document.body.replaceWith(body);
   } finally {
-    for (const undo of restore) undo();
+    stopIntercepting();
   }
   try {
-    for (const listener of loadListeners) listener();
+    // As the document's own load did: `DOMContentLoaded` listeners first.
+    for (const type of LOAD_EVENTS) for (const listener of loadListeners) if (listener.type === type) listener.call();
   } catch (error) {
     errors.push(error);
   } finally {
@@ -139,25 +159,31 @@ export function runBodyAgain({ body: pristine, inBlock }: RerunBody): boolean {
   return errors.length === 0;
 }
 
-/** Collects `DOMContentLoaded` / `load` listeners added to `target` into `into` until the returned undo is called. */
-function captureLoadListeners(target: Window | Document, into: (() => void)[]): () => void {
-  const add = target.addEventListener;
-  target.addEventListener = function (
-    this: EventTarget,
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: boolean | AddEventListenerOptions,
-  ) {
-    if (!LOAD_EVENTS.has(type) || !listener) return add.call(this, type, listener as EventListener, options);
-    const event = new Event(type);
-    into.push(() => (typeof listener === 'function' ? listener.call(target, event) : listener.handleEvent(event)));
-  } as typeof add;
-  const onload = window.onload;
-  return () => {
+type LoadListener = { readonly type: string; readonly call: () => void };
+
+/**
+ * Calls `added` for each `DOMContentLoaded` / `load` listener added to the window or the document until the returned
+ * undo; `added` returns true to keep it (its event fired already: the caller calls it), false to add it as usual.
+ */
+function interceptLoadListeners(added: (listener: LoadListener) => boolean): () => void {
+  const undos = [window, document].map((target) => {
+    const add = target.addEventListener;
+    target.addEventListener = function (
+      this: EventTarget,
+      type: string,
+      listener: EventListenerOrEventListenerObject | null,
+      options?: boolean | AddEventListenerOptions,
+    ) {
+      const call = () => {
+        const event = new Event(type);
+        if (typeof listener === 'function') listener.call(target, event);
+        else listener?.handleEvent(event);
+      };
+      if (LOAD_EVENTS.has(type) && listener && added({ type, call })) return;
+      add.call(this, type, listener as EventListener, options);
+    } as typeof add;
     // The prototype's method again (an own property only shadowed it).
-    delete (target as Partial<Pick<EventTarget, 'addEventListener'>>).addEventListener;
-    const assigned = window.onload;
-    if (target === window && assigned !== onload && typeof assigned === 'function')
-      into.push(() => assigned.call(window, new Event('load')));
-  };
+    return () => delete (target as Partial<Pick<EventTarget, 'addEventListener'>>).addEventListener;
+  });
+  return () => undos.forEach((undo) => undo());
 }
