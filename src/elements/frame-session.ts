@@ -75,6 +75,8 @@ export class FrameSession {
     if (message.type === Message.reads && !addTrustedReads(this.reads, message.ids)) return;
     if (message.type === Message.ready || message.type === Message.variables)
       this.#readsAtLoad = message.readsVariablesAtLoad;
+    // Reads after `ready` are not at load: a frame whose scripts read nothing by then never reruns.
+    if (message.type === Message.ready && !message.readsVariablesAtLoad) this.#compiled = undefined;
     this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
     this.events.onMessage(message);
   }

@@ -4,6 +4,7 @@
  * the page through the `fx-screenshot` server command (web-test-runner.config.mjs).
  */
 import { executeServerCommand } from '@web/test-runner-commands';
+import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
 import '../../src/elements/define.js';
 import { FxComposition } from '../../src/elements/fx-composition.js';
 
@@ -87,6 +88,16 @@ export function recordEvents(target: EventTarget, names: readonly string[]): str
 export async function whenReady(element: FxComposition, ms = DEFAULT_WAIT_MS): Promise<FxComposition> {
   if (!element.ready) await nextEvent(element, 'ready', ms);
   return element;
+}
+
+/** Sets `variables` and resolves with the detail of the `variableschange` that answers it. */
+export async function updateVariables(
+  element: FxComposition,
+  values: Record<string, unknown>,
+): Promise<FxVariablesChangeDetail> {
+  const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(element, 'variableschange');
+  element.variables = values;
+  return (await change).detail;
 }
 
 /** The composition iframe the element shows now (a reload swaps it). */

@@ -1,6 +1,5 @@
 import { expect } from '@open-wc/testing';
 import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
 import {
   compositionHtml,
   frameOf,
@@ -11,6 +10,7 @@ import {
   sleep,
   waitFor,
   watchUncaught,
+  updateVariables,
   whenReady,
 } from './helpers.js';
 
@@ -37,16 +37,10 @@ const readsAtLoad5 = compositionHtml({
 
 const RELOAD_SETTLE_MS = 400; // past the element's reload debounce
 
-async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
-  const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
-  el.variables = values;
-  return (await change).detail;
-}
-
 describe('<fx-composition> live variables', () => {
   it('is accessible with an issue hint showing', async () => {
     const el = await whenReady(mount({ controls: true }, { srcdoc: inPlace() }));
-    await update(el, { accent: 'red' });
+    await updateVariables(el, { accent: 'red' });
     await el.updateComplete;
     await expect(el).to.be.accessible();
   });
@@ -56,7 +50,7 @@ describe('<fx-composition> live variables', () => {
     await el.seek(1.5);
     const frame = frameOf(el);
     const seen = recordEvents(el, ['ready', 'loadedmetadata', 'seeked']);
-    const detail = await update(el, { title: 'Updated', accent: '#00ff00', size: 30 });
+    const detail = await updateVariables(el, { title: 'Updated', accent: '#00ff00', size: 30 });
     expect(detail.values).to.deep.equal({ title: 'Updated', accent: '#00ff00', size: 30 });
     expect(detail.issues).to.deep.equal([]);
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Updated');
@@ -77,7 +71,7 @@ describe('<fx-composition> live variables', () => {
     await el.play();
     await sleep(200);
     const before = el.currentTime;
-    await update(el, { title: 'While playing' });
+    await updateVariables(el, { title: 'While playing' });
     await sleep(200);
     expect(el.paused).to.equal(false);
     expect(el.currentTime).to.be.greaterThan(before);
@@ -88,7 +82,7 @@ describe('<fx-composition> live variables', () => {
   it('restores a default when an override is removed', async () => {
     const el = await whenReady(mount({ variables: '{"title":"Set"}' }, { srcdoc: inPlace() }));
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Set');
-    await update(el, {});
+    await updateVariables(el, {});
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('Hello');
   });
 
@@ -106,7 +100,7 @@ describe('<fx-composition> live variables', () => {
     await el.seek(1.5);
     const frame = frameOf(el);
     const seen = recordEvents(el, ['loadedmetadata', 'durationchange', 'ready']);
-    await update(el, { title: 'again' });
+    await updateVariables(el, { title: 'again' });
     // Bindings first, in place; then the reload swaps the frame.
     await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
     expect(seen).to.deep.equal(['ready']);
@@ -123,7 +117,7 @@ describe('<fx-composition> live variables', () => {
     const frame = frameOf(el);
     await el.play();
     await sleep(300);
-    await update(el, { title: 'playing' });
+    await updateVariables(el, { title: 'playing' });
     const before = el.currentTime;
     await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
     await sleep(150);
@@ -154,7 +148,7 @@ describe('<fx-composition> live variables', () => {
     const el = await whenReady(mount({}, { srcdoc: readsAtLoad() }));
     await el.seek(1);
     const frame = frameOf(el);
-    await update(el, { title: 'quick' });
+    await updateVariables(el, { title: 'quick' });
     const started = performance.now();
     await waitFor(() => frameOf(el) !== frame && el.ready, 'the swap');
     expect(performance.now() - started).to.be.below(1500);
@@ -177,7 +171,7 @@ describe('<fx-composition> live variables', () => {
   it('does not reload when only a sub-composition script read its values (overrides never reach it)', async () => {
     const el = await whenReady(mount({ src: '/test/fixtures/basic/index.html' }));
     const frame = frameOf(el);
-    await update(el, { title: 'No reload' });
+    await updateVariables(el, { title: 'No reload' });
     await sleep(RELOAD_SETTLE_MS);
     expect(frameOf(el) === frame, 'the same frame').to.equal(true);
   });
@@ -187,7 +181,7 @@ describe('<fx-composition> invalid variable values', () => {
   it('reports a type mismatch as an issue, keeps the default, never throws', async () => {
     const uncaught = watchUncaught();
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    const detail = await update(el, { title: 42, accent: 'red' });
+    const detail = await updateVariables(el, { title: 42, accent: 'red' });
     uncaught.stop();
     expect(detail.issues.map((found) => [found.code, found.path])).to.deep.equal([
       ['type-mismatch', ['overrides', 'title']],
@@ -201,7 +195,7 @@ describe('<fx-composition> invalid variable values', () => {
 
   it('clamps an out-of-range number into its declared range, with a warning (as the renderer does)', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    const detail = await update(el, { size: 100 });
+    const detail = await updateVariables(el, { size: 100 });
     expect(detail.issues.map((found) => [found.code, found.severity])).to.deep.equal([['out-of-range', 'warning']]);
     expect(detail.values).to.deep.include({ size: 40 });
     expect(await probe(el, { ask: 'style', selector: '#title', property: 'font-size' })).to.equal('40px');
@@ -209,7 +203,7 @@ describe('<fx-composition> invalid variable values', () => {
 
   it('refuses CSS-breaking characters in a value applied as a custom property', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    await update(el, { title: 'a;} body{display:none' });
+    await updateVariables(el, { title: 'a;} body{display:none' });
     expect(await probe(el, { ask: 'style', selector: 'body', property: 'display' })).to.equal('block');
     expect(await probe(el, { ask: 'text', selector: '#title' })).to.equal('a;} body{display:none');
   });
@@ -217,7 +211,7 @@ describe('<fx-composition> invalid variable values', () => {
   it('shows a visible hint in controls mode, and hides it once values are valid', async () => {
     const el = await whenReady(mount({ controls: true }, { srcdoc: inPlace() }));
     expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
-    await update(el, { accent: 'red' });
+    await updateVariables(el, { accent: 'red' });
     await el.updateComplete;
     const hint = el.shadowRoot!.querySelector<HTMLElement>('[part="issues"]')!;
     expect(hint.textContent!.replace(/\s+/g, ' ').trim()).to.equal('⚠ 1 variable issue');
@@ -225,14 +219,14 @@ describe('<fx-composition> invalid variable values', () => {
     const box = hint.getBoundingClientRect();
     expect(box.width).to.be.greaterThan(0);
     expect(getComputedStyle(hint).visibility).to.equal('visible');
-    await update(el, { accent: '#00ff00' });
+    await updateVariables(el, { accent: '#00ff00' });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
   });
 
   it('shows no hint without controls', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    await update(el, { accent: 'red' });
+    await updateVariables(el, { accent: 'red' });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('[part="issues"]')).to.equal(null);
   });
@@ -252,7 +246,7 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
 
   it('a new object with equal values (a re-render) posts nothing and fires no variableschange', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    await update(el, { title: 'Same', size: 30, list: [1, { a: 'b' }] });
+    await updateVariables(el, { title: 'Same', size: 30, list: [1, { a: 'b' }] });
     const seen = recordEvents(el, ['variableschange', 'error']);
     const posts = countPosts();
     try {
@@ -266,7 +260,7 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
     }
     expect([posts.count, seen]).to.deep.equal([0, []]);
     // A change by content still goes through.
-    expect((await update(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({
+    expect((await updateVariables(el, { title: 'Other', size: 30, list: [1, { a: 'c' }] })).values).to.deep.include({
       title: 'Other',
     });
   });
@@ -274,9 +268,9 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
   for (const empty of [null, undefined, '']) {
     it(`${JSON.stringify(empty) ?? 'undefined'} resets to the declared defaults`, async () => {
       const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-      await update(el, { title: 'Set' });
+      await updateVariables(el, { title: 'Set' });
       const uncaught = watchUncaught();
-      const detail = await update(el, empty as unknown as Record<string, unknown>);
+      const detail = await updateVariables(el, empty as unknown as Record<string, unknown>);
       uncaught.stop();
       expect(uncaught.errors).to.deep.equal([]);
       expect(el.variables).to.deep.equal({});
@@ -287,7 +281,7 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
 
   it('a JSON string is parsed as the attribute is', async () => {
     const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-    const detail = await update(el, '{"title":"From a string"}' as unknown as Record<string, unknown>);
+    const detail = await updateVariables(el, '{"title":"From a string"}' as unknown as Record<string, unknown>);
     expect(el.variables).to.deep.equal({ title: 'From a string' });
     expect(detail.values).to.deep.include({ title: 'From a string' });
   });
@@ -300,7 +294,7 @@ describe('<fx-composition> variables set again and again (issue 9, item 3)', () 
   ] as const) {
     it(`${name} is refused with "variables_json_invalid", keeping the values in effect`, async () => {
       const el = await whenReady(mount({}, { srcdoc: inPlace() }));
-      await update(el, { title: 'Kept' });
+      await updateVariables(el, { title: 'Kept' });
       const uncaught = watchUncaught();
       const error = nextEvent<CustomEvent<{ code: string }>>(el, 'error');
       el.variables = input as unknown as Record<string, unknown>;

@@ -2,19 +2,18 @@
 // same frame shows the new value at the playhead, in the frame it answers after; what cannot run again faithfully
 // is reloaded instead (live-variables.test.ts has the reload itself).
 import { expect } from '@open-wc/testing';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
 import type { FxComposition } from '../../src/elements/fx-composition.js';
 import {
   compositionHtml,
   frameOf,
   mount,
-  nextEvent,
   probe,
   recordEvents,
   screenshot,
   sleep,
   waitFor,
   watchUncaught,
+  updateVariables,
   whenReady,
 } from './helpers.js';
 
@@ -39,12 +38,6 @@ const RELOAD_SETTLE_MS = 400;
 
 const composition = (body: string) => compositionHtml({ duration: 3, variables: DECLARATIONS, body });
 
-async function update(el: FxComposition, values: Record<string, unknown>): Promise<FxVariablesChangeDetail> {
-  const change = nextEvent<CustomEvent<FxVariablesChangeDetail>>(el, 'variableschange');
-  el.variables = values;
-  return (await change).detail;
-}
-
 /** Pixel reader of the element's box, (0, 0) at its top-left corner. */
 async function pixelsOf(el: FxComposition) {
   const box = el.getBoundingClientRect();
@@ -60,7 +53,7 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     await el.seek(1.5);
     const frame = frameOf(el);
     const seen = recordEvents(el, ['ready', 'loadedmetadata', 'loadstart', 'error']);
-    const detail = await update(el, { title: 'Anew', accent: '#00ff00' });
+    const detail = await updateVariables(el, { title: 'Anew', accent: '#00ff00' });
     // The answer leaves once the frame showing the new values was painted: the page shows them now.
     const pixel = await pixelsOf(el);
     expect(pixel(150 + 20, 120)).to.deep.equal(GREEN);
@@ -82,7 +75,7 @@ describe('<fx-composition> runs scripts that read values at load again, in place
   it('runs them again at every change, the last value showing', async () => {
     const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
     const frame = frameOf(el);
-    for (const title of ['one', 'two', 'three']) await update(el, { title });
+    for (const title of ['one', 'two', 'three']) await updateVariables(el, { title });
     expect(await text(el)).to.equal('THREE');
     expect(frameOf(el)).to.equal(frame);
   });
@@ -93,7 +86,7 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     await el.play();
     await sleep(300);
     const before = el.currentTime;
-    await update(el, { title: 'playing' });
+    await updateVariables(el, { title: 'playing' });
     await sleep(200);
     expect(el.paused).to.equal(false);
     expect(el.currentTime).to.be.greaterThan(before);
@@ -113,8 +106,8 @@ describe('<fx-composition> runs scripts that read values at load again, in place
       ),
     );
     const frame = frameOf(el);
-    await update(el, { title: 'one' });
-    await update(el, { title: 'two' });
+    await updateVariables(el, { title: 'one' });
+    await updateVariables(el, { title: 'two' });
     expect(await text(el)).to.equal('TWO');
     expect(frameOf(el)).to.equal(frame);
   });
@@ -136,7 +129,7 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     const el = await whenReady(mount({}, { srcdoc: composition(rebuilds) }));
     await el.seek(2);
     const frame = frameOf(el);
-    await update(el, { title: 'rebuilt', accent: '#00ff00' });
+    await updateVariables(el, { title: 'rebuilt', accent: '#00ff00' });
     const pixel = await pixelsOf(el);
     expect(pixel(200 + 20, 120)).to.deep.equal(GREEN);
     expect(pixel(20, 120)).to.not.deep.equal(GREEN);
@@ -157,15 +150,37 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     const el = await whenReady(mount({}, { srcdoc: composition(listeners) }));
     expect(await text(el)).to.equal('HELLO');
     const frame = frameOf(el);
-    await update(el, { title: 'Listened' });
+    await updateVariables(el, { title: 'Listened' });
     expect(await text(el)).to.equal('LISTENED');
     expect(await text(el, '#order')).to.equal('ready,load');
     expect(frameOf(el)).to.equal(frame);
   });
 
+  it('shows its images in the first frame after a change (the new image elements find them decoded)', async () => {
+    // Big enough that decoding takes a few frames: the image must not be missing from the frame the answer follows.
+    const canvas = new OffscreenCanvas(4000, 4000);
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#00ff00';
+    context.fillRect(0, 0, 4000, 4000);
+    const blob = await canvas.convertToBlob({ type: 'image/png' });
+    const photo = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.readAsDataURL(blob);
+    });
+    const body = `<img src="${photo}" style="position: absolute; left: 220px; top: 0; width: 100px; height: 80px">${BLOCK}`;
+    const el = await whenReady(mount({}, { srcdoc: composition(body) }));
+    const frame = frameOf(el);
+    for (const title of ['one', 'two']) {
+      await updateVariables(el, { title });
+      expect((await pixelsOf(el))(270, 40)).to.deep.equal(GREEN);
+    }
+    expect(frameOf(el)).to.equal(frame);
+  });
+
   it('hands the HyperFrames-named overrides (__hfVariables, __fxVariables) the new values', async () => {
     const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
-    await update(el, { title: 'Injected' });
+    await updateVariables(el, { title: 'Injected' });
     expect(await probe(el, { ask: 'global', name: '__hfVariables' })).to.deep.equal({ title: 'Injected' });
     expect(await probe(el, { ask: 'global', name: '__fxVariables' })).to.deep.equal({ title: 'Injected' });
   });
@@ -179,7 +194,7 @@ describe('<fx-composition> reloads what cannot run again in place', () => {
     const frame = frameOf(el);
     const errors: string[] = [];
     el.addEventListener('error', (event) => errors.push(JSON.stringify((event as CustomEvent).detail)));
-    const detail = await update(el, { title: 'Reloaded' });
+    const detail = await updateVariables(el, { title: 'Reloaded' });
     expect(detail.reloading).to.equal(true);
     await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
     expect(await text(el)).to.equal('RELOADED');
@@ -213,7 +228,7 @@ describe('<fx-composition> reloads what cannot run again in place', () => {
     );
     await el.seek(1);
     const frame = frameOf(el);
-    expect((await update(el, { title: 'Built' })).reloading).to.equal(true);
+    expect((await updateVariables(el, { title: 'Built' })).reloading).to.equal(true);
     await waitFor(() => frameOf(el) !== frame && el.ready, 'the reloaded frame');
     expect(await probe(el, { ask: 'attribute', selector: '#upper', name: 'data-built' })).to.equal('BUILT');
   });
