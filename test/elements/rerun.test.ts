@@ -178,6 +178,26 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     expect(frameOf(el)).to.equal(frame);
   });
 
+  it('keeps the media elements on stage, loaded and on the frame at the playhead', async () => {
+    // frames.webm: every frame a flat gray whose level says its index (see frames.test.ts).
+    const video = `<video id="v" src="/test/fixtures/media/frames.webm" crossorigin="anonymous" data-start="0.5" muted style="position: absolute; left: 0; top: 0; width: 160px; height: 90px"></video>`;
+    const el = await whenReady(mount({}, { srcdoc: composition(`${video}${BLOCK}`) }));
+    await el.seek(1.2);
+    const frame = frameOf(el);
+    expect((await updateVariables(el, { title: 'Kept' })).reloading).to.equal(false);
+    expect(await text(el)).to.equal('KEPT');
+    expect(frameOf(el)).to.equal(frame);
+    const media = await probe<{ currentTime: number; paused: boolean; readyState: number }>(el, {
+      ask: 'media',
+      selector: '#v',
+    });
+    expect(media.paused).to.equal(true);
+    expect(media.readyState).to.be.at.least(2);
+    expect(Math.abs(media.currentTime - 0.7)).to.be.at.most(1 / 30);
+    const [red] = (await probe<number[]>(el, { ask: 'videoPixel', selector: '#v', x: 80, y: 45 }))!;
+    expect(Math.round(red! / ((3 * 255) / 219))).to.equal(21);
+  });
+
   it('hands the HyperFrames-named overrides (__hfVariables, __fxVariables) the new values', async () => {
     const el = await whenReady(mount({}, { srcdoc: composition(BLOCK) }));
     await updateVariables(el, { title: 'Injected' });
@@ -205,8 +225,15 @@ describe('<fx-composition> reloads what cannot run again in place', () => {
   }
   const READS = `<p id="upper"></p><script>document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase();</script>`;
 
-  it('a body with media (new media elements would paint empty while they load)', () =>
-    expectReload(`<video src="/test/fixtures/media/frames.webm" muted></video>${READS}`));
+  it('media a script made (there is no element on stage to keep for it)', () =>
+    expectReload(
+      `${READS}<script>var made = document.createElement('video'); made.muted = true; made.src = '/test/fixtures/media/frames.webm'; document.getElementById('root').append(made);</script>`,
+    ));
+
+  it('media whose source a script changed (the element on stage plays something else)', () =>
+    expectReload(
+      `<video id="v" src="/test/fixtures/media/frames.webm" muted></video>${READS}<script>document.getElementById('v').setAttribute('src', '/test/fixtures/media/frames.webm#t=1');</script>`,
+    ));
 
   it('a body with a fetched script (it would run after a paint of the half-built body)', () =>
     expectReload(`<script src="/test/fixtures/rerun/library.js"></script>${READS}`));

@@ -6,7 +6,7 @@ import { MediaSync, untilFirstFrame } from './media.js';
 import { seekTarget } from '../seek-target.js';
 import { playbackStep, type Anchor } from './playback-step.js';
 import { refitAfterFontLoads } from './refit.js';
-import { LoadReaders, rerunnableBody, runBodyAgain, type RerunBody } from './rerun.js';
+import { LoadReaders, prepareBody, rerunnableBody, runBodyAgain, type RerunBody } from './rerun.js';
 import { compositionRoot } from './roots.js';
 import { ScriptReads } from './script-reads.js';
 import { settleTimelineDuration } from './settle-duration.js';
@@ -110,7 +110,8 @@ export class Player {
     if (this.#config.durationFromTimeline || !this.timeline || !this.loadReaders.inBody) return false;
     if (this.#rerunBody === undefined && this.#compiled !== undefined)
       this.#rerunBody = rerunnableBody(this.#compiled) ?? null;
-    if (!this.#rerunBody) return false;
+    const body = this.#rerunBody && prepareBody(this.#rerunBody);
+    if (!body) return false;
     for (const timelines of [window.__timelines ?? {}, ...this.#instanceTimelines.values()])
       for (const timeline of Object.values(timelines)) (timeline as { kill?: () => void }).kill?.();
     window.__timelines = {};
@@ -120,7 +121,7 @@ export class Player {
     this.#media?.pause();
     this.loadReaders.forget();
     this.#loading = true;
-    const ran = runBodyAgain(this.#rerunBody);
+    const ran = runBodyAgain(body);
     this.#loading = false;
     // A failed rerun is not tried again: the reload that follows replaces this document.
     if (!ran) this.#rerunBody = null;

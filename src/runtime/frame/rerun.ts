@@ -6,8 +6,9 @@
  * - every script that read the values was an inline classic script of the body (`LoadReaders`);
  * - the body's scripts are inline classic ones (data blocks aside): a fetched script would run a task later, after a
  *   paint of the half-built body; a module may not run twice;
- * - no media (new media elements would paint empty while they load) and no `document.write` (it would replace the
- *   loaded document);
+ * - its media elements are the ones on stage, which it keeps (new ones would paint empty while they load): a
+ *   script that made media of its own leaves it to a reload; no `iframe`, `object` or `embed` (they would load
+ *   again), and no `document.write` (it would replace the loaded document);
  * - no top-level `let`, `const` or `class` declared again: the body's last script runs inside a block (its own
  *   declarations stay its own; no script after it could name them), and a body where an earlier one declares them is
  *   left to a reload (a later script may name them).
@@ -23,7 +24,8 @@ const CLASSIC_TYPES = new Set([
   'application/ecmascript',
 ]);
 const LOAD_EVENTS = new Set(['DOMContentLoaded', 'load']);
-const REFUSED_MARKUP = 'video, audio, iframe, object, embed';
+const REFUSED_MARKUP = 'iframe, object, embed';
+const MEDIA = 'video, audio';
 const WRITES = /\bdocument\s*\.\s*write(ln)?\b/;
 const LEXICAL = /^(?:let|const|class)\b/;
 
@@ -120,21 +122,40 @@ let running = false;
 export const rerunning = () => running;
 
 /**
- * Replaces the live body with a copy of the compiled one and runs its scripts, in order. `DOMContentLoaded` and `load`
- * listeners the scripts add are called once they all ran (those events already fired). Returns false when a script
- * threw: the page is then in whatever state the scripts left, for a reload to replace.
+ * A copy of the compiled body for this document, with fresh scripts (they run when inserted; the parsed ones never
+ * would, and must not run twice) and the media elements on stage in place of its own, loaded and at their frame.
+ * `undefined` when the media on stage are not the compiled ones (a script made or changed some).
  */
-export function runBodyAgain({ body: pristine, inBlock }: RerunBody): boolean {
+export function prepareBody({ body: pristine, inBlock }: RerunBody): HTMLElement | undefined {
   const body = document.importNode(pristine, true);
-  // Fresh elements run when inserted; the parsed ones never would (and must not run twice).
-  const parsedScripts = [...body.querySelectorAll('script')].filter(isClassic);
-  parsedScripts.forEach((parsed, index) => {
+  const compiledMedia = [...body.querySelectorAll(MEDIA)];
+  const liveMedia = [...document.body.querySelectorAll(MEDIA)];
+  if (compiledMedia.length !== liveMedia.length) return undefined;
+  if (compiledMedia.some((media, index) => sourcesOf(media) !== sourcesOf(liveMedia[index]!))) return undefined;
+  compiledMedia.forEach((media, index) => media.replaceWith(liveMedia[index]!));
+  [...body.querySelectorAll('script')].filter(isClassic).forEach((parsed, index) => {
     const script = document.createElement('script');
     for (const { name, value } of parsed.attributes) script.setAttribute(name, value);
     // In a block, its `let`, `const` and `class` are its own, not the page's (which already has the first run's).
     script.text = index === inBlock ? `{\n${parsed.text}\n}` : parsed.text;
     parsed.replaceWith(script);
   });
+  return body;
+}
+
+/** What a media element plays, as its markup says. */
+const sourcesOf = (media: Element) =>
+  JSON.stringify([
+    media.getAttribute('src'),
+    ...[...media.querySelectorAll('source')].map((source) => source.getAttribute('src')),
+  ]);
+
+/**
+ * Replaces the live body with `body` (from {@link prepareBody}), which runs its scripts, in order. `DOMContentLoaded`
+ * and `load` listeners the scripts add are called once they all ran (those events already fired). Returns false when
+ * a script threw: the page is then in whatever state the scripts left, for a reload to replace.
+ */
+export function runBodyAgain(body: HTMLElement): boolean {
   const errors: unknown[] = [];
   const onError = (event: ErrorEvent) => errors.push(event.error ?? event.message);
   const loadListeners: LoadListener[] = [];
