@@ -141,7 +141,10 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     const listeners = `<p id="upper"></p><p id="order"></p><script>
       var title = window.__fx.getVariables().title;
       var order = document.getElementById('order');
-      window.addEventListener('load', function () { order.textContent += 'load'; });
+      // Bare calls too (no receiver): the runtime watches these listeners while the document loads.
+      addEventListener('load', function () { order.textContent += 'load'; });
+      addEventListener('fx-test', function () { document.body.dataset.heard = title; });
+      dispatchEvent(new Event('fx-test'));
       document.addEventListener('DOMContentLoaded', function () {
         document.getElementById('upper').textContent = title.toUpperCase();
         order.textContent += 'ready,';
@@ -149,10 +152,13 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     </script>`;
     const el = await whenReady(mount({}, { srcdoc: composition(listeners) }));
     expect(await text(el)).to.equal('HELLO');
+    expect(await text(el, '#order')).to.equal('ready,load');
+    expect(await probe(el, { ask: 'attribute', selector: 'body', name: 'data-heard' })).to.equal('Hello');
     const frame = frameOf(el);
     await updateVariables(el, { title: 'Listened' });
     expect(await text(el)).to.equal('LISTENED');
     expect(await text(el, '#order')).to.equal('ready,load');
+    expect(await probe(el, { ask: 'attribute', selector: 'body', name: 'data-heard' })).to.equal('Listened');
     expect(frameOf(el)).to.equal(frame);
   });
 

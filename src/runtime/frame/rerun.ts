@@ -12,7 +12,9 @@
  * - no top-level `let`, `const` or `class` declared again: the body's last script runs inside a block (its own
  *   declarations stay its own; no script after it could name them), and a body where an earlier one declares them is
  *   left to a reload (a later script may name them).
- * A script that throws while rerunning makes the rerun fail, and the caller reloads.
+ * A script that throws while rerunning makes the rerun fail, and the caller reloads. What the first run set up outside
+ * the body stays, as a reload would not keep it: globals (the rerun overwrites most) and listeners on the window or
+ * the document (a video composition's seldom act once loaded; the first run's act on elements no longer shown).
  */
 
 /** `type`s a browser runs as a classic script (the common ones; any other is data, or a module). */
