@@ -191,6 +191,7 @@ type LoadListener = { readonly type: string; readonly call: () => void };
 function interceptLoadListeners(added: (listener: LoadListener) => boolean): () => void {
   const undos = [window, document].map((target) => {
     const add = target.addEventListener;
+    const own = Object.hasOwn(target, 'addEventListener');
     target.addEventListener = function (
       this: EventTarget,
       type: string,
@@ -205,8 +206,11 @@ function interceptLoadListeners(added: (listener: LoadListener) => boolean): () 
       if (LOAD_EVENTS.has(type) && listener && added({ type, call })) return;
       add.call(this, type, listener as EventListener, options);
     } as typeof add;
-    // The prototype's method again (an own property only shadowed it).
-    return () => delete (target as Partial<Pick<EventTarget, 'addEventListener'>>).addEventListener;
+    return () => {
+      // The prototype's method again (an own property only shadowed it), or the page's own one.
+      if (own) target.addEventListener = add;
+      else delete (target as Partial<Pick<EventTarget, 'addEventListener'>>).addEventListener;
+    };
   });
   return () => undos.forEach((undo) => undo());
 }
