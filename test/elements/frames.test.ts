@@ -1,6 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import { compositionHtml, mount, probe, screenshot, whenReady, type Rgba } from './helpers.js';
+import { compositionHtml, mount, pixelsOf, probe, whenReady, type Rgba } from './helpers.js';
 
 const FPS = 30;
 const RED: Rgba = [255, 0, 0, 255];
@@ -12,12 +11,6 @@ const BAR = compositionHtml({
   head: '<style>#bar { position: absolute; left: 0; top: 0; height: 40px; width: 0; background: rgb(255, 0, 0); animation: grow 1s linear both; } @keyframes grow { to { width: 300px; } }</style>',
   body: '<div id="bar"></div>',
 });
-
-/** Pixels of the element's box, with (0, 0) at its top-left corner. */
-async function pixelsOf(el: FxComposition): Promise<(x: number, y: number) => Rgba> {
-  const box = el.getBoundingClientRect();
-  return screenshot({ x: box.left, y: box.top, width: box.width, height: box.height });
-}
 
 describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
   it('is accessible', async () => {

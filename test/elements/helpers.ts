@@ -219,6 +219,12 @@ export async function screenshot(rect: {
   };
 }
 
+/** A screenshot of the element's box, with (0, 0) at its top-left corner. */
+export async function pixelsOf(element: Element): Promise<(x: number, y: number) => Rgba> {
+  const box = element.getBoundingClientRect();
+  return screenshot({ x: box.left, y: box.top, width: box.width, height: box.height });
+}
+
 /** Uncaught errors and unhandled rejections of the host page while a test runs. */
 export function watchUncaught(): { readonly errors: string[]; stop(): void } {
   const errors: string[] = [];

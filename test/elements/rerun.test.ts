@@ -9,7 +9,7 @@ import {
   mount,
   probe,
   recordEvents,
-  screenshot,
+  pixelsOf,
   sleep,
   waitFor,
   watchUncaught,
@@ -37,12 +37,6 @@ const GREEN = [0, 255, 0, 255];
 const RELOAD_SETTLE_MS = 400;
 
 const composition = (body: string) => compositionHtml({ duration: 3, variables: DECLARATIONS, body });
-
-/** Pixel reader of the element's box, (0, 0) at its top-left corner. */
-async function pixelsOf(el: FxComposition) {
-  const box = el.getBoundingClientRect();
-  return screenshot({ x: box.left, y: box.top, width: box.width, height: box.height });
-}
 
 const text = (el: FxComposition, selector = '#upper') => probe(el, { ask: 'text', selector });
 
