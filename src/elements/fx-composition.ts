@@ -555,9 +555,9 @@ export class FxComposition extends LitElement {
         emit(this, FxEvent.variablesChange, {
           values: trustedValues(message.values, this.declarations, this.#variables.values),
           issues: this.valueIssues,
-          reloading: message.readsVariablesAtLoad && !message.ranAgain,
+          reloading: message.readsVariablesAtLoad && message.ranAgain !== true,
         });
-        if (message.readsVariablesAtLoad && !message.ranAgain) this.#loader.scheduleReload();
+        if (message.readsVariablesAtLoad && message.ranAgain !== true) this.#loader.scheduleReload();
         return;
     }
   }

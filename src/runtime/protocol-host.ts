@@ -43,7 +43,12 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
     issues: isIssues,
     readsVariablesAtLoad: isBoolean,
   },
-  [Message.variables]: { values: isRecord, issues: isIssues, readsVariablesAtLoad: isBoolean, ranAgain: isBoolean },
+  [Message.variables]: {
+    values: isRecord,
+    issues: isIssues,
+    readsVariablesAtLoad: isBoolean,
+    ranAgain: (value) => value === undefined || isBoolean(value),
+  },
   [Message.reads]: { ids: isListOf(isString) },
   [Message.time]: { time: isTime, paused: isBoolean },
   [Message.seeked]: { id: Number.isSafeInteger, time: isTime },

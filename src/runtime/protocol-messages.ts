@@ -65,8 +65,8 @@ export interface VariablesMessage {
   readonly values: Values;
   readonly issues: readonly Issue[];
   readonly readsVariablesAtLoad: boolean;
-  /** Those scripts ran again in place with the new values (no reload needed). */
-  readonly ranAgain: boolean;
+  /** Those scripts ran again in place with the new values (no reload needed); absent from runtimes before reruns. */
+  readonly ranAgain?: boolean;
 }
 
 /** The top-level variable ids composition scripts read so far (the whole list each time; see `SCRIPT_READS`). */

@@ -263,6 +263,11 @@ describe('<fx-composition> reloads what cannot run again in place', () => {
   it('a window.onload (who assigned it is not known, so it may not run again)', () =>
     expectReload(`${READS}<script>window.onload = function () { document.body.dataset.loaded = 'yes'; };</script>`));
 
+  it('a registered timeline that throws when the rerun lets go of it', () =>
+    expectReload(
+      `${READS}<script>window.__timelines = { main: { seek: function () { return this; }, pause: function () { return this; }, kill: function () { throw new Error('kept'); } } };</script>`,
+    ));
+
   it('a read from a listener (no script to run again)', () =>
     expectReload(
       `<p id="upper"></p><script>document.addEventListener('DOMContentLoaded', function () { document.getElementById('upper').textContent = window.__fx.getVariables().title.toUpperCase(); });</script>`,

@@ -60,7 +60,8 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
       player.variables.setOverrides(message.values);
       if (message.compiled !== undefined) player.offerCompiled(message.compiled);
       // Scripts that read values at load see the new ones only by running again: in place when they can.
-      const ranAgain = player.variables.readAtLoad && (await player.rerun(message.values));
+      // A rerun that throws (a composition's own timeline, say) is one that did not happen: the host reloads.
+      const ranAgain = player.variables.readAtLoad && (await player.rerun(message.values).catch(() => false));
       // The values show first: the reply, whose layout issues measure boxes (a layout of its own), leaves once the
       // frame that shows them was painted, when that layout is already done. A rerun resolves inside that frame.
       await (ranAgain ? afterThisFrame() : afterNextPaint());
