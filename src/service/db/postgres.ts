@@ -21,7 +21,7 @@ export const PG_TYPES: pg.CustomTypesConfig = {
 export interface PostgresOptions {
   /** Connections of this process. Default 10. */
   readonly max?: number;
-  /** Errors of idle connections (a restarted server); they are dropped from the pool, never thrown. */
+  /** Errors of connections (a restarted server); a failed one is dropped from the pool, never thrown. */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -37,7 +37,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       `"databaseUrl" must be a postgres:// URL, got a ${parsed ? `${parsed.protocol} URL` : 'malformed one'}`,
     );
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: PG_TYPES });
-  pool.on('error', (error) => options.log?.('database connection lost', { error: error.message }));
+  const lost = (error: Error) => options.log?.('database connection lost', { error: error.message });
+  // pg emits a connection's failure on the connection, also while it is checked out between statements, where an
+  // unanswered `error` event would end the process (a fault-matrix run saw an API die so on a database restart):
+  // every connection answers its own; the statement under way, or the next, still fails. The pool re-emits an idle
+  // connection's failure, logged already.
+  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('error', () => {});
   try {
     await migrate(pool);
   } catch (error) {
