@@ -65,6 +65,8 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
       // The values show first: the reply, whose layout issues measure boxes (a layout of its own), leaves once the
       // frame that shows them was painted, when that layout is already done. A rerun resolves inside that frame.
       await (ranAgain ? afterThisFrame() : afterNextPaint());
+      // A stage built again is rasterised afresh, like a first one: the next seek waits the extra frame too.
+      if (ranAgain) seeksAnswered = 0;
       return send(variablesMessage(player.variables, ranAgain));
     }
     case Message.setMuted:
