@@ -1,5 +1,6 @@
 import { isConnectMessage, isHostMessage } from '../protocol-frame.js';
 import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol-messages.js';
+import { afterNextPaint, afterThisFrame, PaintSettler } from './painted.js';
 import type { Player } from './player.js';
 import type { FrameVariables } from './variables.js';
 
@@ -41,6 +42,8 @@ export function connectHost(player: Player): SendToHost {
   return send;
 }
 
+const paints = new PaintSettler();
+
 async function handle(player: Player, message: HostMessage, send: SendToHost): Promise<void> {
   switch (message.type) {
     case Message.play:
@@ -51,9 +54,8 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     case Message.seek: {
       await player.ready;
       const time = await player.seek(message.time);
-      const paintMs = await afterNextPaint();
-      // Composited only once rasterised and activated, off the main thread: one more frame where that may lag.
-      if (seeksAnswered++ === 0 || paintMs > SLOW_PAINT_MS) await afterNextPaint();
+      // The answer is what a host screenshots after: it leaves once the new picture is composited.
+      await paints.afterSettledPaint();
       return send({ type: Message.seeked, id: message.id, time });
     }
     case Message.setVariables: {
@@ -65,8 +67,8 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
       // The values show first: the reply, whose layout issues measure boxes (a layout of its own), leaves once the
       // frame that shows them was painted, when that layout is already done. A rerun resolves inside that frame.
       await (ranAgain ? afterThisFrame() : afterNextPaint());
-      // A stage built again is rasterised afresh, like a first one: the next seek waits the extra frame too.
-      if (ranAgain) seeksAnswered = 0;
+      // A stage built again is rasterised afresh, like a first one: the next seek settles.
+      if (ranAgain) paints.expectLag();
       return send(variablesMessage(player.variables, ranAgain));
     }
     case Message.setMuted:
@@ -93,41 +95,4 @@ export function variablesMessage(variables: FrameVariables, ranAgain = false): V
     readsVariablesAtLoad: variables.readAtLoad,
     ranAgain,
   };
-}
-
-/**
- * A seek answers once its frame was painted and, usually, composited into the host page: its promise is what a host
- * screenshots after. The frame painted on the main thread is rasterised and activated later, on other threads; a
- * screenshot right after the first answer showed the previous picture on real 1920×1080 blocks on a busy machine
- * (first seeks of code-typing 3 in 8, a map block 1 seek in 25). Waiting one more frame on every seek cost scrub a
- * frame (8 → 21 ms median, 1.9× the peer's). So the extra frame goes where raster lags: the first seek (the whole
- * stage rasterised afresh) and a seek whose main-thread frame took longer than this (a heavy frame rasterises long).
- */
-const SLOW_PAINT_MS = 8;
-let seeksAnswered = 0;
-
-/** Called while a frame's animation callbacks run: resolves in the first task after its paint. */
-function afterThisFrame(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-}
-
-/**
- * Resolves right after the next frame was painted — a rAF runs before the main thread paints the new state, the task
- * it queues runs after — with the milliseconds between the two (style, layout and paint of that frame). A hidden
- * document paints nothing (and gets no rAF), so it resolves at once, with 0.
- */
-function afterNextPaint(): Promise<number> {
-  return new Promise((resolve) => {
-    if (document.visibilityState === 'hidden') return resolve(0);
-    requestAnimationFrame(() => {
-      const started = performance.now();
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve(performance.now() - started);
-      channel.port2.postMessage(null);
-    });
-  });
 }

@@ -1,0 +1,97 @@
+/**
+ * When what the frame painted is on screen. The main thread paints a frame's display lists; raster and activation
+ * follow on the compositor's threads, and until they finish the host page still composites the previous picture.
+ * On real 1920×1080 blocks (hundreds of text layers shown for the first time by a seek) that took 150–400 ms while
+ * the main-thread paint took 3–15 ms, so neither the paint's cost nor a fixed number of extra frames tells when it
+ * is over. What does: Chromium begins no main frame while the last one waits for activation, so the frames after a
+ * lagging raster come late, and the first one on time says the compositor caught up.
+ */
+
+/** A frame this late after the last (two display frames at 60 Hz, one at 30) was held back by raster. */
+const LATE_FRAME_MS = 40;
+/** A composition whose own work makes every frame late still answers. */
+const MAX_SETTLE_MS = 1000;
+/** A main-thread paint longer than this rasterises long too: its seek settles even while raster keeps up. */
+const SLOW_PAINT_MS = 8;
+
+/**
+ * Settles seeks on what is composited. A seek answers right after its paint only while raster has kept up with the
+ * paints before it (checked for free on the frame after each answer); otherwise — at first, after a late frame,
+ * after a slow paint, after the stage was built again — it waits for the first frame on time. Scrubbing a light
+ * composition keeps its one-frame answer (waiting a frame more on every seek cost scrub 8 → 21 ms median); a heavy
+ * one pays its raster.
+ */
+export class PaintSettler {
+  #keepsUp = false;
+
+  /** Resolves after the next paint and, unless raster is known to keep up, once that paint is on screen. */
+  async afterSettledPaint(): Promise<void> {
+    const paintMs = await afterNextPaint();
+    if (this.#keepsUp && paintMs <= SLOW_PAINT_MS) return void this.#watchNextFrame();
+    this.#keepsUp = await untilFrameOnTime();
+  }
+
+  /** The stage was built anew (a rerun): its first paints rasterise afresh. */
+  expectLag(): void {
+    this.#keepsUp = false;
+  }
+
+  /** The frame after an early answer: if it came late, that answer was early, and the next seek settles. */
+  #watchNextFrame(): void {
+    const paintedAt = performance.now();
+    void nextFrame().then((at) => {
+      if (at! - paintedAt > LATE_FRAME_MS) this.#keepsUp = false;
+    });
+  }
+}
+
+/**
+ * Waits for the first animation frame that comes on time; true when that was the very next one (nothing lagged).
+ * A hidden document gets no frames and composites nothing: true at once; false when no frame came on time.
+ */
+async function untilFrameOnTime(): Promise<boolean> {
+  if (document.visibilityState === 'hidden') return true;
+  const started = performance.now();
+  let last = started;
+  for (let frames = 0; ; frames++) {
+    const at = await nextFrame(started + MAX_SETTLE_MS - performance.now());
+    if (at === undefined) return false;
+    if (at - last <= LATE_FRAME_MS) return frames === 0;
+    last = at;
+  }
+}
+
+/** The time of the next animation frame's callbacks, or undefined when none comes within `withinMs`. */
+function nextFrame(withinMs = Infinity): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const timer = withinMs < Infinity ? setTimeout(resolve, Math.max(0, withinMs)) : undefined;
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve(performance.now());
+    });
+  });
+}
+
+/** Called while a frame's animation callbacks run: resolves in the first task after its paint. */
+export function afterThisFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Resolves right after the next frame was painted — a rAF runs before the main thread paints the new state, the task
+ * it queues runs after — with the milliseconds between the two (style, layout and paint of that frame). A hidden
+ * document paints nothing (and gets no rAF), so it resolves at once, with 0.
+ */
+export function afterNextPaint(): Promise<number> {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') return resolve(0);
+    requestAnimationFrame(() => {
+      const started = performance.now();
+      afterThisFrame().then(() => resolve(performance.now() - started));
+    });
+  });
+}
