@@ -16,6 +16,14 @@ const MAX_START_LEAD = 0.5;
  * fraction of a millisecond after k / 30. Seeking a hair past the exact time shows frame k, not k - 1.
  */
 const FRAME_TIME_ROUNDING = 0.001;
+/**
+ * A video's seeked frame reaches the compositor after `seeked`, sometimes a frame or more later: a screenshot right
+ * after the seek showed the clip's previous frame. A seek waits for the frame's presentation this long at most (a
+ * video the compositor does not draw presents nothing).
+ */
+const PRESENT_TIMEOUT_MS = 250;
+/** The longest a video frame lasts (10 fps clips): a presented frame starting earlier shows another position. */
+const LONGEST_FRAME = 0.1;
 
 /** A media element between play() (or a jump) and moving: its position and the composition time last tick. */
 interface Warmup {
@@ -55,6 +63,30 @@ export function untilFirstFrame(media: HTMLMediaElement, ms: number): Promise<vo
   if (!isLoadingFirstFrame(media)) return Promise.resolve();
   media.preload = 'auto';
   return untilEvent(media, ['loadeddata', 'error'], ms);
+}
+
+/**
+ * Resolves once `video` handed the compositor the frame at its position, or at once where that cannot be known (no
+ * `requestVideoFrameCallback`, or a video not drawn: `display: none`, `visibility: hidden`). A frame of an earlier,
+ * overlapping seek may be presented first; it does not count.
+ */
+function untilFramePresented(video: HTMLVideoElement): Promise<void> {
+  if (!('requestVideoFrameCallback' in video) || !video.checkVisibility({ visibilityProperty: true }))
+    return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      video.cancelVideoFrameCallback(callback);
+      resolve();
+    };
+    const onFrame: VideoFrameRequestCallback = (_now, frame) => {
+      const shows = frame.mediaTime <= video.currentTime + FRAME_TIME_ROUNDING;
+      if (shows && video.currentTime - frame.mediaTime < LONGEST_FRAME) done();
+      else callback = video.requestVideoFrameCallback(onFrame);
+    };
+    const timer = setTimeout(done, PRESENT_TIMEOUT_MS);
+    let callback = video.requestVideoFrameCallback(onFrame);
+  });
 }
 
 /**
@@ -126,8 +158,10 @@ export class MediaSync {
       const target = Number.isFinite(media.duration) ? Math.min(exact, media.duration) : exact;
       if (Math.abs(media.currentTime - target) < 0.0005 && !media.seeking) continue;
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
-      if (media.readyState >= HTMLMediaElement.HAVE_METADATA)
+      if (media.readyState >= HTMLMediaElement.HAVE_METADATA) {
         pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
+        if (media instanceof HTMLVideoElement) pending.push(untilFramePresented(media));
+      }
       media.currentTime = target;
     }
     await Promise.all(pending);
