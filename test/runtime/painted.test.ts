@@ -23,11 +23,12 @@ async function framesUntil(settled: () => Promise<void>): Promise<number> {
 }
 
 /**
- * Makes the frame after the next one late, as a compositor still rastering holds it back: registered from inside
- * the next frame, the block runs before anything the settler asks of the frame after.
+ * Makes the `nth` frame from now late (1 = the next), as a compositor still rastering holds it back: registered from
+ * inside the frame before, the block runs before anything the settler asks of that frame.
  */
-function lateFrameAfterNext(ms = 80): void {
-  requestAnimationFrame(() => requestAnimationFrame(() => busy(ms)));
+function lateFrame(nth: number, ms = 80): void {
+  const inFrame = (left: number) => requestAnimationFrame(() => (left === 1 ? busy(ms) : inFrame(left - 1)));
+  inFrame(nth);
 }
 
 /** A settler that has seen raster keep up. */
@@ -38,8 +39,8 @@ async function keepingUp(): Promise<PaintSettler> {
 }
 
 describe('PaintSettler', () => {
-  it('settles a first paint: it waits for a frame after it', async () => {
-    expect(await framesUntil(() => new PaintSettler().afterSettledPaint())).to.be.at.least(2);
+  it('settles a first paint: it waits for two frames on time after it', async () => {
+    expect(await framesUntil(() => new PaintSettler().afterSettledPaint())).to.be.at.least(3);
   });
 
   it('answers right after the paint once raster kept up', async () => {
@@ -48,34 +49,42 @@ describe('PaintSettler', () => {
     expect(await framesUntil(() => settler.afterSettledPaint())).to.equal(1);
   });
 
-  it('waits past late frames for one on time, and settles the next paint too', async () => {
+  it('waits past a late frame for two on time, and settles the next paint too', async () => {
     const settler = new PaintSettler();
-    lateFrameAfterNext();
+    lateFrame(2);
+    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(4);
     expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(3);
-    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(2);
   });
 
-  it('settles again after an early answer that a late frame followed', async () => {
-    const settler = await keepingUp();
-    lateFrameAfterNext();
-    expect(await framesUntil(() => settler.afterSettledPaint())).to.equal(1);
-    // The frame after that answer came late: the next paint is settled.
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(2);
+  it('does not take one frame on time for settled: the one after it may still come late', async () => {
+    const settler = new PaintSettler();
+    lateFrame(3);
+    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(5);
+    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(3);
   });
+
+  for (const nth of [2, 3])
+    it(`settles again after an early answer whose ${nth === 2 ? 'first' : 'second'} frame after came late`, async () => {
+      const settler = await keepingUp();
+      lateFrame(nth);
+      expect(await framesUntil(() => settler.afterSettledPaint())).to.equal(1);
+      // A frame after that answer came late: the next paint is settled.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(3);
+    });
 
   it('settles a slow paint while raster keeps up', async () => {
     const settler = await keepingUp();
     const settled = framesUntil(() => settler.afterSettledPaint());
     // Runs after the settler's own callback in that frame: its paint takes this long.
     requestAnimationFrame(() => busy(20));
-    expect(await settled).to.be.at.least(2);
+    expect(await settled).to.be.at.least(3);
   });
 
   it('settles the first paint of a stage built anew', async () => {
     const settler = await keepingUp();
     settler.expectLag();
-    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(2);
+    expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(3);
   });
 
   it('answers within about a second when every frame is late', async () => {

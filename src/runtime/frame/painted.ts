@@ -3,12 +3,15 @@
  * follow on the compositor's threads, and until they finish the host page still composites the previous picture.
  * On real 1920×1080 blocks (hundreds of text layers shown for the first time by a seek) that took 150–400 ms while
  * the main-thread paint took 3–15 ms, so neither the paint's cost nor a fixed number of extra frames tells when it
- * is over. What does: Chromium begins no main frame while the last one waits for activation, so the frames after a
- * lagging raster come late, and the first one on time says the compositor caught up.
+ * is over. What does: Chromium may begin the main frame after a paint before that paint's raster is done, but not
+ * the one after that — it waits until the paint was activated. So the second frame after a lagging paint comes late,
+ * and two frames on time say the compositor caught up (one was not enough in 2 of 10 first seeks of code-scroll).
  */
 
 /** A frame this late after the last (two display frames at 60 Hz, one at 30) was held back by raster. */
 const LATE_FRAME_MS = 40;
+/** Frames in a row that must come on time after a paint (see above). */
+const ON_TIME_FRAMES = 2;
 /** A composition whose own work makes every frame late still answers. */
 const MAX_SETTLE_MS = 1000;
 /** A main-thread paint longer than this rasterises long too: its seek settles even while raster keeps up. */
@@ -16,8 +19,8 @@ const SLOW_PAINT_MS = 8;
 
 /**
  * Settles seeks on what is composited. A seek answers right after its paint only while raster has kept up with the
- * paints before it (checked for free on the frame after each answer); otherwise — at first, after a late frame,
- * after a slow paint, after the stage was built again — it waits for the first frame on time. Scrubbing a light
+ * paints before it (checked for free on the frames after each answer); otherwise — at first, after a late frame,
+ * after a slow paint, after the stage was built again — it waits for frames on time. Scrubbing a light
  * composition keeps its one-frame answer (waiting a frame more on every seek cost scrub 8 → 21 ms median); a heavy
  * one pays its raster.
  */
@@ -27,8 +30,8 @@ export class PaintSettler {
   /** Resolves after the next paint and, unless raster is known to keep up, once that paint is on screen. */
   async afterSettledPaint(): Promise<void> {
     const paintMs = await afterNextPaint();
-    if (this.#keepsUp && paintMs <= SLOW_PAINT_MS) return void this.#watchNextFrame();
-    this.#keepsUp = await untilFrameOnTime();
+    if (this.#keepsUp && paintMs <= SLOW_PAINT_MS) return void this.#watchNextFrames();
+    this.#keepsUp = await untilFramesOnTime();
   }
 
   /** The stage was built anew (a rerun): its first paints rasterise afresh. */
@@ -36,29 +39,33 @@ export class PaintSettler {
     this.#keepsUp = false;
   }
 
-  /** The frame after an early answer: if it came late, that answer was early, and the next seek settles. */
-  #watchNextFrame(): void {
-    const paintedAt = performance.now();
-    void nextFrame().then((at) => {
-      if (at! - paintedAt > LATE_FRAME_MS) this.#keepsUp = false;
-    });
+  /** The frames after an early answer: if one came late, that answer was early, and the next seek settles. */
+  async #watchNextFrames(): Promise<void> {
+    let last = performance.now();
+    for (let frames = 0; frames < ON_TIME_FRAMES; frames++) {
+      const at = (await nextFrame())!;
+      if (at - last > LATE_FRAME_MS) this.#keepsUp = false;
+      last = at;
+    }
   }
 }
 
 /**
- * Waits for the first animation frame that comes on time; true when that was the very next one (nothing lagged).
- * A hidden document gets no frames and composites nothing: true at once; false when no frame came on time.
+ * Waits for {@link ON_TIME_FRAMES} animation frames in a row on time; true when none came late (nothing lagged).
+ * A hidden document gets no frames and composites nothing: true at once; false when the frames never caught up.
  */
-async function untilFrameOnTime(): Promise<boolean> {
+async function untilFramesOnTime(): Promise<boolean> {
   if (document.visibilityState === 'hidden') return true;
   const started = performance.now();
-  let last = started;
-  for (let frames = 0; ; frames++) {
+  let [last, onTime, late] = [started, 0, false];
+  while (onTime < ON_TIME_FRAMES) {
     const at = await nextFrame(started + MAX_SETTLE_MS - performance.now());
     if (at === undefined) return false;
-    if (at - last <= LATE_FRAME_MS) return frames === 0;
+    if (at - last <= LATE_FRAME_MS) onTime++;
+    else [onTime, late] = [0, true];
     last = at;
   }
+  return !late;
 }
 
 /** The time of the next animation frame's callbacks, or undefined when none comes within `withinMs`. */
