@@ -30,10 +30,13 @@ async function sizeFor(page, { width, height }) {
 /**
  * Previews `block` (its composition file at `source`; skipped, saying why, when it is not ready or requests
  * beyond localhost), renders it with
- * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`. Returns
- * `{ times, scores }`, `{ notReady }` or `{ external }`.
+ * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`, each with the
+ * `encoderCeiling(png)` of its preview. Returns `{ times, scores, ceilings }`, `{ notReady }` or `{ external }`.
  */
-export async function comparePreview(context, { block, source, dir, fps, frameIndexes, render, renderedFrame, psnr }) {
+export async function comparePreview(
+  context,
+  { block, source, dir, fps, frameIndexes, render, renderedFrame, psnr, encoderCeiling },
+) {
   await mkdir(dir, { recursive: true });
   const size = compositionSize(await readFile(source, 'utf8'));
   if (!(size.width > 0 && size.height > 0)) return { notReady: 'no data-width and data-height on the root' };
@@ -65,9 +68,11 @@ export async function comparePreview(context, { block, source, dir, fps, frameIn
   }
   const result = await render(join(dir, 'render.mp4'));
   const scores = [];
+  const ceilings = [];
   for (const [k, index] of indexes.entries()) {
     const rendered = await renderedFrame(result.videoPath, index, join(dir, `render-${index}.png`));
     scores.push(await psnr(rendered, previews[k]));
+    ceilings.push(await encoderCeiling(previews[k]));
   }
-  return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores };
+  return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores, ceilings };
 }
