@@ -14,15 +14,15 @@ const LATE_FRAME_MS = 40;
 const ON_TIME_FRAMES = 2;
 /** A composition whose own work makes every frame late still answers. */
 const MAX_SETTLE_MS = 1000;
-/** A main-thread paint longer than this rasterises long too: its seek settles even while raster keeps up. */
+/** A main-thread paint longer than this rasterises long too: a frame on time follows it even when raster kept up. */
 const SLOW_PAINT_MS = 8;
 
 /**
- * Settles seeks on what is composited. A seek answers right after its paint only while raster has kept up with the
- * paints before it (checked for free on the frames after each answer); otherwise — at first, after a late frame,
- * after a slow paint, after the stage was built again — it waits for frames on time. Scrubbing a light
- * composition keeps its one-frame answer (waiting a frame more on every seek cost scrub 8 → 21 ms median); a heavy
- * one pays its raster.
+ * Settles seeks on what is composited. While raster has kept up with the paints before (checked for free on the
+ * frames after each answer), a seek answers right after its paint (after one frame on time for a slow paint);
+ * otherwise — at first, after a late frame, after the stage was built again — it waits for two frames on time.
+ * Scrubbing keeps its one-frame answer (a frame more on every seek cost scrub 8 → 21 ms median); a heavy
+ * composition pays its raster.
  */
 export class PaintSettler {
   #keepsUp = false;
@@ -30,8 +30,14 @@ export class PaintSettler {
   /** Resolves after the next paint and, unless raster is known to keep up, once that paint is on screen. */
   async afterSettledPaint(): Promise<void> {
     const paintMs = await afterNextPaint();
-    if (this.#keepsUp && paintMs <= SLOW_PAINT_MS) return void this.#watchNextFrames();
-    this.#keepsUp = await untilFramesOnTime();
+    if (!this.#keepsUp) {
+      this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
+      return;
+    }
+    // Raster has kept up: a light paint answers now, a heavy one after a frame on time; the frames after are watched.
+    const waited = paintMs > SLOW_PAINT_MS ? 1 : 0;
+    if (waited > 0 && !(await untilFramesOnTime(waited))) this.#keepsUp = false;
+    void this.#watchFrames(ON_TIME_FRAMES - waited);
   }
 
   /** The stage was built anew (a rerun): its first paints rasterise afresh. */
@@ -39,10 +45,10 @@ export class PaintSettler {
     this.#keepsUp = false;
   }
 
-  /** The frames after an early answer: if one came late, that answer was early, and the next seek settles. */
-  async #watchNextFrames(): Promise<void> {
+  /** The frames after an answer: if one came late, that answer was early, and the next seek settles. */
+  async #watchFrames(count: number): Promise<void> {
     let last = performance.now();
-    for (let frames = 0; frames < ON_TIME_FRAMES; frames++) {
+    for (let frames = 0; frames < count; frames++) {
       const at = (await nextFrame())!;
       if (at - last > LATE_FRAME_MS) this.#keepsUp = false;
       last = at;
@@ -51,14 +57,14 @@ export class PaintSettler {
 }
 
 /**
- * Waits for {@link ON_TIME_FRAMES} animation frames in a row on time; true when none came late (nothing lagged).
- * A hidden document gets no frames and composites nothing: true at once; false when the frames never caught up.
+ * Waits for `count` animation frames in a row on time; true when none came late (nothing lagged). A hidden document
+ * gets no frames and composites nothing: true at once; false when the frames never caught up.
  */
-async function untilFramesOnTime(): Promise<boolean> {
+async function untilFramesOnTime(count: number): Promise<boolean> {
   if (document.visibilityState === 'hidden') return true;
   const started = performance.now();
   let [last, onTime, late] = [started, 0, false];
-  while (onTime < ON_TIME_FRAMES) {
+  while (onTime < count) {
     const at = await nextFrame(started + MAX_SETTLE_MS - performance.now());
     if (at === undefined) return false;
     if (at - last <= LATE_FRAME_MS) onTime++;
