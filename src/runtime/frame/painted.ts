@@ -14,45 +14,35 @@ const LATE_FRAME_MS = 40;
 const ON_TIME_FRAMES = 2;
 /** A composition whose own work makes every frame late still answers. */
 const MAX_SETTLE_MS = 1000;
+/** A seek this soon after the last answer is part of a scrub. */
+const SCRUB_GAP_MS = 100;
 /** A main-thread paint longer than this rasterises long too: a frame on time follows it even when raster kept up. */
 const SLOW_PAINT_MS = 8;
 
 /**
- * Settles seeks on what is composited. While raster has kept up with the paints before (checked for free on the
- * frames after each answer), a seek answers right after its paint (after one frame on time for a slow paint);
- * otherwise — at first, after a late frame, after the stage was built again — it waits for two frames on time.
- * Scrubbing keeps its one-frame answer (a frame more on every seek cost scrub 8 → 21 ms median); a heavy
- * composition pays its raster.
+ * Settles seeks on what is composited. A seek that comes on its own (nothing answered in the last
+ * {@link SCRUB_GAP_MS}: `await seek(t)` before a screenshot), the first, and every seek while raster lags wait for two
+ * frames on time after their paint. Within a scrub, once raster kept up, a seek answers right after its paint (after
+ * one frame on time for a slow paint, which also tells whether raster still keeps up): a frame more on every seek
+ * cost scrub 8 → 21 ms median, and so did watching the frames after each answer (requested frames delay the port's
+ * next message).
  */
 export class PaintSettler {
   #keepsUp = false;
+  #answeredAt = -Infinity;
 
-  /** Resolves after the next paint and, unless raster is known to keep up, once that paint is on screen. */
+  /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
   async afterSettledPaint(): Promise<void> {
+    const scrubbing = performance.now() - this.#answeredAt < SCRUB_GAP_MS;
     const paintMs = await afterNextPaint();
-    if (!this.#keepsUp) {
-      this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
-      return;
-    }
-    // Raster has kept up: a light paint answers now, a heavy one after a frame on time; the frames after are watched.
-    const waited = paintMs > SLOW_PAINT_MS ? 1 : 0;
-    if (waited > 0 && !(await untilFramesOnTime(waited))) this.#keepsUp = false;
-    void this.#watchFrames(ON_TIME_FRAMES - waited);
+    if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
+    else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1);
+    this.#answeredAt = performance.now();
   }
 
   /** The stage was built anew (a rerun): its first paints rasterise afresh. */
   expectLag(): void {
     this.#keepsUp = false;
-  }
-
-  /** The frames after an answer: if one came late, that answer was early, and the next seek settles. */
-  async #watchFrames(count: number): Promise<void> {
-    let last = performance.now();
-    for (let frames = 0; frames < count; frames++) {
-      const at = (await nextFrame())!;
-      if (at - last > LATE_FRAME_MS) this.#keepsUp = false;
-      last = at;
-    }
   }
 }
 
