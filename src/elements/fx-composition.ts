@@ -119,7 +119,7 @@ const MAX_SHOWN_ERRORS = 5;
  * @fires pause - Playback paused (also at the end).
  * @fires timeupdate - The playhead moved.
  * @fires seeking - A seek started.
- * @fires seeked - A seek landed and its frame was painted.
+ * @fires seeked - A seek landed and its frame is on screen (see `seek()`).
  * @fires ended - Playback reached the end (not fired with `loop`).
  * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[], reloading: boolean }>} variableschange - Values were applied (`reloading`: another follows once the reloaded frame is ready).
  * @fires variablesread - `variablesRead` grew (at most once per animation frame).
@@ -415,7 +415,10 @@ export class FxComposition extends LitElement {
     return this.#project.fetch(options);
   }
 
-  /** Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is painted. */
+  /**
+   * Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is on screen:
+   * painted and composited into the page (the seeks of a scrub, within 100 ms of each other, once painted).
+   */
   async seek(seconds: number): Promise<number> {
     const call = ++this.#seekCall;
     this.#status.seekStarted(!this.isPaused);
