@@ -55,6 +55,7 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
       await player.ready;
       const time = await player.seek(message.time);
       // The answer is what a host screenshots after: it leaves once the new picture is composited.
+      await player.mediaPresented;
       await paints.afterSettledPaint();
       return send({ type: Message.seeked, id: message.id, time });
     }

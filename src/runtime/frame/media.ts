@@ -108,6 +108,14 @@ export class MediaSync {
   #startLead = 0;
   /** Whether a start has taught the lead yet (until then a start that lands out of step is started again). */
   #calibrated = false;
+  /**
+   * Resolves once the videos the last seek moved handed the compositor their new frames: what the host page shows
+   * waits for it; the renderer does not (its BeginFrame draws the decoded frame, and presents nothing before it).
+   */
+  get presented(): Promise<void> {
+    return this.#presented;
+  }
+  #presented: Promise<void> = Promise.resolve();
 
   /** Takes over the composition's media, found once it is ready (so media its scripts added are included). */
   constructor(
@@ -151,6 +159,7 @@ export class MediaSync {
     const loading = this.media.filter(isLoadingFirstFrame);
     if (loading.length > 0) await Promise.all(loading.map((media) => untilFirstFrame(media, SEEK_TIMEOUT_MS)));
     const pending: Promise<void>[] = [];
+    const presentations: Promise<void>[] = [];
     for (const media of this.media) {
       if (!media.paused) media.pause();
       const local = this.#local(media, time) ?? 0;
@@ -160,10 +169,12 @@ export class MediaSync {
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
       if (media.readyState >= HTMLMediaElement.HAVE_METADATA) {
         pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
-        if (media instanceof HTMLVideoElement) pending.push(untilFramePresented(media));
+        // Asked before the seek starts: its frame may be presented before `seeked` is heard.
+        if (media instanceof HTMLVideoElement) presentations.push(untilFramePresented(media));
       }
       media.currentTime = target;
     }
+    this.#presented = Promise.all(presentations).then(() => undefined);
     await Promise.all(pending);
   }
 

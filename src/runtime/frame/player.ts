@@ -174,6 +174,11 @@ export class Player {
     return time;
   }
 
+  /** Resolves once the videos the last seek moved are presented with their new frames (see `MediaSync.presented`). */
+  get mediaPresented(): Promise<void> {
+    return this.#media?.presented ?? Promise.resolve();
+  }
+
   play(): void {
     if (!this.#paused) return;
     if (this.#time >= this.duration) this.#apply(0);
