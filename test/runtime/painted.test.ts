@@ -69,6 +69,13 @@ describe('PaintSettler', () => {
     expect(await framesUntil(() => settler.afterSettledPaint())).to.be.at.least(3);
   });
 
+  it('settles a seek that arrived before the last answer went out, however soon it paints', async () => {
+    const settler = new PaintSettler();
+    const scrubbing = settler.partOfScrub();
+    await settler.afterSettledPaint();
+    expect(await framesUntil(() => settler.afterSettledPaint(scrubbing))).to.be.at.least(3);
+  });
+
   it('answers a slow paint after one frame on time while raster keeps up', async () => {
     const settler = await keepingUp();
     const settled = framesUntil(() => settler.afterSettledPaint());

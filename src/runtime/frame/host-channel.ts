@@ -52,11 +52,12 @@ async function handle(player: Player, message: HostMessage, send: SendToHost): P
     case Message.pause:
       return player.pause();
     case Message.seek: {
+      const scrubbing = paints.partOfScrub();
       await player.ready;
       const time = await player.seek(message.time);
       // The answer is what a host screenshots after: it leaves once the new picture is composited.
       await player.mediaPresented;
-      await paints.afterSettledPaint();
+      await paints.afterSettledPaint(scrubbing);
       return send({ type: Message.seeked, id: message.id, time });
     }
     case Message.setVariables: {

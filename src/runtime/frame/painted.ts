@@ -31,9 +31,16 @@ export class PaintSettler {
   #keepsUp = false;
   #answeredAt = -Infinity;
 
+  /**
+   * Whether a seek arriving now is part of a scrub (an answer went out in the last {@link SCRUB_GAP_MS}). Asked on
+   * arrival: a seek that overlapped an unanswered one is on its own, whatever is answered while it runs.
+   */
+  partOfScrub(): boolean {
+    return performance.now() - this.#answeredAt < SCRUB_GAP_MS;
+  }
+
   /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
-  async afterSettledPaint(): Promise<void> {
-    const scrubbing = performance.now() - this.#answeredAt < SCRUB_GAP_MS;
+  async afterSettledPaint(scrubbing = this.partOfScrub()): Promise<void> {
     const paintMs = await afterNextPaint();
     if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
     else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1);
