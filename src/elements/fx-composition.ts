@@ -417,7 +417,7 @@ export class FxComposition extends LitElement {
 
   /**
    * Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is on screen:
-   * painted and composited into the page (the seeks of a scrub, within 100 ms of each other, once painted).
+   * painted and composited into the page (a scrub's seeks, each within 100 ms of the last answer, once painted).
    */
   async seek(seconds: number): Promise<number> {
     const call = ++this.#seekCall;
