@@ -2,6 +2,7 @@ import { isConnectMessage, isHostMessage } from '../protocol-frame.js';
 import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol-messages.js';
 import { afterNextPaint, afterThisFrame, PaintSettler } from './painted.js';
 import type { Player } from './player.js';
+import { SeekQueue } from './seek-queue.js';
 import type { FrameVariables } from './variables.js';
 
 const MAX_QUEUED = 20;
@@ -27,6 +28,7 @@ export function connectHost(player: Player): SendToHost {
         1,
       );
   };
+  const seeks = seekQueue(player, send);
   const onWindowMessage = (event: MessageEvent) => {
     if (port || event.source !== parent || parent === window) return;
     const offered = event.ports[0];
@@ -34,7 +36,7 @@ export function connectHost(player: Player): SendToHost {
     removeEventListener('message', onWindowMessage);
     port = offered;
     port.onmessage = (message) => {
-      if (isHostMessage(message.data)) void handle(player, message.data, send);
+      if (isHostMessage(message.data)) void handle(player, message.data, send, seeks);
     };
     for (const queued of queue.splice(0)) port.postMessage(queued);
   };
@@ -43,23 +45,32 @@ export function connectHost(player: Player): SendToHost {
 }
 
 const paints = new PaintSettler();
+/** The frame's seeks, each answered once its picture is composited (what a host screenshots after). */
+function seekQueue(player: Player, send: SendToHost): SeekQueue {
+  return new SeekQueue(
+    async ({ time, scrubbing }) => {
+      await player.ready;
+      const landed = await player.seek(time);
+      await player.mediaPresented;
+      await paints.afterSettledPaint(scrubbing);
+      return landed;
+    },
+    (id, time) => send({ type: Message.seeked, id, time }),
+  );
+}
 
-async function handle(player: Player, message: HostMessage, send: SendToHost): Promise<void> {
+async function handle(player: Player, message: HostMessage, send: SendToHost, seeks: SeekQueue): Promise<void> {
   switch (message.type) {
     case Message.play:
+      seeks.flush();
       await player.ready;
       return player.play();
     case Message.pause:
+      // After the seeks it follows, as they apply once ready.
+      if (seeks.flush()) await player.ready;
       return player.pause();
-    case Message.seek: {
-      const scrubbing = paints.partOfScrub();
-      await player.ready;
-      const time = await player.seek(message.time);
-      // The answer is what a host screenshots after: it leaves once the new picture is composited.
-      await player.mediaPresented;
-      await paints.afterSettledPaint(scrubbing);
-      return send({ type: Message.seeked, id: message.id, time });
-    }
+    case Message.seek:
+      return seeks.push({ id: message.id, time: message.time, scrubbing: paints.partOfScrub() });
     case Message.setVariables: {
       player.variables.setOverrides(message.values);
       if (message.compiled !== undefined) player.offerCompiled(message.compiled);
