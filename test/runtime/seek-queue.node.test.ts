@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SeekQueue, type QueuedSeek } from '../../src/runtime/frame/seek-queue.js';
+import { MAX_WAIT_MS, SeekQueue, type QueuedSeek } from '../../src/runtime/frame/seek-queue.js';
 
 /** A queue whose seeks finish when the test says so; records what ran and what was answered. */
 function harness() {
@@ -103,5 +103,25 @@ test('flush starts the waiting seeks at once (play and pause follow them in orde
     [1, 1],
     [2, 0],
     [3, 0.5],
+  ]);
+});
+
+test('a seek that hangs holds the next one back for MAX_WAIT_MS at most', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { queue, ran, answered, finishers, settle } = harness();
+  queue.push(seek(1, 1));
+  queue.push(seek(2, 2));
+  t.mock.timers.tick(MAX_WAIT_MS - 1);
+  await settle();
+  assert.equal(ran.length, 1, 'still waiting');
+  t.mock.timers.tick(1);
+  await settle();
+  assert.deepEqual(ran.at(-1), seek(2, 2));
+  finishers[1]!(2);
+  finishers[0]!(1);
+  await settle();
+  assert.deepEqual(answered, [
+    [2, 2],
+    [1, 1],
   ]);
 });

@@ -1,10 +1,6 @@
-/**
- * The frame's seeks, one at a time. A seek that arrives while another runs waits until that one is answered, and of
- * those that waited only the newest runs: the others are answered with it. Why: a `<video>` frame presented while
- * the compositor still takes in the previous seek's frame could stay off screen for about a second in Chromium under
- * load — the host's screenshot after `await seek(1.3)`, posted right after the poster seek, showed the poster's
- * clip frame in 1 of 16 tries, while the video reported its new frame presented (never in 80 with seeks in turn).
- */
+/** The longest a seek waits for the one running: one that hangs (a frame that gets no animation frames) holds none. */
+export const MAX_WAIT_MS = 1000;
+
 export interface QueuedSeek {
   id: number;
   time: number;
@@ -17,6 +13,14 @@ export type RunSeek = (seek: QueuedSeek) => Promise<number>;
 /** Answers one seek, overtaken or not, with the time the seek that ran landed on. */
 export type AnswerSeek = (id: number, time: number) => void;
 
+/**
+ * The frame's seeks, one at a time. A seek that arrives while another runs waits until that one is answered (at most
+ * {@link MAX_WAIT_MS}), and of those that waited only the newest runs: the others are answered with it. Why: a
+ * `<video>` frame presented while the compositor still takes in the previous seek's frame could stay off screen for
+ * about a second in Chromium under load: the host's screenshot after `await seek(1.3)`, posted right after the
+ * poster seek, showed the poster's clip frame in about 1 of 16 tries on two busy cores, while the video reported its
+ * new frame presented (never in 200 tries with seeks in turn).
+ */
 export class SeekQueue {
   #waiting: QueuedSeek[] = [];
   /** The batch running, if any. */
@@ -45,7 +49,10 @@ export class SeekQueue {
 
   #next(): void {
     const batch = this.#waiting.splice(0);
-    const running = this.#runBatch(batch);
+    const running = Promise.race([
+      this.#runBatch(batch),
+      new Promise<void>((resolve) => setTimeout(resolve, MAX_WAIT_MS)),
+    ]);
     this.#busy = running;
     void running.then(() => {
       // A flush started a later batch meanwhile: that one goes on with the queue.
