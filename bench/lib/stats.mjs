@@ -25,6 +25,11 @@ export function p95(samples) {
   return percentile(samples, 95);
 }
 
+/** `value` to `digits` decimals, for reports. */
+export function round(value, digits = 2) {
+  return Math.round(value * 10 ** digits) / 10 ** digits;
+}
+
 export function mean(samples) {
   if (samples.length === 0) return Number.NaN;
   return samples.reduce((sum, sample) => sum + sample, 0) / samples.length;

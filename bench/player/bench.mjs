@@ -8,7 +8,7 @@ import { measureLiveUpdate } from './live-update.mjs';
 import { measureLoadToReady } from './load.mjs';
 import { measurePlayback } from './playback.mjs';
 import { measurePool } from './pool.mjs';
-import { measureScrub } from './scrub.mjs';
+import { measureScrub, paintFloorOf } from './scrub.mjs';
 import { allowStaticCaching, checkOurBundles, PEER_NAME, peerInfo } from './setup.mjs';
 import { measureSize } from './size.mjs';
 
@@ -224,6 +224,7 @@ export async function run(context) {
       scrub: {
         compositions: PLAN.scrub.compositions,
         seeks: scrub.times,
+        paintFloor: paintFloorOf(scrub),
         medianMsByComposition: Object.fromEntries(
           Object.entries(scrub.byComposition).map(([composition, figures]) => [
             composition,

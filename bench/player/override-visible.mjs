@@ -26,13 +26,14 @@ function peerDocument(html, baseUrl, values) {
   return head ? html.replace(head[0], head[0] + injected) : injected + html;
 }
 
-/** `{ samples, how }`, `{ bindings: true }` (ours: no script reads the variable) or `{ failed }`. */
+/** `{ samples, pagePaint, how }`, `{ bindings: true }` (ours: no script reads the variable) or `{ failed }`. */
 async function sampleBlock(context, kind, block, peer) {
   const { page, pageModule, close } = await openPlayerPage(context, kind, peer);
   const { id, time } = block.variable;
   const url = await context.url(block.path);
   const html = kind === 'peer' ? await readFile(join(block.folder, block.name, block.file), 'utf8') : '';
   const samples = [];
+  const pagePaint = [];
   const how = {};
   try {
     if (kind === 'fx') await inPage(page, pageModule, 'load', kind, url, { timeoutMs: LOAD_TIMEOUT_MS });
@@ -49,9 +50,10 @@ async function sampleBlock(context, kind, block, peer) {
         return { failed: `${kind}: "${text}" not shown once the override was painted` };
       if (sample < WARMUP) continue;
       samples.push(result.ms);
+      if (result.pagePaintMs !== undefined) pagePaint.push(result.pagePaintMs);
       if (result.how) how[result.how] = (how[result.how] ?? 0) + 1;
     }
-    return { samples, how };
+    return { samples, pagePaint, how };
   } finally {
     await close();
   }
@@ -59,14 +61,15 @@ async function sampleBlock(context, kind, block, peer) {
 
 /**
  * Times the override on each of `blocks` (`{ name, folder, file, path, variable: { id, time } }`) on both players,
- * one block after the other. Returns `{ byBlock: { [name]: { fx, peer } } (milliseconds), how: { [name]: counts },
- * bindingsOnly, failed }`; blocks whose scripts do not read the variable (bindings show it) are listed, not timed.
+ * one block after the other. Returns `{ byBlock: { [name]: { fx, peer } } (milliseconds), fxPagePaint: { [name]: ours
+ * up to the page's next paint after the answer }, how: { [name]: counts }, bindingsOnly, failed }`; blocks whose scripts do not read the variable (bindings show it) are listed, not timed.
  */
 export async function measureOverrideVisible(context, { blocks, peer }) {
   const byBlock = {};
   const how = {};
   const bindingsOnly = [];
   const failed = [];
+  const fxPagePaint = {};
   for (const block of blocks) {
     const fx = await sampleBlock(context, 'fx', block, peer);
     if (fx.bindings) {
@@ -80,9 +83,10 @@ export async function measureOverrideVisible(context, { blocks, peer }) {
       continue;
     }
     byBlock[block.name] = { fx: results.fx.samples, peer: results.peer.samples };
+    fxPagePaint[block.name] = results.fx.pagePaint;
     how[block.name] = results.fx.how;
   }
-  return { byBlock, how, bindingsOnly, failed };
+  return { byBlock, fxPagePaint, how, bindingsOnly, failed };
 }
 
 /** Per block, our median over the peer's; and the median of those ratios. */

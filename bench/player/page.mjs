@@ -174,6 +174,22 @@ export async function scrub(kind, times, delays) {
   return { samples, landed, currentTime: element.currentTime };
 }
 
+/**
+ * The floor under any seek that resolves once painted: from the same start points as `scrub` (`delays[k]` ms after a
+ * paint) to the end of the page's next paint, seeking nothing. Milliseconds per start.
+ */
+export async function paintFloor(delays) {
+  const samples = [];
+  for (const delay of delays) {
+    await afterNextPaint();
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const start = performance.now();
+    await afterNextPaint();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
 export function play() {
   return current().play();
 }
@@ -319,10 +335,12 @@ export function playerState() {
 }
 
 /**
- * Ours: sets one variable with the playhead parked and returns milliseconds from the set to the page's first paint
- * showing it: after the frame's answer when its scripts ran again in place (it answers once it painted), after the
- * reloaded frame swapped in when they could not (it painted the playhead before the swap). `how` says which; `scripts`
- * whether the composition's scripts read that variable (else only bindings show it).
+ * Ours: sets one variable with the playhead parked and returns milliseconds from the set to the first paint showing
+ * it (`ms`): the frame's answer when its scripts ran again in place (it answers in the task after the paint that shows
+ * the new values, as the peer's seek below ends after its page's paint), the page's paint after the reloaded frame
+ * swapped in when they could not. `pagePaintMs` adds the page's next paint after that answer (a frame more: the
+ * previous, conservative reading). `how` says which path; `scripts` whether the composition's scripts read that
+ * variable (else only bindings show it).
  */
 export async function overrideVisible(id, value, { timeoutMs = 10_000 } = {}) {
   const element = current();
@@ -332,16 +350,17 @@ export async function overrideVisible(id, value, { timeoutMs = 10_000 } = {}) {
   const setAt = performance.now();
   element.variables = { ...element.variables, [id]: value };
   const reloading = await changed;
-  // The reload's swap comes well after its announcement.
-  if (reloading) await whenReady(element, timeoutMs);
-  await afterNextPaint();
+  // The reload's swap comes well after its announcement, and shows once the page paints the swapped frame.
+  if (reloading) await whenReady(element, timeoutMs).then(afterNextPaint);
   const ms = performance.now() - setAt;
+  await afterNextPaint();
+  const pagePaintMs = performance.now() - setAt;
   // The frame reports what scripts read at most every 250 ms (SCRIPT_READS): wait past that before concluding none did.
   const readsDeadline = performance.now() + 600;
   while (!element.variablesRead.includes(id) && performance.now() < readsDeadline)
     await new Promise((resolve) => setTimeout(resolve, 50));
   const scripts = element.variablesRead.includes(id);
-  return { ms, how: reloading ? 'reload' : scripts ? 'in place' : 'bindings', scripts };
+  return { ms, pagePaintMs, how: reloading ? 'reload' : scripts ? 'in place' : 'bindings', scripts };
 }
 
 /**

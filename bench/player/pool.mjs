@@ -2,13 +2,13 @@
 // snapshot (blocks.mjs). Every block is checked with both players (block-checks.mjs); 20 offline-capable blocks
 // both players load are then timed side by side with the same code as our own compositions (load.mjs, scrub.mjs)
 // and profiled (profile.mjs).
-import { median, p95 } from '../lib/stats.mjs';
+import { median, p95, round } from '../lib/stats.mjs';
 import { checkBlocks, CHECKS, summarizeChecks } from './block-checks.mjs';
 import { BLOCKS_PREFIX, blocksSource, installBlocks, poolOf } from './blocks.mjs';
 import { measureLoadToReady } from './load.mjs';
 import { measureOverrideVisible, overrideRatios } from './override-visible.mjs';
 import { profileBlocks } from './profile.mjs';
-import { measureScrub } from './scrub.mjs';
+import { measureScrub, paintFloorOf } from './scrub.mjs';
 import { PEER_NAME } from './setup.mjs';
 
 const KINDS = ['fx', 'peer'];
@@ -19,7 +19,6 @@ const SCRUB_RATIO = 0.8;
 // Issue 13 §2: an override on a read-at-load block shows within half the peer's re-mount on the same block.
 const OVERRIDE_RATIO = 0.5;
 
-const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const peerOf = (samples) => ({ name: PEER_NAME, samples });
 
 /** The median over blocks of each block's fx median / peer median (`byBlock[name][kind]` arrays). */
@@ -54,17 +53,35 @@ function overrideMetricsOf({ byBlock }) {
   ];
 }
 
-function overrideRatiosOf({ byBlock }) {
+function overrideRatiosOf({ byBlock, fxPagePaint }) {
   if (Object.keys(byBlock).length === 0) return { byBlock: {} };
   const { ratios, median: pairedMedian } = overrideRatios(byBlock);
+  // The previous reading, a frame more on ours: up to the page's next paint after the frame's answer.
+  const conservative = Object.fromEntries(
+    Object.entries(byBlock).map(([name, players]) => [name, { fx: fxPagePaint[name], peer: players.peer }]),
+  );
+  const { ratios: conservativeRatios, median: conservativeMedian } = overrideRatios(conservative);
   return {
     pairedMedianRatio: round(pairedMedian, 3),
+    atMostHalf: Object.values(ratios).filter((ratio) => ratio <= OVERRIDE_RATIO).length,
     medianMsByBlock: Object.fromEntries(
       Object.entries(byBlock).map(([name, players]) => [
         name,
         { fx: round(median(players.fx), 1), peer: round(median(players.peer), 1), ratio: round(ratios[name], 3) },
       ]),
     ),
+    withPagePaint: {
+      medianMs: round(median(Object.values(fxPagePaint).flat()), 1),
+      ratio: round(
+        median(Object.values(fxPagePaint).flat()) / median(Object.values(byBlock).flatMap((p) => p.peer)),
+        3,
+      ),
+      pairedMedianRatio: round(conservativeMedian, 3),
+      atMostHalf: Object.values(conservativeRatios).filter((ratio) => ratio <= OVERRIDE_RATIO).length,
+      ratioByBlock: Object.fromEntries(
+        Object.entries(conservativeRatios).map(([name, ratio]) => [name, round(ratio, 3)]),
+      ),
+    },
   };
 }
 
@@ -126,7 +143,7 @@ async function measureInstalledPool(context, { peer, timed, source, listed }) {
     bindingsOnly: override.bindingsOnly,
     failed: override.failed,
     method:
-      'ours: el.variables = { [id]: text } with the playhead parked → the frame\'s answer once it painted the scripts run again in place ("in place"), or the reloaded frame swapped in ("reload") → the page\'s next paint. Peer: srcdoc re-mount of the block with window.__hfVariables → "ready" → seek(playhead) → the page\'s next paint. The shown text is checked after every sample.',
+      'ours: el.variables = { [id]: text } with the playhead parked → the frame\'s answer, sent in the task after the frame\'s paint that shows the scripts run again in place ("in place"), or the page\'s paint after the reloaded frame swapped in ("reload"). Peer: srcdoc re-mount of the block with window.__hfVariables → "ready" → seek(playhead) → the task after the page\'s next paint (its frame paints with the page). withPagePaint: ours up to the page\'s next paint after the answer, a frame more (the previous reading). The shown text is checked after every sample.',
   };
   if (pool.length === 0) return { counts: countsOf(summary, blocks.length), metrics: overrideMetrics, details };
 
@@ -184,6 +201,7 @@ async function measureInstalledPool(context, { peer, timed, source, listed }) {
         scrub: pairedRatio(scrub.byComposition),
       },
       scrubP95Ratio: round(p95(scrub.samples.fx) / p95(scrub.samples.peer), 3),
+      scrubPaintFloor: paintFloorOf(scrub),
       medianMsByBlock: Object.fromEntries(
         pool.map(({ name }) => [
           name,

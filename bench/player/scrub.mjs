@@ -1,6 +1,7 @@
 // Scrub latency: `seek(t)` until the frame showing `t` was painted, for the same pseudo-random times on both
 // players. Ours answers once its isolated frame painted; the peer's `seek()` is synchronous (its frame shares the
 // page's process), so the page's next paint is awaited.
+import { median, p95, round } from '../lib/stats.mjs';
 import { inPage, openPlayerPage } from './setup.mjs';
 
 const WARMUP_SEEKS = 5;
@@ -28,12 +29,15 @@ export function seekPlan(count, duration, seed) {
 
 /**
  * Seeks `count` times on each of `compositions` (split evenly) and returns `{ fx, peer }` arrays of milliseconds
- * plus per-composition samples. One page per player loads the compositions in turn, the players alternating
+ * plus per-composition samples and the paint floor (`floor`: the page's next paint from the same start points). One page per player loads the compositions in turn, the players alternating
  * composition by composition. Throws when a seek lands more than a frame away from where it was asked to.
  */
 export async function measureScrub(context, { compositions, peer, count }) {
   const perComposition = Math.ceil(count / compositions.length);
   const samples = { fx: [], peer: [] };
+  // The page's next paint from the same start points, seeking nothing, on each player's page: no seek that resolves
+  // once painted can beat it.
+  const floor = { fx: [], peer: [] };
   const byComposition = {};
   const pages = {};
   try {
@@ -51,11 +55,25 @@ export async function measureScrub(context, { compositions, peer, count }) {
         if (off >= 0)
           throw new Error(`${kind} seek to ${times[off]} s on "${composition.name}" landed at ${result.landed[off]} s`);
         samples[kind].push(...result.samples);
+        floor[kind].push(...(await inPage(page, pageModule, 'paintFloor', delays)));
         byComposition[composition.name][kind] = result.samples;
       }
     }
   } finally {
     await Promise.allSettled(Object.values(pages).map(({ close }) => close()));
   }
-  return { samples, byComposition, times: perComposition * compositions.length };
+  return { samples, floor, byComposition, times: perComposition * compositions.length };
+}
+
+/**
+ * The scrub's floor (the page's next paint from the same start points, seeking nothing) on each player's page, and
+ * each player's median and p95 over it: a seek that resolves once painted stays at or above 1.
+ */
+export function paintFloorOf({ samples, floor }) {
+  const figures = (values) => ({ median: round(median(values), 2), p95: round(p95(values), 2) });
+  const over = (kind) => ({
+    median: round(median(samples[kind]) / median(floor[kind]), 3),
+    p95: round(p95(samples[kind]) / p95(floor[kind]), 3),
+  });
+  return { fx: figures(floor.fx), peer: figures(floor.peer), fxOverFloor: over('fx'), peerOverFloor: over('peer') };
 }
