@@ -49,10 +49,11 @@ export class SeekQueue {
 
   #next(): void {
     const batch = this.#waiting.splice(0);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const running = Promise.race([
       this.#runBatch(batch),
-      new Promise<void>((resolve) => setTimeout(resolve, MAX_WAIT_MS)),
-    ]);
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, MAX_WAIT_MS))),
+    ]).finally(() => clearTimeout(timer));
     this.#busy = running;
     void running.then(() => {
       // A flush started a later batch meanwhile: that one goes on with the queue.
