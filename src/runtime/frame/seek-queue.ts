@@ -19,7 +19,7 @@ export type AnswerSeek = (id: number, time: number) => void;
  * `<video>` frame presented while the compositor still takes in the previous seek's frame could stay off screen for
  * about a second in Chromium under load: the host's screenshot after `await seek(1.3)`, posted right after the
  * poster seek, showed the poster's clip frame in about 1 of 16 tries on two busy cores, while the video reported its
- * new frame presented (never in 200 tries with seeks in turn).
+ * new frame presented (never in 220 tries with seeks in turn).
  */
 export class SeekQueue {
   #waiting: QueuedSeek[] = [];
