@@ -14,6 +14,14 @@ export type FitMin = { readonly px: number } | { readonly ratio: number };
 
 /** What the font size was before fitting, so every fit starts from the authored size. */
 const authoredSize = new WeakMap<Element, string>();
+/** Elements whose last fit found them not laid out: fitted again once they are (see `refitAfterFontLoads`). */
+const notLaidOut = new Set<Element>();
+
+/** The elements in the document whose last fit found them not laid out (a frame laid out late, under load). */
+export function awaitingLayout(): Element[] {
+  for (const element of notLaidOut) if (!element.isConnected) notLaidOut.delete(element);
+  return [...notLaidOut];
+}
 
 /** The minimum an attribute value names (`null`: the default), or `undefined` for a value it cannot be. */
 function parseFitMin(value: string | null): FitMin | undefined {
@@ -80,7 +88,9 @@ export function fitText(element: Element): void {
   if (!authoredSize.has(element)) authoredSize.set(element, style.fontSize);
   style.fontSize = authoredSize.get(element)!;
   const min = parseFitMin(element.getAttribute(Attr.varFitMin));
-  if (element.getAttribute(Attr.varFit) !== FitMode.shrink || !min || !isLaidOut(element)) return;
+  if (element.getAttribute(Attr.varFit) !== FitMode.shrink || !min) return;
+  if (!isLaidOut(element)) return void notLaidOut.add(element);
+  notLaidOut.delete(element);
   if (fitsItsBox(element)) return;
   const size = parseFloat(getComputedStyle(element).fontSize);
   let low = 'px' in min ? Math.min(min.px, size) : size * min.ratio;

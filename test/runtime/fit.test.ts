@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { applyBindings } from '../../src/runtime/bindings.js';
+import { refitAfterFontLoads } from '../../src/runtime/frame/refit.js';
 import type { Issue } from '../../src/runtime/issues.js';
 
 const codes = (issues: Issue[]) => issues.map((found) => found.code);
@@ -90,6 +91,22 @@ describe('data-var-fit="shrink"', () => {
     const root = mount(`<h1 data-var-text="t" data-var-fit="shrink" ${BOX.replace('margin:0', 'display:none')}></h1>`);
     applyBindings(root, { t: 'W'.repeat(100) });
     expect(root.querySelector('h1')!.style.fontSize).to.equal('40px');
+  });
+
+  it('fits a text that was not laid out at its fit once the runtime refits (after a seek), and only then', () => {
+    const root = mount(`<h1 data-var-text="t" data-var-fit="shrink" data-var-fit-min="4px" ${BOX}></h1>`);
+    root.style.display = 'none';
+    const h1 = root.querySelector('h1')!;
+    applyBindings(root, { t: 'A headline far too wide' });
+    refitAfterFontLoads(); // the faces counted: from here on, refits fit only what waits for layout
+    expect(h1.style.fontSize, 'not laid out: as authored').to.equal('40px');
+    root.style.display = '';
+    refitAfterFontLoads();
+    expect(fontSize(h1)).to.be.below(40);
+    expect(fits(h1)).to.equal(true);
+    h1.style.fontSize = '41px';
+    refitAfterFontLoads();
+    expect(h1.style.fontSize, 'a fitted text is not fitted again while the faces stay the same').to.equal('41px');
   });
 
   for (const [name, attributes, code] of [

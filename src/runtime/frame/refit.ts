@@ -1,5 +1,5 @@
 import { Attr } from '../constants.js';
-import { fitText } from '../fit.js';
+import { awaitingLayout, fitText } from '../fit.js';
 
 /** How many font faces had loaded when text was last fitted (-1: never). */
 let fittedWithFaces = -1;
@@ -7,12 +7,14 @@ let fittedWithFaces = -1;
 /**
  * Fits every `data-var-fit` text again when more font faces have loaded since the last time: a face that arrives
  * after the values were applied changes the text's width. Called on `loadingdone` (the preview) and after every
- * seek waited for fonts (the render captures right after), so both show the text fitted in its final face.
+ * seek waited for fonts (the render captures right after), so both show the text fitted in its final face. Also
+ * when a fit found its text not laid out (the frame was laid out late, under load), which left it at its authored size.
  */
 export function refitAfterFontLoads(): void {
   let loaded = 0;
   document.fonts?.forEach((face) => void (face.status === 'loaded' && loaded++));
-  if (loaded === fittedWithFaces) return;
+  // Else only the texts whose fit found them not laid out (left at their authored size) try again.
+  if (loaded === fittedWithFaces) return awaitingLayout().forEach(fitText);
   fittedWithFaces = loaded;
   for (const element of document.querySelectorAll(`[${Attr.varFit}][${Attr.varText}]`)) fitText(element);
 }
