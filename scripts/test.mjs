@@ -16,6 +16,8 @@ const postgresTests = nodeTests.filter((file) => /^test\/(service\/|security\/se
 // Skipped in the runs above (it needs FX_TEST_FAULTS); run as its own step below.
 const FAULT_MATRIX = join('test', 'service', 'fault-matrix.node.test.ts');
 const closing = /^(\w+): (\d+) passed, (\d+) failed/;
+// A failed test's own line (scripts/node-closing-line.mjs), repeated after the totals.
+const failure = /^failed: .*/;
 const results = [];
 
 // Node's test runner over TypeScript: the spec on stderr, the closing line (scripts/node-closing-line.mjs) on stdout.
@@ -45,7 +47,8 @@ function step(name, command, args, env = {}) {
         .map((text) => text.match(closing))
         .filter(Boolean)
         .at(-1);
-      results.push({ name, code, line, seconds: (Date.now() - started) / 1000 });
+      const failures = buffered.split('\n').filter((text) => failure.test(text));
+      results.push({ name, code, line, failures, seconds: (Date.now() - started) / 1000 });
       resolve(code);
     });
   });
@@ -83,4 +86,5 @@ const failed = results.reduce((sum, r) => sum + (r.line ? Number(r.line[3]) : r.
 const failedSteps = results.filter((r) => r.code !== 0).length;
 for (const r of results) if (r.line) console.log(r.line[0]);
 console.log(`total: ${passed} passed, ${failed + (failed === 0 ? failedSteps : 0)} failed`);
+for (const r of results) for (const text of r.failures) console.log(text);
 process.exit(failedSteps > 0 ? 1 : 0);
