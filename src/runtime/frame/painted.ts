@@ -8,8 +8,6 @@
  * and two frames on time say the compositor caught up (one was not enough in 2 of 10 first seeks of code-scroll).
  */
 
-import { realNow } from './load-clock.js';
-
 /** A frame this late after the last (two display frames at 60 Hz, one at 30) was held back by raster. */
 const LATE_FRAME_MS = 40;
 /** Frames in a row that must come on time after a paint (see above). */
@@ -38,7 +36,7 @@ export class PaintSettler {
    * arrival: a seek that overlapped an unanswered one is on its own, whatever is answered while it runs.
    */
   partOfScrub(): boolean {
-    return realNow() - this.#answeredAt < SCRUB_GAP_MS;
+    return performance.now() - this.#answeredAt < SCRUB_GAP_MS;
   }
 
   /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
@@ -46,7 +44,7 @@ export class PaintSettler {
     const paintMs = await afterNextPaint();
     if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
     else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1);
-    this.#answeredAt = realNow();
+    this.#answeredAt = performance.now();
   }
 
   /** The stage was built anew (a rerun): its first paints rasterise afresh. */
@@ -61,10 +59,10 @@ export class PaintSettler {
  */
 async function untilFramesOnTime(count: number): Promise<boolean> {
   if (document.visibilityState === 'hidden') return true;
-  const started = realNow();
+  const started = performance.now();
   let [last, onTime, late] = [started, 0, false];
   while (onTime < count) {
-    const at = await nextFrame(started + MAX_SETTLE_MS - realNow());
+    const at = await nextFrame(started + MAX_SETTLE_MS - performance.now());
     if (at === undefined) return false;
     if (at - last <= LATE_FRAME_MS) onTime++;
     else [onTime, late] = [0, true];
@@ -79,7 +77,7 @@ function nextFrame(withinMs = Infinity): Promise<number | undefined> {
     const timer = withinMs < Infinity ? setTimeout(resolve, Math.max(0, withinMs)) : undefined;
     requestAnimationFrame(() => {
       clearTimeout(timer);
-      resolve(realNow());
+      resolve(performance.now());
     });
   });
 }
@@ -102,8 +100,8 @@ export function afterNextPaint(): Promise<number> {
   return new Promise((resolve) => {
     if (document.visibilityState === 'hidden') return resolve(0);
     requestAnimationFrame(() => {
-      const started = realNow();
-      afterThisFrame().then(() => resolve(realNow() - started));
+      const started = performance.now();
+      afterThisFrame().then(() => resolve(performance.now() - started));
     });
   });
 }

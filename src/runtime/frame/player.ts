@@ -12,7 +12,6 @@ import { ScriptReads } from './script-reads.js';
 import { settleTimelineDuration } from './settle-duration.js';
 import { Timeline } from './timeline.js';
 import { FrameVariables } from './variables.js';
-import { realNow } from './load-clock.js';
 
 const MEDIA_LOAD_TIMEOUT_MS = 5000;
 
@@ -150,7 +149,7 @@ export class Player {
 
   /** Plays on at `rate` from where playback is now (the time so far was played at the old rate). */
   set rate(rate: number) {
-    if (!this.#paused) this.#anchor = { wall: realNow(), time: this.#step(realNow()).time };
+    if (!this.#paused) this.#anchor = { wall: performance.now(), time: this.#step(performance.now()).time };
     this.#rate = rate;
     if (this.#media) this.#media.rate = rate;
   }
@@ -168,7 +167,7 @@ export class Player {
   async seek(seconds: number): Promise<number> {
     const time = seekTarget(seconds, this.duration, this.#config.fps);
     this.#apply(time);
-    this.#anchor = { wall: realNow(), time };
+    this.#anchor = { wall: performance.now(), time };
     if (this.#paused) await this.#media?.seek(time);
     await frameAssetsReady(this.timeline?.root ?? document.body);
     refitAfterFontLoads();
@@ -184,7 +183,7 @@ export class Player {
     if (!this.#paused) return;
     if (this.#time >= this.duration) this.#apply(0);
     this.#paused = false;
-    this.#anchor = { wall: realNow(), time: this.#time };
+    this.#anchor = { wall: performance.now(), time: this.#time };
     this.#frame = requestAnimationFrame(this.#tick);
   }
 

@@ -1,7 +1,6 @@
 import type { Issue } from '../issues.js';
 import { timelineMissingIssue } from '../root-metadata.js';
 import { TIMELINE_SETTLE_MS, timelineLength } from '../timeline-duration.js';
-import { realNow } from './load-clock.js';
 
 /** Polling, not animation frames: a hidden frame gets none (issue 13 §2), and timers still run there. */
 const POLL_MS = 20;
@@ -13,11 +12,11 @@ const POLL_MS = 20;
  * there is no usable timeline by then.
  */
 export async function settleTimelineDuration(id: string): Promise<{ seconds: number; issue?: Issue }> {
-  const deadline = realNow() + TIMELINE_SETTLE_MS;
+  const deadline = performance.now() + TIMELINE_SETTLE_MS;
   for (;;) {
     const measured = timelineLength(window.__timelines?.[id], id);
     const waiting = measured === undefined || measured.seconds === 0;
-    if (!waiting || realNow() >= deadline) {
+    if (!waiting || performance.now() >= deadline) {
       if (!measured) return { seconds: 0, issue: timelineMissingIssue(id, TIMELINE_SETTLE_MS) };
       return measured.issue ? { seconds: 0, issue: measured.issue } : measured;
     }
