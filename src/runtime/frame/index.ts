@@ -8,6 +8,7 @@ import { Message } from '../protocol-messages.js';
 import type { FxRendererHooks } from './contract.js';
 import { adoptStyle } from './css-isolation.js';
 import { connectHost, variablesMessage } from './host-channel.js';
+import { holdDateNow } from './load-clock.js';
 import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
 import { refitAfterFontLoads } from './refit.js';
@@ -38,6 +39,7 @@ function readConfig(): FrameConfig {
 
 function boot(): void {
   if (window.__fx) return;
+  const releaseDateNow = holdDateNow();
   const config = readConfig();
   const overrides = injectedOverrides(config.aliases) ?? config.overrides;
   const player = new Player({ ...config, overrides });
@@ -76,24 +78,27 @@ function boot(): void {
   );
   addEventListener('DOMContentLoaded', () => player.variables.applyAll(document), { once: true });
   const start = () =>
-    player.start().then(() => {
-      const { values, issues, readsVariablesAtLoad } = variablesMessage(player.variables);
-      send({
-        type: Message.ready,
-        duration: player.duration,
-        fps: config.fps,
-        width: config.width,
-        height: config.height,
-        declarations: player.variables.declarations,
-        values,
-        issues: [
-          ...issues,
-          ...(player.durationIssue ? [player.durationIssue] : []),
-          ...(player.timeline?.issues ?? []),
-        ],
-        readsVariablesAtLoad,
+    player
+      .start()
+      .finally(releaseDateNow)
+      .then(() => {
+        const { values, issues, readsVariablesAtLoad } = variablesMessage(player.variables);
+        send({
+          type: Message.ready,
+          duration: player.duration,
+          fps: config.fps,
+          width: config.width,
+          height: config.height,
+          declarations: player.variables.declarations,
+          values,
+          issues: [
+            ...issues,
+            ...(player.durationIssue ? [player.durationIssue] : []),
+            ...(player.timeline?.issues ?? []),
+          ],
+          readsVariablesAtLoad,
+        });
       });
-    });
   if (document.readyState === 'complete') void start();
   else addEventListener('load', () => void start(), { once: true });
   // After the runtime's own: the composition's load listeners decide whether its scripts can run again (rerun.ts).

@@ -1,0 +1,29 @@
+/**
+ * The composition's `Date.now()` holds still while it loads, up to the runtime's ready, so scripts that time their
+ * own load take the same branch in the preview and in the render, whatever the machine's speed. GSAP's ticker (which
+ * reads `Date.now`) counts a frame only once more than 1/240 s passed since it started, and a `from` tween is drawn
+ * at once or lazily depending on that: registry blocks that measure their layout right after one (built in
+ * `document.fonts.ready`) measured a scaled editor in some loads and not in others — plain Chromium, no fx: 2 of 6
+ * and 5 of 8 — so render and preview differed by a few pixels (27–29 dB; 39–43 dB held).
+ *
+ * A held clock still moves a microsecond per read: a script that waits for time to pass gets there. Once released
+ * it reads the browser's clock again, never going back. `performance.now()` is left alone: holding it too made a
+ * WebGL block's frame starve the blocks loaded after it (not understood yet; no registry block needed it).
+ */
+
+/** How far a read moves the held clock, in milliseconds. */
+const STEP_MS = 0.001;
+
+/** Holds `Date.now()` for the composition's scripts; returns what releases it. */
+export function holdDateNow(): () => void {
+  const realDateNow = Date.now.bind(Date);
+  const heldAt = realDateNow();
+  let reads = 0;
+  let held = true;
+  // Never less than it returned before: a held clock that moved past the real one waits for it.
+  let last = -Infinity;
+  Date.now = () => (last = Math.max(last, held ? Math.floor(heldAt + ++reads * STEP_MS) : realDateNow()));
+  return () => {
+    held = false;
+  };
+}
