@@ -61,6 +61,7 @@ function overrideRatiosOf({ byBlock, fxPagePaint }) {
     Object.entries(byBlock).map(([name, players]) => [name, { fx: fxPagePaint[name], peer: players.peer }]),
   );
   const { ratios: conservativeRatios, median: conservativeMedian } = overrideRatios(conservative);
+  const pagePaintMedian = median(Object.values(fxPagePaint).flat());
   return {
     pairedMedianRatio: round(pairedMedian, 3),
     atMostHalf: Object.values(ratios).filter((ratio) => ratio <= OVERRIDE_RATIO).length,
@@ -71,11 +72,8 @@ function overrideRatiosOf({ byBlock, fxPagePaint }) {
       ]),
     ),
     withPagePaint: {
-      medianMs: round(median(Object.values(fxPagePaint).flat()), 1),
-      ratio: round(
-        median(Object.values(fxPagePaint).flat()) / median(Object.values(byBlock).flatMap((p) => p.peer)),
-        3,
-      ),
+      medianMs: round(pagePaintMedian, 1),
+      ratio: round(pagePaintMedian / median(Object.values(byBlock).flatMap((p) => p.peer)), 3),
       pairedMedianRatio: round(conservativeMedian, 3),
       atMostHalf: Object.values(conservativeRatios).filter((ratio) => ratio <= OVERRIDE_RATIO).length,
       ratioByBlock: Object.fromEntries(

@@ -14,7 +14,7 @@ export type FitMin = { readonly px: number } | { readonly ratio: number };
 
 /** What the font size was before fitting, so every fit starts from the authored size. */
 const authoredSize = new WeakMap<Element, string>();
-/** Elements whose last fit found them not laid out: fitted again once they are (see `refitAfterFontLoads`). */
+/** Elements whose last fit found them not laid out: fitted again once they are (see `refitWhereStale`). */
 const notLaidOut = new Set<Element>();
 
 /** The elements in the document whose last fit found them not laid out (a frame laid out late, under load). */

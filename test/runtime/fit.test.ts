@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { applyBindings } from '../../src/runtime/bindings.js';
-import { refitAfterFontLoads } from '../../src/runtime/frame/refit.js';
+import { refitWhereStale } from '../../src/runtime/frame/refit.js';
 import type { Issue } from '../../src/runtime/issues.js';
 
 const codes = (issues: Issue[]) => issues.map((found) => found.code);
@@ -98,14 +98,14 @@ describe('data-var-fit="shrink"', () => {
     root.style.display = 'none';
     const h1 = root.querySelector('h1')!;
     applyBindings(root, { t: 'A headline far too wide' });
-    refitAfterFontLoads(); // the faces counted: from here on, refits fit only what waits for layout
+    refitWhereStale(); // the faces counted: from here on, refits fit only what waits for layout
     expect(h1.style.fontSize, 'not laid out: as authored').to.equal('40px');
     root.style.display = '';
-    refitAfterFontLoads();
+    refitWhereStale();
     expect(fontSize(h1)).to.be.below(40);
     expect(fits(h1)).to.equal(true);
     h1.style.fontSize = '41px';
-    refitAfterFontLoads();
+    refitWhereStale();
     expect(h1.style.fontSize, 'a fitted text is not fitted again while the faces stay the same').to.equal('41px');
   });
 

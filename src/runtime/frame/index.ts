@@ -11,7 +11,7 @@ import { connectHost, variablesMessage } from './host-channel.js';
 import { holdDateNow } from './load-clock.js';
 import { preloadMediaInFull } from './media.js';
 import { Player } from './player.js';
-import { refitAfterFontLoads } from './refit.js';
+import { refitWhereStale } from './refit.js';
 import { rerunning } from './rerun.js';
 
 function readConfig(): FrameConfig {
@@ -61,7 +61,7 @@ function boot(): void {
   // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
   adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
   preloadMediaInFull();
-  document.fonts?.addEventListener('loadingdone', refitAfterFontLoads);
+  document.fonts?.addEventListener('loadingdone', refitWhereStale);
 
   const send = connectHost(player);
   player.events = {

@@ -5,7 +5,7 @@ import { instanceWindow } from './instance-scope.js';
 import { MediaSync, untilFirstFrame } from './media.js';
 import { seekTarget } from '../seek-target.js';
 import { playbackStep, type Anchor } from './playback-step.js';
-import { refitAfterFontLoads } from './refit.js';
+import { refitWhereStale } from './refit.js';
 import { LoadReaders, prepareBody, rerunnableBody, runBodyAgain, type RerunBody } from './rerun.js';
 import { compositionRoot } from './roots.js';
 import { ScriptReads } from './script-reads.js';
@@ -170,7 +170,7 @@ export class Player {
     this.#anchor = { wall: performance.now(), time };
     if (this.#paused) await this.#media?.seek(time);
     await frameAssetsReady(this.timeline?.root ?? document.body);
-    refitAfterFontLoads();
+    refitWhereStale();
     return time;
   }
 

@@ -5,12 +5,13 @@ import { awaitingLayout, fitText } from '../fit.js';
 let fittedWithFaces = -1;
 
 /**
- * Fits every `data-var-fit` text again when more font faces have loaded since the last time: a face that arrives
- * after the values were applied changes the text's width. Called on `loadingdone` (the preview) and after every
- * seek waited for fonts (the render captures right after), so both show the text fitted in its final face. Also
- * when a fit found its text not laid out (the frame was laid out late, under load), which left it at its authored size.
+ * Fits `data-var-fit` texts again where their fit is stale: all of them when more font faces have loaded since the
+ * last time (a face that arrives after the values were applied changes the text's width), else only those whose fit
+ * found them not laid out (the frame was laid out late, under load), left at their authored size. Called on
+ * `loadingdone` (the preview) and after every seek waited for fonts (the render captures right after), so both show
+ * the text fitted in its final face.
  */
-export function refitAfterFontLoads(): void {
+export function refitWhereStale(): void {
   let loaded = 0;
   document.fonts?.forEach((face) => void (face.status === 'loaded' && loaded++));
   // Else only the texts whose fit found them not laid out (left at their authored size) try again.
