@@ -11,16 +11,25 @@ const TIMED = `[${Attr.start}], [${Attr.duration}], [${Attr.compositionId}], vid
  * The composition's timing, read from the live DOM after its scripts ran: the window of every clip (a timed
  * element: `data-start` or `data-duration`, media, sub-composition), which clip owns each element (for animation
  * offsets), and the GSAP-style timelines registered per composition and instance.
+ *
+ * GSAP's timelines remember how they got somewhere: a `to` tween takes its start values from the element when it
+ * first renders, so where two tweens of one property overlap, the second starts from wherever the first was on the
+ * last frame rendered before it. A render steps frame by frame, a preview jumps; so the first time the playhead moves
+ * past a frame of the grid, the timelines are stepped through every frame up to it, as a render from frame 0 would
+ * (see {@link apply}). Render workers taking every other frame and chunks starting mid-way then agree too.
  */
 export class Timeline {
   readonly issues: Issue[] = [];
   #windows = new Map<Element, TimeWindow>();
   #hidden = new WeakSet<Element>();
   #instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>;
+  /** The last frame of the grid the timelines were stepped through (-1: none yet). */
+  #steppedFrame = -1;
 
   constructor(
     readonly root: Element,
     readonly duration: number,
+    readonly fps: number,
     instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>,
   ) {
     this.#instanceTimelines = instanceTimelines;
@@ -57,8 +66,56 @@ export class Timeline {
     return 0;
   }
 
-  /** Shows clips inside their window, hides the rest, and moves every timeline and animation to `time`. */
+  /**
+   * Shows clips inside their window, hides the rest, and moves every timeline and animation to `time`, first stepping
+   * the timelines through the frames before `time` that they have not been through yet.
+   */
   apply(time: number): void {
+    this.#stepUpTo(time);
+    this.#applyWindows(time);
+    this.#seekTimelines(time);
+    for (const animation of document.getAnimations()) {
+      const target = (animation.effect as KeyframeEffect | null)?.target ?? null;
+      if (animation.playState !== 'paused') animation.pause();
+      animation.currentTime = Math.max(0, (time - this.startOf(target)) * 1000);
+    }
+  }
+
+  /**
+   * Steps on through the frames not stepped through yet while `more()` says so (for idle time, so that no later seek
+   * has to), then puts the windows and timelines back at `time`. True once every frame was stepped through.
+   */
+  stepAhead(time: number, more: () => boolean): boolean {
+    const last = this.#frameAt(this.duration);
+    if (this.#steppedFrame >= last) return true;
+    while (this.#steppedFrame < last && more()) this.#renderFrame(++this.#steppedFrame);
+    this.#applyWindows(time);
+    this.#seekTimelines(time);
+    return this.#steppedFrame >= last;
+  }
+
+  /**
+   * Renders the clip windows and timelines at each frame of the grid after the last one stepped through and before
+   * `time` (the frame at `time` itself is the caller's). CSS and Web Animations keep no such memory: they are left
+   * out.
+   */
+  #stepUpTo(time: number): void {
+    // Frames strictly before `time`: the epsilon keeps a frame time such as 7 / 30 on its own frame.
+    const last = Math.min(Math.ceil(time * this.fps - 1e-6) - 1, this.#frameAt(this.duration));
+    while (this.#steppedFrame < last) this.#renderFrame(++this.#steppedFrame);
+    this.#steppedFrame = Math.max(this.#steppedFrame, this.#frameAt(time));
+  }
+
+  #frameAt(time: number): number {
+    return Math.floor(time * this.fps + 1e-6);
+  }
+
+  #renderFrame(frame: number): void {
+    this.#applyWindows(frame / this.fps);
+    this.#seekTimelines(frame / this.fps);
+  }
+
+  #applyWindows(time: number): void {
     for (const [element, window] of this.#windows) {
       const hidden = time < window.start || time >= window.end;
       if (hidden === this.#hidden.has(element)) continue;
@@ -70,16 +127,14 @@ export class Timeline {
         element.removeAttribute(FrameAttr.hidden);
       }
     }
+  }
+
+  #seekTimelines(time: number): void {
     const topId = this.root.getAttribute(Attr.compositionId) ?? '';
     seekTimeline(window.__timelines?.[topId], time);
     for (const [instance, registry] of this.#instanceTimelines) {
       const local = time - this.startOf(this.root.querySelector(instanceSelector(instance)));
       for (const timeline of Object.values(registry)) seekTimeline(timeline, local);
-    }
-    for (const animation of document.getAnimations()) {
-      const target = (animation.effect as KeyframeEffect | null)?.target ?? null;
-      if (animation.playState !== 'paused') animation.pause();
-      animation.currentTime = Math.max(0, (time - this.startOf(target)) * 1000);
     }
   }
 }
