@@ -4,6 +4,7 @@ import { issue, type Issue } from '../issues.js';
 import { resolveTiming, type TimedNode, type TimeWindow } from '../timing.js';
 import type { SeekableTimeline } from './contract.js';
 import { instanceSelector } from './roots.js';
+import { tweenStarts } from './tween-starts.js';
 
 const TIMED = `[${Attr.start}], [${Attr.duration}], [${Attr.compositionId}], video, audio`;
 
@@ -15,8 +16,9 @@ const TIMED = `[${Attr.start}], [${Attr.duration}], [${Attr.compositionId}], vid
  * GSAP's timelines remember how they got somewhere: a `to` tween takes its start values from the element when it
  * first renders, so where two tweens of one property overlap, the second starts from wherever the first was on the
  * last frame rendered before it. A render steps frame by frame, a preview jumps; so the first time the playhead moves
- * past a frame of the grid, the timelines are stepped through every frame up to it, as a render from frame 0 would
- * (see {@link apply}). Render workers taking every other frame and chunks starting mid-way then agree too.
+ * past a frame of the grid, the timelines are first rendered at the frames before it where tweens start, as a
+ * render from frame 0 renders them (see {@link apply}). Render workers taking every other frame and chunks starting
+ * mid-way then agree too.
  */
 export class Timeline {
   readonly issues: Issue[] = [];
@@ -25,6 +27,8 @@ export class Timeline {
   #instanceTimelines: ReadonlyMap<string, Record<string, SeekableTimeline>>;
   /** The last frame of the grid the timelines were stepped through (-1: none yet). */
   #steppedFrame = -1;
+  /** See `#tweenFrames`. */
+  #frames: readonly number[] | undefined;
 
   constructor(
     readonly root: Element,
@@ -67,8 +71,8 @@ export class Timeline {
   }
 
   /**
-   * Shows clips inside their window, hides the rest, and moves every timeline and animation to `time`, first stepping
-   * the timelines through the frames before `time` that they have not been through yet.
+   * Shows clips inside their window, hides the rest, and moves every timeline and animation to `time`, first rendering
+   * the timelines at the frames before `time` where tweens start that they have not been through yet.
    */
   apply(time: number): void {
     this.#stepUpTo(time);
@@ -82,32 +86,59 @@ export class Timeline {
   }
 
   /**
-   * Steps on through the frames not stepped through yet while `more()` says so (for idle time, so that no later seek
-   * has to), then puts the windows and timelines back at `time`. True once every frame was stepped through.
+   * Steps on through the frames ahead that tweens start at (see `#tweenFrames`), at least one and then while
+   * `more()` says so (for idle time, so that no later seek has to), then puts the windows and timelines back at
+   * `time`. True once none is left.
    */
   stepAhead(time: number, more: () => boolean): boolean {
-    const last = this.#frameAt(this.duration);
-    if (this.#steppedFrame >= last) return true;
-    while (this.#steppedFrame < last && more()) this.#renderFrame(++this.#steppedFrame);
+    const ahead = this.#tweenFrames().filter((frame) => frame > this.#steppedFrame);
+    let stepped = 0;
+    while (stepped < ahead.length && (stepped === 0 || more())) this.#renderFrame(ahead[stepped++]!);
+    if (stepped === 0) return true;
+    this.#steppedFrame = ahead[stepped - 1]!;
     this.#applyWindows(time);
     this.#seekTimelines(time);
-    return this.#steppedFrame >= last;
+    return stepped === ahead.length;
   }
 
   /**
-   * Renders the clip windows and timelines at each frame of the grid after the last one stepped through and before
-   * `time` (the frame at `time` itself is the caller's). CSS and Web Animations keep no such memory: they are left
-   * out.
+   * Renders the clip windows and timelines at the frames tweens start at, after the last one stepped through and
+   * before `time` (the frame at `time` itself is the caller's). CSS and Web Animations keep no such memory: they are
+   * left out.
    */
   #stepUpTo(time: number): void {
-    // Frames strictly before `time`: the epsilon keeps a frame time such as 7 / 30 on its own frame.
-    const last = Math.min(Math.ceil(time * this.fps - 1e-6) - 1, this.#frameAt(this.duration));
-    while (this.#steppedFrame < last) this.#renderFrame(++this.#steppedFrame);
-    this.#steppedFrame = Math.max(this.#steppedFrame, this.#frameAt(time));
+    // The last frame strictly before `time`: the epsilon keeps a frame time such as 7 / 30 on its own frame.
+    const before = Math.ceil(time * this.fps - 1e-6) - 1;
+    if (before > this.#steppedFrame)
+      for (const frame of this.#tweenFrames())
+        if (frame > this.#steppedFrame && frame <= before) this.#renderFrame(frame);
+    this.#steppedFrame = Math.max(this.#steppedFrame, Math.floor(time * this.fps + 1e-6));
   }
 
-  #frameAt(time: number): number {
-    return Math.floor(time * this.fps + 1e-6);
+  /**
+   * The frames where stepping matters, in order: a tween's values at any frame follow from the start values it took,
+   * so it is enough to render the first frame at or after each tween's start, and the next (GSAP takes them once
+   * the tween's time is past its start). Read once, at the first step: the timelines are built by then (ready).
+   * Timelines that do not list their tweens (GSAP's `getChildren`) are trusted to show the same at a time however
+   * they got there.
+   */
+  #tweenFrames(): readonly number[] {
+    if (this.#frames) return this.#frames;
+    const frames = new Set<number>();
+    const last = Math.floor(this.duration * this.fps + 1e-6);
+    const add = (timeline: SeekableTimeline | undefined, offset: number) => {
+      for (const start of tweenStarts(timeline)) {
+        const frame = Math.ceil((offset + start) * this.fps - 1e-6);
+        // Frame 0 is the load's own.
+        for (const stepped of [frame, frame + 1]) if (stepped >= 1 && stepped <= last) frames.add(stepped);
+      }
+    };
+    add(window.__timelines?.[this.root.getAttribute(Attr.compositionId) ?? ''], 0);
+    for (const [instance, registry] of this.#instanceTimelines) {
+      const offset = this.startOf(this.root.querySelector(instanceSelector(instance)));
+      for (const timeline of Object.values(registry)) add(timeline, offset);
+    }
+    return (this.#frames = [...frames].sort((a, b) => a - b));
   }
 
   #renderFrame(frame: number): void {
