@@ -39,8 +39,6 @@ export function connectHost(player: Player): SendToHost {
       if (isHostMessage(message.data)) void handle(player, message.data, send, seeks);
     };
     for (const queued of queue.splice(0)) port.postMessage(queued);
-    // A host previews: it may seek anywhere at any time.
-    void player.ready.then(() => player.stepAheadWhenIdle());
   };
   addEventListener('message', onWindowMessage);
   return send;

@@ -1,7 +1,6 @@
 import type { FrameConfig } from '../frame-config.js';
 import type { Issue } from '../issues.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
-import { inIdleSlices } from './idle-slices.js';
 import { instanceWindow } from './instance-scope.js';
 import { MediaSync, untilFirstFrame } from './media.js';
 import { seekTarget } from '../seek-target.js';
@@ -55,8 +54,6 @@ export class Player {
   /** The compiled document, as the host sent it for reruns; parsed once into the body to rerun (`null`: refused). */
   #compiled: string | undefined;
   #rerunBody: RerunBody | null | undefined;
-  /** Whether the timelines step ahead in idle time (see {@link stepAheadWhenIdle}). */
-  #stepsAhead = false;
 
   constructor(config: FrameConfig) {
     this.#config = config;
@@ -98,18 +95,6 @@ export class Player {
     this.#media.rate = this.#rate;
   }
 
-  /**
-   * Steps the timelines through the frames ahead in idle time, from now on and after every rerun, so that a seek far
-   * ahead need not first step through them (see `Timeline`). For previews: a render steps frame by frame anyway.
-   */
-  stepAheadWhenIdle(): void {
-    this.#stepsAhead = true;
-    const timeline = this.timeline;
-    if (!timeline) return;
-    // A rerun replaces the timeline, and steps ahead with its own.
-    inIdleSlices((more) => timeline !== this.timeline || timeline.stepAhead(this.#time, more));
-  }
-
   /** The compiled document as loaded, for {@link rerun} (sent by the host once values change). */
   offerCompiled(html: string): void {
     this.#compiled ??= html;
@@ -149,7 +134,6 @@ export class Player {
     await untilAnimationFrame();
     this.#apply(this.#time);
     if (this.#paused) void this.#media?.seek(this.#time);
-    if (this.#stepsAhead) this.stepAheadWhenIdle();
     return ran;
   }
 

@@ -86,22 +86,6 @@ export class Timeline {
   }
 
   /**
-   * Steps on through the frames ahead that tweens start at (see `#tweenFrames`), at least one and then while
-   * `more()` says so (for idle time, so that no later seek has to), then puts the windows and timelines back at
-   * `time`. True once none is left.
-   */
-  stepAhead(time: number, more: () => boolean): boolean {
-    const ahead = this.#tweenFrames().filter((frame) => frame > this.#steppedFrame);
-    let stepped = 0;
-    while (stepped < ahead.length && (stepped === 0 || more())) this.#renderFrame(ahead[stepped++]!);
-    if (stepped === 0) return true;
-    this.#steppedFrame = ahead[stepped - 1]!;
-    this.#applyWindows(time);
-    this.#seekTimelines(time);
-    return stepped === ahead.length;
-  }
-
-  /**
    * Renders the clip windows and timelines at the frames tweens start at, after the last one stepped through and
    * before `time` (the frame at `time` itself is the caller's). CSS and Web Animations keep no such memory: they are
    * left out.
