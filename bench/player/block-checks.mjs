@@ -168,7 +168,8 @@ async function checkBlock(context, opened, kind, block) {
 
 /**
  * Checks every block of `blocks` with each of `kinds` (`fx`, `peer`). Returns `{ [block]: { [kind]: result } }`
- * (see `checkBlock`). A page whose block failed to get ready is replaced, so one broken block cannot taint the next.
+ * (see `checkBlock`). A page whose block failed to get ready is replaced, and each block waits for the browser to
+ * paint promptly (see `untilPaintsPromptly`), so one broken or heavy block cannot taint the next.
  * Blocks the first player found requesting beyond localhost are not loaded by the others: our load records every
  * request (the compiler's in the host, the frame's own), so the first kind should be `fx`.
  */
@@ -179,6 +180,9 @@ export async function checkBlocks(context, { blocks, peer, kinds, log = () => {}
     try {
       for (const block of blocks) {
         if (kind !== kinds[0] && results[block.name][kinds[0]].external.length > 0) continue;
+        const waited = await inPage(opened.page, opened.pageModule, 'untilPaintsPromptly');
+        if (waited > 1000)
+          log(`${kind} ${block.name}: waited ${Math.round(waited)} ms for the browser to paint promptly`);
         const result = await checkBlock(context, opened, kind, block);
         results[block.name][kind] = result;
         if (result.reasons.length > 0) log(`${kind} ${block.name}: ${result.reasons.join('; ')}`);

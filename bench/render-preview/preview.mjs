@@ -46,6 +46,8 @@ export async function comparePreview(
   try {
     const { page, pageModule, watch } = opened;
     await sizeFor(page, size);
+    // The GPU work a heavy block left behind (a WebGL block, software-rendered here) is not this block's.
+    await inPage(page, pageModule, 'untilPaintsPromptly');
     try {
       await inPage(page, pageModule, 'load', 'fx', await context.url(block.path), { timeoutMs: LOAD_TIMEOUT_MS });
     } catch (error) {

@@ -7,8 +7,9 @@
  * and 5 of 8 — so render and preview differed by a few pixels (27–29 dB; 39–43 dB held).
  *
  * A held clock still moves a microsecond per read: a script that waits for time to pass gets there. Once released
- * it reads the browser's clock again, never going back. `performance.now()` is left alone: holding it too made a
- * WebGL block's frame starve the blocks loaded after it (not understood yet; no registry block needed it).
+ * it reads the browser's clock again, never going back. `performance.now()` is left alone: no registry block needs
+ * it held. (Holding it too was reverted when blocks loaded right after a heavy WebGL block missed ready; that
+ * happens without the hold as well — the WebGL block's leftover GPU work, see bench/README.md.)
  */
 
 /** How far a read moves the held clock, in milliseconds. */
