@@ -9,7 +9,7 @@ import { tsImport } from 'tsx/esm/api';
 import { median } from '../lib/stats.mjs';
 import { BLOCKS_PREFIX, blocksSource, installBlocks, poolOf } from '../player/blocks.mjs';
 import { checkOurBundles } from '../player/setup.mjs';
-import { comparePreview } from './preview.mjs';
+import { comparePreview, SETTLED_CHECK_MS } from './preview.mjs';
 
 export const name = 'render-preview';
 export const description =
@@ -112,6 +112,14 @@ export async function run(context) {
             (score, k) => score >= MATCH_DB || (ceilings[k] < MATCH_DB && score >= ceilings[k] - CEILING_SLACK_DB),
           ),
           seconds,
+          ...(result.unsettled.length > 0
+            ? {
+                unsettled: result.unsettled.map(({ index, laterPsnr }) => ({
+                  time: result.times[index],
+                  laterPsnr: round(laterPsnr),
+                })),
+              }
+            : {}),
         };
       }
       const summary = byBlock[block.name]
@@ -126,6 +134,7 @@ export async function run(context) {
   const compared = Object.entries(byBlock);
   const matching = compared.filter(([, figures]) => figures.min >= MATCH_DB);
   const encoderBound = compared.filter(([, figures]) => figures.matchesOrEncoderBound);
+  const settled = compared.filter(([, figures]) => !figures.unsettled);
   const worst = compared.sort(([, a], [, b]) => a.min - b.min);
   const metrics =
     compared.length === 0
@@ -152,6 +161,11 @@ export async function run(context) {
         passed: encoderBound.length,
         of: compared.length,
       },
+      {
+        name: `preview unchanged ${SETTLED_CHECK_MS / 1000} s after each seek`,
+        passed: settled.length,
+        of: compared.length,
+      },
     ],
     metrics,
     details: {
@@ -161,6 +175,7 @@ export async function run(context) {
       compared: compared.length,
       matching: matching.length,
       matchingOrEncoderBound: encoderBound.length,
+      unsettled: `a block's preview is unsettled at a time when the element's screenshot ${SETTLED_CHECK_MS} ms after the first differs from it (the seek resolved before its picture was composited, or something moves while paused); laterPsnr scores that later screenshot against the render`,
       encoderBound: `a frame below ${MATCH_DB} dB counts as encoder-bound when the preview's own picture, encoded alone with the render's mp4 settings, is below ${MATCH_DB} dB too and the render is within ${CEILING_SLACK_DB} dB of it`,
       minutes: round((performance.now() - started) / 60_000),
       worst: worst.slice(0, 5).map(([block, figures]) => ({ block, ...figures })),

@@ -8,6 +8,11 @@ import { ROOT_TAG } from '../player/blocks.mjs';
 import { inPage } from '../player/setup.mjs';
 
 const LOAD_TIMEOUT_MS = 5000;
+/**
+ * How long after a seek's screenshot a second one is taken: a paused preview that still changes by then had not
+ * settled when `seek()` resolved (the contract is "resolved once painted").
+ */
+export const SETTLED_CHECK_MS = 500;
 
 /** The root's `data-width` × `data-height` as written in the source. */
 function compositionSize(html) {
@@ -31,7 +36,9 @@ async function sizeFor(page, { width, height }) {
  * Previews `block` (its composition file at `source`; skipped, saying why, when it is not ready or requests
  * beyond localhost), renders it with
  * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`, each with the
- * `encoderCeiling(png)` of its preview. Returns `{ times, scores, ceilings }`, `{ notReady }` or `{ external }`.
+ * `encoderCeiling(png)` of its preview. Returns `{ times, scores, ceilings, unsettled }`, `{ notReady }` or
+ * `{ external }`; `unsettled` lists the times (their index) whose preview still changed after the seek resolved, with
+ * the PSNR of the later picture.
  */
 export async function comparePreview(
   context,
@@ -58,11 +65,17 @@ export async function comparePreview(
     if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
     const duration = await page.evaluate(() => document.querySelector('[data-bench-player]').duration);
     indexes = frameIndexes(Math.round(duration * fps));
+    const player = page.locator('[data-bench-player]');
     for (const index of indexes) {
       await inPage(page, pageModule, 'seek', index / fps);
       const file = join(dir, `preview-${index}.png`);
-      await writeFile(file, await page.locator('[data-bench-player]').screenshot());
-      previews.push(file);
+      const shot = await player.screenshot();
+      await writeFile(file, shot);
+      await page.waitForTimeout(SETTLED_CHECK_MS);
+      const later = await player.screenshot();
+      const laterFile = later.equals(shot) ? undefined : join(dir, `preview-${index}.later.png`);
+      if (laterFile) await writeFile(laterFile, later);
+      previews.push({ file, laterFile });
     }
     if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
   } finally {
@@ -71,10 +84,13 @@ export async function comparePreview(
   const result = await render(join(dir, 'render.mp4'));
   const scores = [];
   const ceilings = [];
+  const unsettled = [];
   for (const [k, index] of indexes.entries()) {
     const rendered = await renderedFrame(result.videoPath, index, join(dir, `render-${index}.png`));
-    scores.push(await psnr(rendered, previews[k]));
-    ceilings.push(await encoderCeiling(previews[k]));
+    const { file, laterFile } = previews[k];
+    scores.push(await psnr(rendered, file));
+    ceilings.push(await encoderCeiling(file));
+    if (laterFile) unsettled.push({ index: k, laterPsnr: await psnr(rendered, laterFile) });
   }
-  return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores, ceilings };
+  return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores, ceilings, unsettled };
 }
