@@ -131,6 +131,65 @@ describe('<fx-composition> runs scripts that read values at load again, in place
     expect(frameOf(el)).to.equal(frame);
   });
 
+  it('steps through the tweens scripts add from a promise callback, as a render does', async () => {
+    // Two tweens of one property as GSAP renders `to` tweens (timeline-steps.test.ts): the second (0.5 s → 1.5 s, to
+    // 200) takes its start value the first time it renders, so stepped through 0.5 s it is at 125 px at 1 s, and
+    // jumped there at 150. The timeline is built once fonts are ready, after the rerun's own task.
+    const tweens = `<h1 id="upper"></h1>${BAR}<script>(function () {
+      var vars = window.__fx.getVariables();
+      var bar = document.getElementById('bar');
+      document.fonts.ready.then(function () {
+        document.getElementById('upper').textContent = vars.title;
+        bar.style.background = vars.accent;
+        var tweens = [{ start: 0, duration: 1, to: 100 }, { start: 0.5, duration: 1, to: 200 }];
+        window.__timelines = window.__timelines || {};
+        window.__timelines.main = {
+          pause: function () { return this; },
+          getChildren: function () { return tweens.map(function (t) { return { startTime: function () { return t.start; } }; }); },
+          seek: function (time) {
+            var left = 0;
+            tweens.forEach(function (t) {
+              if (time < t.start) return;
+              if (t.from === undefined) t.from = left;
+              left = t.from + (t.to - t.from) * Math.min(1, (time - t.start) / t.duration);
+            });
+            bar.style.left = left + 'px';
+            return this;
+          },
+        };
+      });
+    })();</script>`;
+    const el = await whenReady(mount({}, { srcdoc: composition(tweens) }));
+    await el.seek(1);
+    const left = () => probe(el, { ask: 'style', selector: '#bar', property: 'left' });
+    expect(await left()).to.equal('125px');
+    const frame = frameOf(el);
+    const detail = await updateVariables(el, { title: 'stepped', accent: '#00ff00' });
+    expect(detail.reloading).to.equal(false);
+    expect(frameOf(el)).to.equal(frame);
+    expect(await text(el)).to.equal('stepped');
+    expect(await left()).to.equal('125px');
+  });
+
+  it('holds Date.now() while the scripts run again, as while they loaded', async () => {
+    // Tens of milliseconds of work between two reads: a held clock does not see it.
+    const timed = `<h1 id="upper"></h1><p id="elapsed"></p><script>(function () {
+      var before = Date.now();
+      var x = 0;
+      for (var i = 0; i < 3e7; i++) x = (x + i * 7) % 1000003;
+      document.getElementById('upper').textContent = window.__fx.getVariables().title + (x < 0 ? '' : '');
+      document.getElementById('elapsed').textContent = String(Date.now() - before);
+    })();</script>`;
+    const el = await whenReady(mount({}, { srcdoc: composition(timed) }));
+    const elapsed = () => probe(el, { ask: 'text', selector: '#elapsed' });
+    expect(await elapsed()).to.equal('0');
+    const frame = frameOf(el);
+    await updateVariables(el, { title: 'timed' });
+    expect(frameOf(el)).to.equal(frame);
+    expect(await text(el)).to.equal('timed');
+    expect(await elapsed()).to.equal('0');
+  });
+
   it('calls the DOMContentLoaded and load listeners the scripts add again (those events fired long ago), in that order', async () => {
     const listeners = `<p id="upper"></p><p id="order"></p><script>
       var title = window.__fx.getVariables().title;

@@ -15,16 +15,27 @@
 /** How far a read moves the held clock, in milliseconds. */
 const STEP_MS = 0.001;
 
-/** Holds `Date.now()` for the composition's scripts; returns what releases it. */
+/** The browser's clock, once `Date.now` is replaced; how many holds are on, where the clock stands, reads since. */
+let realDateNow: (() => number) | undefined;
+let holds = 0;
+let heldAt = 0;
+let reads = 0;
+// Never less than it returned before: a held clock that moved past the real one waits for it.
+let last = -Infinity;
+
+/**
+ * Holds `Date.now()` for the composition's scripts (while it loads, and while a rerun runs them again); returns what
+ * releases this hold. Holds nest; the clock runs again once all are released.
+ */
 export function holdDateNow(): () => void {
-  const realDateNow = Date.now.bind(Date);
-  const heldAt = realDateNow();
-  let reads = 0;
-  let held = true;
-  // Never less than it returned before: a held clock that moved past the real one waits for it.
-  let last = -Infinity;
-  Date.now = () => (last = Math.max(last, held ? Math.floor(heldAt + ++reads * STEP_MS) : realDateNow()));
+  if (!realDateNow) {
+    const real = (realDateNow = Date.now.bind(Date));
+    Date.now = () => (last = Math.max(last, holds > 0 ? Math.floor(heldAt + ++reads * STEP_MS) : real()));
+  }
+  if (holds++ === 0) [heldAt, reads] = [Math.max(realDateNow(), last), 0];
+  let released = false;
   return () => {
-    held = false;
+    if (!released) holds--;
+    released = true;
   };
 }

@@ -2,6 +2,7 @@ import type { FrameConfig } from '../frame-config.js';
 import type { Issue } from '../issues.js';
 import type { FxRuntime, SeekableTimeline } from './contract.js';
 import { instanceWindow } from './instance-scope.js';
+import { holdDateNow } from './load-clock.js';
 import { MediaSync, untilFirstFrame } from './media.js';
 import { seekTarget } from '../seek-target.js';
 import { playbackStep, type Anchor } from './playback-step.js';
@@ -120,21 +121,29 @@ export class Player {
     if (this.#config.aliases) window.__hfVariables = overrides;
     this.#media?.pause();
     this.loadReaders.forget();
-    this.#loading = true;
-    const ran = runBodyAgain(body);
-    this.#loading = false;
-    // A failed rerun is not tried again: the reload that follows replaces this document.
-    if (!ran) this.#rerunBody = null;
-    this.variables.rescan(document);
-    const root = compositionRoot() ?? document.body;
-    this.#follow(root, [...root.querySelectorAll<HTMLMediaElement>('video, audio')]);
-    this.#apply(this.#time);
-    // Scripts may build again from promise callbacks (on `document.fonts.ready`, say), after this task: the playhead
-    // is applied once more right before the next paint, after them. The caller resolves when that frame painted.
-    await untilAnimationFrame();
-    this.#apply(this.#time);
-    if (this.#paused) void this.#media?.seek(this.#time);
-    return ran;
+    // As at load: scripts timing themselves take the branch they take in a render.
+    const releaseDateNow = holdDateNow();
+    try {
+      this.#loading = true;
+      const ran = runBodyAgain(body);
+      this.#loading = false;
+      // A failed rerun is not tried again: the reload that follows replaces this document.
+      if (!ran) this.#rerunBody = null;
+      this.variables.rescan(document);
+      const root = compositionRoot() ?? document.body;
+      this.#follow(root, [...root.querySelectorAll<HTMLMediaElement>('video, audio')]);
+      this.#apply(this.#time);
+      // Scripts may build again from promise callbacks (on `document.fonts.ready`, say), after this task: the
+      // playhead is applied once more right before the next paint, stepping through the tweens they added too. The
+      // caller resolves when that frame painted.
+      await untilAnimationFrame();
+      this.timeline?.stepAgain();
+      this.#apply(this.#time);
+      if (this.#paused) void this.#media?.seek(this.#time);
+      return ran;
+    } finally {
+      releaseDateNow();
+    }
   }
 
   set muted(muted: boolean) {

@@ -86,6 +86,15 @@ export class Timeline {
   }
 
   /**
+   * Forgets the tween frames read and those stepped through: the next `apply` steps from the start again, through
+   * the tweens there are by then (a rerun's scripts may add some from promise callbacks after its first apply).
+   */
+  stepAgain(): void {
+    this.#frames = undefined;
+    this.#steppedFrame = -1;
+  }
+
+  /**
    * Renders the clip windows and timelines at the frames tweens start at, after the last one stepped through and
    * before `time` (the frame at `time` itself is the caller's). CSS and Web Animations keep no such memory: they are
    * left out.
