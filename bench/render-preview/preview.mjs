@@ -37,8 +37,8 @@ async function sizeFor(page, { width, height }) {
  * beyond localhost), renders it with
  * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`, each with the
  * `encoderCeiling(png)` of its preview. Returns `{ times, scores, ceilings, unsettled }`, `{ notReady }` or
- * `{ external }`; `unsettled` lists the times (their index) whose preview still changed after the seek resolved, with
- * the PSNR of the later picture.
+ * `{ external }`; `unsettled` lists the times (their index) whose preview still changed after the seek resolved: how
+ * much (`changeDb`, the PSNR of the later picture against the first) and the later picture's PSNR against the render.
  */
 export async function comparePreview(
   context,
@@ -90,7 +90,8 @@ export async function comparePreview(
     const { file, laterFile } = previews[k];
     scores.push(await psnr(rendered, file));
     ceilings.push(await encoderCeiling(file));
-    if (laterFile) unsettled.push({ index: k, laterPsnr: await psnr(rendered, laterFile) });
+    if (laterFile)
+      unsettled.push({ index: k, changeDb: await psnr(file, laterFile), laterPsnr: await psnr(rendered, laterFile) });
   }
   return { times: indexes.map((index) => Math.round((index / fps) * 1000) / 1000), scores, ceilings, unsettled };
 }
