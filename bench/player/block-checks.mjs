@@ -168,8 +168,9 @@ async function checkBlock(context, opened, kind, block) {
 
 /**
  * Checks every block of `blocks` with each of `kinds` (`fx`, `peer`). Returns `{ [block]: { [kind]: result } }`
- * (see `checkBlock`). A page whose block failed to get ready is replaced, and each block waits for the browser to
- * paint promptly (see `untilPaintsPromptly`), so one broken or heavy block cannot taint the next.
+ * (see `checkBlock`). A page whose block failed to get ready or to seek, or requested beyond localhost, is
+ * replaced, and each block waits for the browser to paint promptly (see `untilPaintsPromptly`), so one broken or
+ * heavy block cannot taint the next.
  * Blocks the first player found requesting beyond localhost are not loaded by the others: our load records every
  * request (the compiler's in the host, the frame's own), so the first kind should be `fx`.
  */
@@ -186,7 +187,10 @@ export async function checkBlocks(context, { blocks, peer, kinds, log = () => {}
         const result = await checkBlock(context, opened, kind, block);
         results[block.name][kind] = result;
         if (result.reasons.length > 0) log(`${kind} ${block.name}: ${result.reasons.join('; ')}`);
-        if (!result.checks.ready) {
+        // A new page for the next block after one that broke or reached beyond localhost: closing the page drops
+        // the GPU work it queued (vfx-text-cursor's canvas, software-rendered, starved the block after it of frames
+        // for seconds, which waiting for prompt paints did not always catch).
+        if (!result.checks.ready || !result.checks.seeks || result.external.length > 0) {
           await opened.close();
           opened = await openWatchedPage(context, kind, peer);
         }
