@@ -187,9 +187,10 @@ export async function checkBlocks(context, { blocks, peer, kinds, log = () => {}
         const result = await checkBlock(context, opened, kind, block);
         results[block.name][kind] = result;
         if (result.reasons.length > 0) log(`${kind} ${block.name}: ${result.reasons.join('; ')}`);
-        // A new page for the next block after one that broke or reached beyond localhost: closing the page drops
-        // the GPU work it queued (vfx-text-cursor's canvas, software-rendered, starved the block after it of frames
-        // for seconds, which waiting for prompt paints did not always catch).
+        // A new page for the next block after one that broke or reached beyond localhost. The GPU work such a block
+        // queued outlives its page (vfx-text-cursor's canvas, software-rendered, starved the block after it of frames
+        // for a minute), but the old page, its player removed, could paint promptly before that work came back; a
+        // new page's first paints wait for it, so `untilPaintsPromptly` sees it.
         if (!result.checks.ready || !result.checks.seeks || result.external.length > 0) {
           await opened.close();
           opened = await openWatchedPage(context, kind, peer);
