@@ -32,8 +32,8 @@ export async function checkApp(browser, url, failures) {
         .waitForFunction(() => document.querySelector('fx-composition')?.ready === true, null, { timeout: READY_MS })
         .then(() => undefined),
     );
-    const headline = () =>
-      compositionFrame(page)?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
+    const headline = async () =>
+      (await compositionFrame(page))?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
     await check('live variable change', async () => {
       await page.click('#change');
       const deadline = Date.now() + 5000;
@@ -94,9 +94,15 @@ export async function checkApp(browser, url, failures) {
   return results;
 }
 
-/** The composition's frame: the one inside `<fx-composition>`'s shadow root. */
-function compositionFrame(page) {
-  return page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
+/**
+ * The frame on stage of the page's first `<fx-composition>` (the one the app binds values to): the page may hold
+ * others, whose frames can attach first (or again, after a reload).
+ */
+async function compositionFrame(page) {
+  const iframe = await page.evaluateHandle(
+    () => document.querySelector('fx-composition')?.shadowRoot?.querySelector('iframe:not(.incoming)') ?? null,
+  );
+  return (await iframe.asElement()?.contentFrame()) ?? undefined;
 }
 
 /** The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`, if any yet. */
