@@ -94,23 +94,24 @@ export async function checkApp(browser, url, failures) {
   return results;
 }
 
-/**
- * The frame on stage of the page's first `<fx-composition>` (the one the app binds values to): the page may hold
- * others, whose frames can attach first (or again, after a reload).
- */
-async function compositionFrame(page) {
-  const iframe = await page.evaluateHandle(
-    () => document.querySelector('fx-composition')?.shadowRoot?.querySelector('iframe:not(.incoming)') ?? null,
+/** The frame on stage (not a reload's incoming one) of the `<fx-composition>` that `find(arg)` returns in the page. */
+async function frameOnStage(page, find, arg) {
+  const composition = await page.evaluateHandle(find, arg);
+  const iframe = await composition.evaluateHandle(
+    (element) => element?.shadowRoot?.querySelector('iframe:not(.incoming)') ?? null,
   );
   return (await iframe.asElement()?.contentFrame()) ?? undefined;
 }
 
-/** The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`, if any yet. */
-async function boundFrame(page, selector) {
-  const iframe = await page.evaluateHandle((selector) => {
-    // The property: React and Vue may set `for` as one, without the attribute.
-    const id = document.querySelector(selector).for;
-    return document.getElementById(id)?.shadowRoot?.querySelector('iframe:not(.incoming)') ?? null;
-  }, selector);
-  return (await iframe.asElement()?.contentFrame()) ?? undefined;
-}
+/**
+ * The frame on stage of the page's first `<fx-composition>` (the one the app binds values to): the page may hold
+ * others, whose frames can attach first (or again, after a reload).
+ */
+const compositionFrame = (page) => frameOnStage(page, () => document.querySelector('fx-composition'));
+
+/**
+ * The frame on stage of the `<fx-composition>` that the element matching `selector` names in its `for`, if any yet
+ * (the property: React and Vue may set it without the attribute).
+ */
+const boundFrame = (page, selector) =>
+  frameOnStage(page, (selector) => document.getElementById(document.querySelector(selector).for), selector);
