@@ -113,17 +113,59 @@ describe('Idempotency-Key', () => {
     assert.equal(corrected.headers.get('idempotent-replayed'), null);
   });
 
-  /** Makes the store's `method` fail `times` times, as a database away for a moment would. */
-  const failing = (method: 'complete' | 'release', times: number) => {
-    const store = test_.service.context.idempotency as unknown as Record<string, (...args: unknown[]) => Promise<void>>;
+  /**
+   * Makes the store's `method` fail `times` times, as a database away for a moment would. `landed`: each call goes
+   * through and only its answer is lost (a commit whose reply a cut connection never brought back).
+   */
+  const failing = (method: 'begin' | 'complete' | 'release', times: number, { landed = false } = {}) => {
+    const store = test_.service.context.idempotency as unknown as Record<
+      string,
+      (...args: unknown[]) => Promise<unknown>
+    >;
     const original = store[method]!;
     let left = times;
     store[method] = async (...args) => {
-      if (left-- > 0) throw new Error('connection terminated unexpectedly');
-      return original.apply(store, args);
+      if (left-- <= 0) return original.apply(store, args);
+      if (landed) await original.apply(store, args);
+      throw new Error('connection terminated unexpectedly');
     };
     return () => (store[method] = original);
   };
+
+  test('a claim whose commit landed but whose answer was lost is let go: the retry runs at once', async () => {
+    const restore = failing('begin', 1, { landed: true });
+    try {
+      const before_ = await test_.count('renders');
+      assert.equal((await submit({ asset_id: assetId, fps: 2 }, 'lost-begin')).status, 500);
+      // Not refused as in progress until IN_FLIGHT_LIMIT_MS: the key was released before the 500.
+      const retry = await submit({ asset_id: assetId, fps: 2 }, 'lost-begin');
+      assert.equal(retry.status, 202);
+      assert.equal(retry.headers.get('idempotent-replayed'), null);
+      assert.equal(await test_.count('renders'), before_ + 1);
+    } finally {
+      restore();
+    }
+  });
+
+  test('a claim that failed lets go of its own hold only: the request in flight keeps the key', async () => {
+    const before_ = await test_.count('renders');
+    const requested = new Promise<void>((resolve) => (pageRequested = resolve));
+    const first = submit({ url: slowUrl }, 'held-1');
+    await requested;
+    const restore = failing('begin', 1);
+    try {
+      assert.equal((await submit({ url: slowUrl }, 'held-1')).status, 500);
+    } finally {
+      restore();
+    }
+    const duplicate = await submit({ url: slowUrl }, 'held-1');
+    assert.equal(duplicate.status, 409, 'the failed claim released the key held by the first request');
+    const firstResponse = await first;
+    assert.equal(firstResponse.status, 202);
+    const replay = await submit({ url: slowUrl }, 'held-1');
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(await test_.count('renders'), before_ + 1);
+  });
 
   test('an answer the database could not record at once is recorded later: the retry replays it', async () => {
     const restore = failing('complete', 2);

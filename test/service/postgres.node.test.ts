@@ -115,7 +115,7 @@ describe('two service processes on one database', { skip }, () => {
     const now = Date.now();
     const begins = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        (i % 2 ? first : second).idempotency.begin(scope, 'h', now, now + 60_000, now - 60_000),
+        (i % 2 ? first : second).idempotency.begin({ ...scope, claim: `c${i}` }, 'h', now, now + 60_000, now - 60_000),
       ),
     );
     assert.deepEqual(begins.map((begin) => begin.state).sort(), [

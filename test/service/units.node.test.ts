@@ -1,5 +1,11 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { ADDED_COLUMNS } from '../../src/service/db/schema.sqlite.js';
+import { openDatabase } from '../../src/service/db/sqlite.js';
 import { isPrivateAddress } from '../../src/service/network-guard.js';
 import { renderError, RenderErrorCode } from '../../src/render/errors.js';
 import { renderFailure } from '../../src/service/jobs/render-failure.js';
@@ -215,4 +221,33 @@ describe('UrlSigner', () => {
   test('a truncated signature', () => assert.equal(signer.check(path, '1000', signature.slice(1), 999), 'invalid'));
   test('another secret', () =>
     assert.equal(new UrlSigner(Buffer.alloc(32, 8)).check(path, '1000', signature, 999), 'invalid'));
+});
+
+describe('openDatabase (SQLite)', () => {
+  test('adds the columns an older database lacks, once, keeping its rows', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fx-sqlite-'));
+    try {
+      const file = join(dir, 'fx.sqlite');
+      // The idempotency table as it first shipped, with a row in flight.
+      const old = new Database(file);
+      old.exec(`CREATE TABLE idempotency_keys (credential_id TEXT NOT NULL, endpoint TEXT NOT NULL, key TEXT NOT NULL,
+        request_hash TEXT NOT NULL, state TEXT NOT NULL, status INTEGER, body TEXT, created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL, PRIMARY KEY (credential_id, endpoint, key))`);
+      old.exec(`INSERT INTO idempotency_keys VALUES ('c', 'e', 'k', 'h', 'in_flight', NULL, NULL, 1, 2)`);
+      old.close();
+      for (let open = 0; open < 2; open++) {
+        const db = openDatabase(file);
+        const columns = (db.pragma('table_info(idempotency_keys)') as { name: string }[]).map(({ name }) => name);
+        assert.deepEqual(
+          ADDED_COLUMNS.filter(({ column }) => !columns.includes(column)),
+          [],
+          `opened ${open + 1} time(s)`,
+        );
+        assert.deepEqual(db.prepare('SELECT key, claim FROM idempotency_keys').all(), [{ key: 'k', claim: null }]);
+        db.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -150,6 +150,13 @@ CREATE TABLE render_chunks (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'idempotency keys name the request holding them',
+    sql: `
+ALTER TABLE idempotency_keys ADD COLUMN claim TEXT;
+`,
+  },
 ];
 
 /** Key of the advisory lock that serialises migrations of processes starting at the same time. */

@@ -71,6 +71,8 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   body TEXT,
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
+  -- the holding request's own random id (idempotency-store.ts, IdempotencyHold)
+  claim TEXT,
   PRIMARY KEY (credential_id, endpoint, key)
 );
 
@@ -131,3 +133,11 @@ CREATE TABLE IF NOT EXISTS render_chunks (
   PRIMARY KEY (render_id, idx)
 );
 `;
+
+/**
+ * Columns added after their table first shipped: `CREATE TABLE IF NOT EXISTS` leaves an older database's table as
+ * it was, so opening adds what it lacks (PostgreSQL gets them as migrations, `migrations.postgres.ts`).
+ */
+export const ADDED_COLUMNS: readonly { table: string; column: string; definition: string }[] = [
+  { table: 'idempotency_keys', column: 'claim', definition: 'TEXT' },
+];

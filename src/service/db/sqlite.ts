@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SCHEMA } from './schema.sqlite.js';
+import { ADDED_COLUMNS, SCHEMA } from './schema.sqlite.js';
 
 export type Sqlite = Database.Database;
 
@@ -17,5 +17,17 @@ export function openDatabase(file: string): Sqlite {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  addMissingColumns(db);
   return db;
+}
+
+/** Adds the `ADDED_COLUMNS` an older database lacks; in one write transaction, as two processes may open it at once. */
+function addMissingColumns(db: Sqlite): void {
+  db.transaction(() => {
+    for (const { table, column, definition } of ADDED_COLUMNS) {
+      const columns = db.pragma(`table_info(${table})`) as { name: string }[];
+      if (!columns.some(({ name }) => name === column))
+        db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    }
+  }).immediate();
 }

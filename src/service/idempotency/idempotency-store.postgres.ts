@@ -1,5 +1,5 @@
 import { transaction, type PgPool } from '../db/postgres.js';
-import type { IdempotencyBegin, IdempotencyScope, IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyBegin, IdempotencyHold, IdempotencyScope, IdempotencyStore } from './idempotency-store.js';
 
 interface Row {
   request_hash: string;
@@ -19,21 +19,21 @@ const args = (scope: IdempotencyScope) => [scope.credentialId, scope.endpoint, s
 export class PostgresIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: PgPool) {}
 
-  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
+  async begin(hold: IdempotencyHold, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
     return transaction(this.pool, async (client): Promise<IdempotencyBegin> => {
       await client.query(
         `DELETE FROM idempotency_keys WHERE ${WHERE} AND (expires_at <= $4 OR (state = 'in_flight' AND created_at <= $5))`,
-        [...args(scope), now, abandonedBefore],
+        [...args(hold), now, abandonedBefore],
       );
       const inserted = await client.query(
-        `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, 'in_flight', $5, $6) ON CONFLICT DO NOTHING`,
-        [...args(scope), requestHash, now, expiresAt],
+        `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at, claim)
+         VALUES ($1, $2, $3, $4, 'in_flight', $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [...args(hold), requestHash, now, expiresAt, hold.claim],
       );
       if (inserted.rowCount === 1) return { state: 'started' };
       const { rows } = await client.query<Row>(
         `SELECT request_hash, state, status, body FROM idempotency_keys WHERE ${WHERE}`,
-        args(scope),
+        args(hold),
       );
       const row = rows[0];
       // Released by its request between the two statements: that request failed, a retry starts afresh.
@@ -44,16 +44,18 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  async complete(scope: IdempotencyScope, status: number, body: string) {
-    await this.pool.query(`UPDATE idempotency_keys SET state = 'done', status = $4, body = $5 WHERE ${WHERE}`, [
-      ...args(scope),
-      status,
-      body,
-    ]);
+  async complete(hold: IdempotencyHold, status: number, body: string) {
+    await this.pool.query(
+      `UPDATE idempotency_keys SET state = 'done', status = $4, body = $5 WHERE ${WHERE} AND claim = $6`,
+      [...args(hold), status, body, hold.claim],
+    );
   }
 
-  async release(scope: IdempotencyScope) {
-    await this.pool.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'in_flight'`, args(scope));
+  async release(hold: IdempotencyHold) {
+    await this.pool.query(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'in_flight' AND claim = $4`, [
+      ...args(hold),
+      hold.claim,
+    ]);
   }
 
   async clearInFlight() {

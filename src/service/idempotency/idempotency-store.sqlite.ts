@@ -1,5 +1,5 @@
 import type { Sqlite } from '../db/sqlite.js';
-import type { IdempotencyBegin, IdempotencyScope, IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyBegin, IdempotencyHold, IdempotencyScope, IdempotencyStore } from './idempotency-store.js';
 
 interface Row {
   request_hash: string;
@@ -17,7 +17,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   constructor(private readonly db: Sqlite) {
     this.beginTransaction = db.transaction(
       (
-        scope: IdempotencyScope,
+        hold: IdempotencyHold,
         requestHash: string,
         now: number,
         expiresAt: number,
@@ -25,14 +25,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       ): IdempotencyBegin => {
         db.prepare(
           `DELETE FROM idempotency_keys WHERE ${WHERE} AND (expires_at <= ? OR (state = 'in_flight' AND created_at <= ?))`,
-        ).run(...args(scope), now, abandonedBefore);
+        ).run(...args(hold), now, abandonedBefore);
         const row = db
           .prepare(`SELECT request_hash, state, status, body FROM idempotency_keys WHERE ${WHERE}`)
-          .get(...args(scope)) as Row | undefined;
+          .get(...args(hold)) as Row | undefined;
         if (!row) {
           db.prepare(
-            `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at) VALUES (?, ?, ?, ?, 'in_flight', ?, ?)`,
-          ).run(...args(scope), requestHash, now, expiresAt);
+            `INSERT INTO idempotency_keys (credential_id, endpoint, key, request_hash, state, created_at, expires_at, claim) VALUES (?, ?, ?, ?, 'in_flight', ?, ?, ?)`,
+          ).run(...args(hold), requestHash, now, expiresAt, hold.claim);
           return { state: 'started' };
         }
         if (row.request_hash !== requestHash) return { state: 'mismatch' };
@@ -42,18 +42,20 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
   }
 
-  async begin(scope: IdempotencyScope, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
-    return this.beginTransaction.immediate(scope, requestHash, now, expiresAt, abandonedBefore);
+  async begin(hold: IdempotencyHold, requestHash: string, now: number, expiresAt: number, abandonedBefore: number) {
+    return this.beginTransaction.immediate(hold, requestHash, now, expiresAt, abandonedBefore);
   }
 
-  async complete(scope: IdempotencyScope, status: number, body: string) {
+  async complete(hold: IdempotencyHold, status: number, body: string) {
     this.db
-      .prepare(`UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE ${WHERE}`)
-      .run(status, body, ...args(scope));
+      .prepare(`UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE ${WHERE} AND claim = ?`)
+      .run(status, body, ...args(hold), hold.claim);
   }
 
-  async release(scope: IdempotencyScope) {
-    this.db.prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'in_flight'`).run(...args(scope));
+  async release(hold: IdempotencyHold) {
+    this.db
+      .prepare(`DELETE FROM idempotency_keys WHERE ${WHERE} AND state = 'in_flight' AND claim = ?`)
+      .run(...args(hold), hold.claim);
   }
 
   async clearInFlight() {

@@ -5,6 +5,14 @@ export interface IdempotencyScope {
   readonly key: string;
 }
 
+/**
+ * One request's hold on a key: `claim` (random, the request's own) tells its in-flight row from another's with the
+ * same key, so a request that does not know whether its `begin` landed can let go of exactly what it may hold.
+ */
+export interface IdempotencyHold extends IdempotencyScope {
+  readonly claim: string;
+}
+
 export type IdempotencyBegin =
   | { readonly state: 'started' }
   | { readonly state: 'replay'; readonly status: number; readonly body: string }
@@ -21,15 +29,16 @@ export interface IdempotencyStore {
    * that died mid-request (several API processes share the keys, so none clears them at start): it is taken over.
    */
   begin(
-    scope: IdempotencyScope,
+    hold: IdempotencyHold,
     requestHash: string,
     now: number,
     expiresAt: number,
     abandonedBefore: number,
   ): Promise<IdempotencyBegin>;
-  complete(scope: IdempotencyScope, status: number, body: string): Promise<void>;
-  /** Forgets an in-flight key whose request did not succeed, so a retry runs again. */
-  release(scope: IdempotencyScope): Promise<void>;
+  /** Remembers the answer on the key, if `hold` still holds it. */
+  complete(hold: IdempotencyHold, status: number, body: string): Promise<void>;
+  /** Forgets the key while `hold` holds it in flight (its request did not succeed), so a retry runs again. */
+  release(hold: IdempotencyHold): Promise<void>;
   /** After a restart nothing is in flight any more (the embedded service: the only process). */
   clearInFlight(): Promise<void>;
   purgeExpired(now: number): Promise<void>;

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode, Header, IDEMPOTENCY_KEY_PATTERN } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
-import type { IdempotencyStore } from './idempotency-store.js';
+import type { IdempotencyBegin, IdempotencyStore } from './idempotency-store.js';
 
 /**
  * How long a request may hold its key: past this, a key still in flight is taken to be a dead process's. The body
@@ -69,15 +69,24 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
         { param: 'Idempotency-Key' },
       );
     }
-    const scope = { credentialId: c.var.principal.credentialId, endpoint, key };
+    const hold = { credentialId: c.var.principal.credentialId, endpoint, key, claim: randomUUID() };
+    const release = () => settle(() => options.store.release(hold), options.log, key);
     const now = options.now();
-    const begun = await options.store.begin(
-      scope,
-      requestHash(c.req.raw, c.var.body),
-      now,
-      now + options.ttlSeconds * 1000,
-      now - IN_FLIGHT_LIMIT_MS,
-    );
+    let begun: IdempotencyBegin;
+    try {
+      begun = await options.store.begin(
+        hold,
+        requestHash(c.req.raw, c.var.body),
+        now,
+        now + options.ttlSeconds * 1000,
+        now - IN_FLIGHT_LIMIT_MS,
+      );
+    } catch (error) {
+      // Its commit may have landed with the answer lost (found by the fault matrix): the key would stay in flight,
+      // refusing every retry, until IN_FLIGHT_LIMIT_MS. Only this request's own claim is let go.
+      await release();
+      throw error;
+    }
     switch (begun.state) {
       case 'mismatch':
         throw new ServiceError(
@@ -101,7 +110,6 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
           headers: { [Header.contentType]: 'application/json', [Header.idempotentReplayed]: 'true' },
         });
     }
-    const release = () => settle(() => options.store.release(scope), options.log, key);
     try {
       await next();
     } catch (error) {
@@ -111,7 +119,7 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
     if (c.res.status >= 200 && c.res.status < 300) {
       const status = c.res.status;
       const body = await c.res.clone().text();
-      await settle(() => options.store.complete(scope, status, body), options.log, key);
+      await settle(() => options.store.complete(hold, status, body), options.log, key);
     } else await release();
   };
 }
