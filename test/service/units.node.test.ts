@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ADDED_COLUMNS } from '../../src/service/db/schema.sqlite.js';
 import { openDatabase } from '../../src/service/db/sqlite.js';
+import { makeWorkDir, removeWorkDir } from '../../src/service/jobs/work-dir.js';
 import { isPrivateAddress } from '../../src/service/network-guard.js';
 import { renderError, RenderErrorCode } from '../../src/render/errors.js';
 import { renderFailure } from '../../src/service/jobs/render-failure.js';
@@ -248,6 +249,27 @@ describe('openDatabase (SQLite)', () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('makeWorkDir / removeWorkDir', () => {
+  test("two runs of one job get folders of their own; the render's folder goes with its last run", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'fx-work-'));
+    try {
+      // A worker whose lease expired and the job's new holder, running the same chunk at once.
+      const [stale, holder] = await Promise.all([
+        makeWorkDir(dataDir, 'rnd_1', 'chunk-0'),
+        makeWorkDir(dataDir, 'rnd_1', 'chunk-0'),
+      ]);
+      assert.notEqual(stale, holder);
+      await writeFile(join(holder, 'chunk.mp4'), 'the holder’s file');
+      await removeWorkDir(stale);
+      assert.equal(await readFile(join(holder, 'chunk.mp4'), 'utf8'), 'the holder’s file');
+      await removeWorkDir(holder);
+      assert.deepEqual(await readdir(join(dataDir, 'work')), []);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,3 @@
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FxError } from '../../runtime/errors.js';
 import { FailureCode } from '../../wire/constants.js';
@@ -10,6 +9,7 @@ import { AbortReason, type ChunkJob, type Job } from './job-queue.js';
 import { failChunkedRender } from './chunk-failure.js';
 import { runJoin } from './join-job.js';
 import { renderInputs, throttledProgress } from './render-job.js';
+import { makeWorkDir, removeWorkDir } from './work-dir.js';
 
 /**
  * Runs one chunk of a chunked render: claims it (`queued → rendering`, naming this worker), renders its frames with
@@ -63,9 +63,7 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
   const { config, chunks, storage } = context;
   const { signal } = job;
   const { format } = render.request;
-  const workDir = join(config.dataDir, 'work', render.id, `chunk-${row.index}`);
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
+  const workDir = await makeWorkDir(config.dataDir, render.id, `chunk-${row.index}`);
   let projectDir: string | undefined;
   try {
     signal.throwIfAborted();
@@ -97,7 +95,7 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
     return false;
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
-    await rm(workDir, { recursive: true, force: true });
+    await removeWorkDir(workDir);
   }
 }
 

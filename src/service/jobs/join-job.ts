@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { FxError } from '../../runtime/errors.js';
@@ -10,6 +9,7 @@ import type { BlobStorage } from '../storage/blob-storage.js';
 import { StorageKey } from '../storage/keys.js';
 import { failChunkedRender } from './chunk-failure.js';
 import { completeRender } from './render-job.js';
+import { makeWorkDir, removeWorkDir } from './work-dir.js';
 
 /** Copies a stored file to `path` (the chunks may be in a bucket, the join runs on local files). */
 async function download(storage: BlobStorage, key: string, path: string): Promise<string> {
@@ -32,9 +32,7 @@ export async function runJoin(
   signal: AbortSignal,
 ): Promise<void> {
   const { config, storage } = context;
-  const workDir = join(config.dataDir, 'work', render.id, 'join');
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
+  const workDir = await makeWorkDir(config.dataDir, render.id, 'join');
   let projectDir: string | undefined;
   try {
     const started = Date.now();
@@ -62,6 +60,6 @@ export async function runJoin(
     if (!signal.aborted) await failChunkedRender(context, render, error, renderAttempt);
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
-    await rm(workDir, { recursive: true, force: true });
+    await removeWorkDir(workDir);
   }
 }

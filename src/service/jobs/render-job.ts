@@ -1,4 +1,3 @@
-import { mkdir, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { RenderOptions, RenderProgress, RenderResult } from '../../render/types.js';
 import { IdPrefix, RenderStatus, WebhookEventType } from '../../wire/constants.js';
@@ -11,6 +10,7 @@ import { planChunkedRender } from './chunk-planning.js';
 import { failIfExhausted } from './crash-recovery.js';
 import { AbortReason, type Job } from './job-queue.js';
 import { renderFailure } from './render-failure.js';
+import { makeWorkDir, removeWorkDir } from './work-dir.js';
 
 /** The webhook a render's final state sends, if it asked for one. */
 export function webhookFor(render: RenderRow, type: WebhookEventType, eventTime: number) {
@@ -42,9 +42,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal, 
   const render = await renders.claim(renderId, config.now(), leased);
   if (!render) return;
   if (await planChunkedRender(context, render)) return;
-  const workDir = join(config.dataDir, 'work', renderId);
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true });
+  const workDir = await makeWorkDir(config.dataDir, renderId, 'render');
   let projectDir: string | undefined;
   try {
     // Deleted or shut down while the job was being prepared: a renderer may not check an already-aborted signal.
@@ -74,7 +72,7 @@ export async function runRenderJob(context: ServiceContext, { renderId, signal, 
     await failRender(context, render, error, render.attempts);
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
-    await rm(workDir, { recursive: true, force: true });
+    await removeWorkDir(workDir);
   }
 }
 

@@ -34,7 +34,7 @@ const service = await createService({
   ...(s3 ? { storage: new S3BlobStorage(s3, { cacheDir: join(dataDir, 's3-cache', String(process.pid)) }) } : {}),
   render: (options) => {
     // Which process renders what, for tests that kill the one rendering.
-    console.log(`rendering ${basename(dirname(options.outputPath))}`);
+    console.log(`rendering ${basename(dirname(dirname(options.outputPath)))}`);
     return renderer(options);
   },
   concurrency: Number(process.env.FX_SERVICE_CONCURRENCY ?? 1),
