@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ADDED_COLUMNS } from '../../src/service/db/schema.sqlite.js';
@@ -15,6 +14,7 @@ import { checkCompositionLength } from '../../src/service/renders/project-check.
 import { aspectRatioOf } from '../../src/wire/aspect-ratio.js';
 import { withBaseHref } from '../../src/service/renders/url-page.js';
 import { UrlSigner } from '../../src/service/signing/url-signer.js';
+import { tempDir } from '../render/helpers.js';
 
 describe('isPrivateAddress', () => {
   const PRIVATE = [
@@ -226,9 +226,9 @@ describe('UrlSigner', () => {
 
 describe('openDatabase (SQLite)', () => {
   test('adds the columns an older database lacks, once, keeping its rows', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'fx-sqlite-'));
+    const dir = await tempDir('fx-sqlite-');
     try {
-      const file = join(dir, 'fx.sqlite');
+      const file = join(dir.path, 'fx.sqlite');
       // The idempotency table as it first shipped, with a row in flight.
       const old = new Database(file);
       old.exec(`CREATE TABLE idempotency_keys (credential_id TEXT NOT NULL, endpoint TEXT NOT NULL, key TEXT NOT NULL,
@@ -248,28 +248,28 @@ describe('openDatabase (SQLite)', () => {
         db.close();
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await dir.cleanup();
     }
   });
 });
 
 describe('makeWorkDir / removeWorkDir', () => {
   test("two runs of one job get folders of their own; the render's folder goes with its last run", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'fx-work-'));
+    const dataDir = await tempDir('fx-work-');
     try {
       // A worker whose lease expired and the job's new holder, running the same chunk at once.
       const [stale, holder] = await Promise.all([
-        makeWorkDir(dataDir, 'rnd_1', 'chunk-0'),
-        makeWorkDir(dataDir, 'rnd_1', 'chunk-0'),
+        makeWorkDir(dataDir.path, 'rnd_1', 'chunk-0'),
+        makeWorkDir(dataDir.path, 'rnd_1', 'chunk-0'),
       ]);
       assert.notEqual(stale, holder);
       await writeFile(join(holder, 'chunk.mp4'), 'the holder’s file');
       await removeWorkDir(stale);
       assert.equal(await readFile(join(holder, 'chunk.mp4'), 'utf8'), 'the holder’s file');
       await removeWorkDir(holder);
-      assert.deepEqual(await readdir(join(dataDir, 'work')), []);
+      assert.deepEqual(await readdir(join(dataDir.path, 'work')), []);
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await dataDir.cleanup();
     }
   });
 });

@@ -21,13 +21,19 @@ export function openDatabase(file: string): Sqlite {
   return db;
 }
 
-/** Adds the `ADDED_COLUMNS` an older database lacks; in one write transaction, as two processes may open it at once. */
+/**
+ * Adds the `ADDED_COLUMNS` an older database lacks. Only then a write transaction (two processes may open the
+ * database at once; the second finds the columns there): an up-to-date database is only read.
+ */
 function addMissingColumns(db: Sqlite): void {
+  const missing = () =>
+    ADDED_COLUMNS.filter(
+      ({ table, column }) =>
+        !(db.pragma(`table_info(${table})`) as { name: string }[]).some(({ name }) => name === column),
+    );
+  if (missing().length === 0) return;
   db.transaction(() => {
-    for (const { table, column, definition } of ADDED_COLUMNS) {
-      const columns = db.pragma(`table_info(${table})`) as { name: string }[];
-      if (!columns.some(({ name }) => name === column))
-        db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-    }
+    for (const { table, column, definition } of missing())
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
   }).immediate();
 }
