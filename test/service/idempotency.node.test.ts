@@ -12,7 +12,9 @@ import {
   type RenderJson,
   type TestService,
 } from './helpers/harness.js';
+import { DatabaseError } from '../../src/service/db/errors.js';
 import { IN_FLIGHT_LIMIT_MS } from '../../src/service/idempotency/idempotency.js';
+import { StorageKey } from '../../src/service/storage/keys.js';
 import { projectZip } from './helpers/zip-builder.js';
 
 interface ErrorJson {
@@ -197,6 +199,46 @@ describe('Idempotency-Key', () => {
         return response.status === 409 ? undefined : response;
       });
       assert.equal(retry.status, 400);
+    } finally {
+      restore();
+    }
+  });
+
+  /** Makes `assets.create` store the record, then fail as a COMMIT whose outcome the server could not be asked. */
+  const outcomeUnknownOnCreate = () => {
+    const assets = test_.service.context.assets;
+    const original = assets.create;
+    assets.create = async (asset) => {
+      assets.create = original;
+      await original.call(assets, asset);
+      throw new DatabaseError('commit_outcome_unknown', 'injected: the outcome of the commit is unknown');
+    };
+    return () => (assets.create = original);
+  };
+
+  test('an upload whose commit has an unknown outcome keeps its files and its key: a retry never makes a second', async () => {
+    const restore = outcomeUnknownOnCreate();
+    const zip = projectZip({ 'index.html': compositionHtml() });
+    try {
+      const assetIds = async () => (await test_.rows('SELECT id FROM assets')).map((row) => row.id as string);
+      const known = new Set(await assetIds());
+      const first = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-1' }));
+      assert.equal(first.status, 500);
+      // The record landed; its files were not taken from under it.
+      const added = (await assetIds()).filter((id) => !known.has(id));
+      assert.equal(added.length, 1);
+      assert.ok(
+        await test_.readStored(`${StorageKey.asset(added[0]!)}/index.html`),
+        'the files of a record that may exist were deleted',
+      );
+      // The key stays in flight (until IN_FLIGHT_LIMIT_MS): a retry is told so instead of uploading again.
+      const retry = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-1' }));
+      assert.equal(retry.status, 409);
+      assert.equal(((await retry.json()) as ErrorJson).error.code, 'idempotency_key_in_progress');
+      assert.deepEqual(
+        (await assetIds()).filter((id) => !known.has(id)),
+        added,
+      );
     } finally {
       restore();
     }

@@ -8,7 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openStores } from '../../src/service/db/open-stores.js';
 import { migrate, MIGRATIONS } from '../../src/service/db/migrations.postgres.js';
-import { isConnectionLost, openPostgres, retryOnConnectionLoss } from '../../src/service/db/postgres.js';
+import {
+  isConnectionLost,
+  openPostgres,
+  outcomeOf,
+  retryOnConnectionLoss,
+  transaction,
+  type PgPool,
+} from '../../src/service/db/postgres.js';
 import type { Stores } from '../../src/service/db/stores.js';
 import { newId } from '../../src/service/ids.js';
 import { createService, type Service } from '../../src/service/service.js';
@@ -16,6 +23,7 @@ import { StorageKey } from '../../src/service/storage/keys.js';
 import type { NewRender, NewWebhookDelivery } from '../../src/service/renders/render-types.js';
 import { IdPrefix, WebhookEventType } from '../../src/wire/constants.js';
 import { sharedPostgresCluster, startPostgresCluster } from '../fixtures/postgres-cluster.js';
+import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy.js';
 import {
   newTestLocation,
   onPostgres,
@@ -265,6 +273,63 @@ describe('dropped connections', { skip }, () => {
     // The killed transaction's webhook did not commit either: one row, the retry's.
     const { rows } = await admin.query('SELECT 1 FROM webhook_deliveries WHERE render_id = $1', [id]);
     assert.equal(rows.length, 1);
+  });
+
+  describe('a COMMIT whose connection is lost', () => {
+    let proxy: TcpProxy;
+    let pool: PgPool;
+    before(async () => {
+      await admin.query('CREATE TABLE commit_probe (id TEXT PRIMARY KEY)');
+      const url = new URL(location.databaseUrl!);
+      proxy = await startTcpProxy(Number(url.port), url.hostname);
+      url.port = String(proxy.port);
+      pool = await openPostgres(url.href);
+    });
+    after(async () => {
+      await pool.end();
+      await proxy.close();
+    });
+
+    /** Cuts the connection that inserts `id` at its COMMIT, `when`: before the server gets it or after. */
+    const cutAtCommit = (id: string, when: 'cut-before' | 'cut-after') => {
+      const inserting = new WeakSet<object>();
+      proxy.intercept((chunk, connection) => {
+        if (chunk.includes(id)) inserting.add(connection);
+        if (!inserting.has(connection) || !chunk.includes('COMMIT')) return 'pass';
+        proxy.intercept(undefined);
+        return when;
+      });
+    };
+    const insert = (id: string) =>
+      transaction(pool, async (client) => {
+        await client.query('INSERT INTO commit_probe (id) VALUES ($1)', [id]);
+        return id;
+      });
+    const stored = async (id: string) =>
+      (await admin.query('SELECT 1 FROM commit_probe WHERE id = $1', [id])).rows.length;
+
+    test('its answer lost after the server committed: the transaction returns, as it landed', async () => {
+      const cuts = proxy.cutCount;
+      cutAtCommit('landed-1', 'cut-after');
+      assert.equal(await insert('landed-1'), 'landed-1');
+      assert.equal(proxy.cutCount, cuts + 1, 'the connection was not cut');
+      assert.equal(await stored('landed-1'), 1);
+    });
+
+    test('lost before the server read it: the transaction fails as lost, and nothing landed', async () => {
+      const cuts = proxy.cutCount;
+      cutAtCommit('lost-1', 'cut-before');
+      await assert.rejects(insert('lost-1'), (error) => isConnectionLost(error));
+      assert.equal(proxy.cutCount, cuts + 1);
+      assert.equal(await stored('lost-1'), 0);
+      // Settled, not left open on the server: the same id goes in now.
+      assert.equal(await insert('lost-1'), 'lost-1');
+    });
+
+    test('a transaction the server does not know is refused, not guessed: outcomeOf throws', async () => {
+      const { rows } = await admin.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+      await assert.rejects(outcomeOf(pool, String(BigInt(rows[0]!.xid) + 1_000_000n)), /future/);
+    });
   });
 
   test('only a lost connection is retried, a refused statement is not', async () => {

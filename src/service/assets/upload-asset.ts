@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/authenticator.js';
 import { ErrorCode, IdPrefix } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
+import { isCommitOutcomeUnknown } from '../db/errors.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { StorageKey } from '../storage/keys.js';
@@ -38,7 +39,8 @@ export async function uploadAsset(
   try {
     await context.assets.create(asset);
   } catch (error) {
-    await context.storage.deletePrefix(StorageKey.asset(asset.id));
+    // A record that may have landed keeps its files.
+    if (!isCommitOutcomeUnknown(error)) await context.storage.deletePrefix(StorageKey.asset(asset.id));
     throw error;
   }
   return asset;

@@ -1,10 +1,18 @@
-/** A database setting or state the service cannot start with; `code` is stable. */
+/**
+ * A database setting or state the service cannot start with, or (`commit_outcome_unknown`) a transaction whose
+ * COMMIT lost its connection and whose outcome the server could not be asked: its work may or may not have landed,
+ * so nothing it wrote may be undone and nothing it did may be repeated. `code` is stable.
+ */
 export class DatabaseError extends Error {
   override name = 'DatabaseError';
   constructor(
-    readonly code: 'database_url_invalid' | 'database_schema_newer' | 'database_required',
+    readonly code: 'database_url_invalid' | 'database_schema_newer' | 'database_required' | 'commit_outcome_unknown',
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
+
+export const isCommitOutcomeUnknown = (error: unknown): boolean =>
+  error instanceof DatabaseError && error.code === 'commit_outcome_unknown';

@@ -57,24 +57,80 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
  * Runs `work` in one transaction on one connection: committed when it returns, rolled back when it throws. A
  * connection that failed mid-way is destroyed, not handed back to the pool; its late `error` event (the server
  * went away) is taken here, as an unhandled one would end the process.
+ *
+ * A COMMIT whose answer a lost connection took has an unknown outcome: the transaction's id, taken at its start,
+ * lets the server say what became of it ({@link outcomeOf}), so a commit that landed returns as one (else a
+ * request failed after its work landed, and the client's retry did it a second time: two assets or renders).
  */
 export async function transaction<T>(pool: PgPool, work: (client: Queryable) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const onError = (error: Error) => (broken ??= error);
   client.on('error', onError);
+  let result: T;
+  let xid: string;
   try {
     await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    xid = (await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0]!.xid;
+    result = await work(client);
   } catch (error) {
     await client.query('ROLLBACK').catch(onError);
+    release(client, broken, onError);
     throw error;
-  } finally {
-    // A broken client keeps the listener: it is discarded, and may still report its end.
-    if (!broken) client.off('error', onError);
-    client.release(broken);
+  }
+  try {
+    await client.query('COMMIT');
+  } catch (error) {
+    const lost = isConnectionLost(error);
+    release(client, broken ?? (lost ? (error as Error) : undefined), onError);
+    if (!lost) throw error;
+    const outcome = await outcomeOf(pool, xid).catch((asking: unknown) => asking);
+    if (outcome === 'committed') return result;
+    if (outcome === 'aborted') throw error;
+    throw new DatabaseError(
+      'commit_outcome_unknown',
+      `transaction ${xid} lost its connection during COMMIT and its outcome could not be learnt (${String(outcome)})`,
+      { cause: error },
+    );
+  }
+  release(client, broken, onError);
+  return result;
+}
+
+function release(client: pg.PoolClient, broken: Error | undefined, onError: (error: Error) => void): void {
+  // A broken client keeps the listener: it is discarded, and may still report its end.
+  if (!broken) client.off('error', onError);
+  client.release(broken);
+}
+
+/** Waits between asks of {@link outcomeOf}: about a minute in all, past a database restart. */
+export const OUTCOME_RETRY_MS = [50, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 20_000] as const;
+const OUTCOME_TOTAL_MS = OUTCOME_RETRY_MS.reduce((sum, delay) => sum + delay, 0);
+
+/**
+ * What became of transaction `xid` after its connection was lost during COMMIT: `committed` or `aborted`, asked
+ * on another connection while the server is back within {@link OUTCOME_RETRY_MS}. One still in progress had its
+ * COMMIT not read yet, or not done: its backend is ended (a backend defers that until a commit under way is over),
+ * which settles it either way. Throws when the server cannot be asked (or no longer knows `xid`).
+ */
+export async function outcomeOf(pool: PgPool, xid: string): Promise<'committed' | 'aborted'> {
+  for (let tries = 0; ; tries++) {
+    try {
+      const { rows } = await pool.query<{ status: string | null }>('SELECT pg_xact_status($1::xid8) AS status', [xid]);
+      const status = rows[0]?.status;
+      if (status === 'committed' || status === 'aborted') return status;
+      if (status !== 'in progress') throw new Error(`the server no longer knows transaction ${xid}`);
+      await pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE backend_xid::text = ($1::xid8::text::numeric % 4294967296)::text`,
+        [xid],
+      );
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+    }
+    const delay = OUTCOME_RETRY_MS[tries];
+    if (delay === undefined) throw new Error(`no outcome after ${(OUTCOME_TOTAL_MS / 1000).toFixed(0)} s`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode, Header, IDEMPOTENCY_KEY_PATTERN } from '../../wire/constants.js';
+import { isCommitOutcomeUnknown } from '../db/errors.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
 import type { IdempotencyBegin, IdempotencyStore } from './idempotency-store.js';
@@ -82,8 +83,8 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
         now - IN_FLIGHT_LIMIT_MS,
       );
     } catch (error) {
-      // Its commit may have landed with the answer lost (found by the fault matrix): the key would stay in flight,
-      // refusing every retry, until IN_FLIGHT_LIMIT_MS. Only this request's own claim is let go.
+      // Its claim may have landed (a commit of unknown outcome, found by the fault matrix): the key would stay in
+      // flight, refusing every retry, until IN_FLIGHT_LIMIT_MS. Nothing was done yet; only this claim is let go.
       await release();
       throw error;
     }
@@ -116,10 +117,14 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
       await release();
       throw error;
     }
+    // A handler's throw is answered by the app's error handler, which keeps it in `c.error`.
     if (c.res.status >= 200 && c.res.status < 300) {
       const status = c.res.status;
       const body = await c.res.clone().text();
       await settle(() => options.store.complete(hold, status, body), options.log, key);
+    } else if (isCommitOutcomeUnknown(c.error)) {
+      // Its work may have landed: the key stays in flight (retries are told so) rather than let a retry repeat it.
+      options.log?.('idempotency key left in flight', { key, error: String(c.error) });
     } else await release();
   };
 }

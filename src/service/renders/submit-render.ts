@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/authenticator.js';
 import { ErrorCode, IdPrefix } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
+import { isCommitOutcomeUnknown } from '../db/errors.js';
 import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { StorageKey } from '../storage/keys.js';
@@ -91,7 +92,8 @@ export async function submitRender(context: ServiceContext, principal: Principal
       createdAt: context.config.now(),
     });
   } catch (error) {
-    if (source.page !== undefined) await context.storage.deletePrefix(StorageKey.render(id));
+    if (source.page !== undefined && !isCommitOutcomeUnknown(error))
+      await context.storage.deletePrefix(StorageKey.render(id));
     throw error;
   }
 }

@@ -33,7 +33,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
+/** `overrides` may be a function of the test's location (e.g. to reach its database through a proxy). */
+export async function startTestService(
+  overrides: Partial<ServiceConfig> | ((location: TestLocation) => Partial<ServiceConfig>) = {},
+): Promise<TestService> {
   const location = await newTestLocation();
   const { dataDir } = location;
   const service = await createService({
@@ -44,7 +47,7 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     allowPrivateNetworkUrls: true,
     progressIntervalMs: 20,
     webhooks: { pollMs: 50, retryBaseMs: 100, timeoutMs: 2_000 },
-    ...overrides,
+    ...(typeof overrides === 'function' ? overrides(location) : overrides),
   });
   const { url } = await service.listen(0);
   const newKey = async (name: string) => {
