@@ -2,10 +2,11 @@
  * The in-frame runtime (dist/fx-runtime.js). Loaded by the compiled document before any composition script:
  * installs `window.__fx`, applies variables, drives time, and talks to the host over the protocol.
  */
-import { CONFIG_ELEMENT_ID, FrameAttr, type FrameConfig } from '../frame-config.js';
+import { CONFIG_ELEMENT_ID, type FrameConfig } from '../frame-config.js';
 import { installAliases, injectedOverrides } from './aliases.js';
 import { Message } from '../protocol-messages.js';
 import type { FxRendererHooks } from './contract.js';
+import { FRAME_BASE_STYLE } from './base-style.js';
 import { adoptStyle } from './css-isolation.js';
 import { connectHost, variablesMessage } from './host-channel.js';
 import { holdDateNow } from './load-clock.js';
@@ -58,8 +59,7 @@ function boot(): void {
     durationIssue: { value: (() => player.durationIssue) satisfies FxRendererHooks['durationIssue'] },
   });
   if (config.aliases) installAliases(window.__fx, overrides);
-  // Descendants too: an author's `visibility: visible` inside a hidden clip must not leak through.
-  adoptStyle().replaceSync(`[${FrameAttr.hidden}], [${FrameAttr.hidden}] * { visibility: hidden !important; }`);
+  adoptStyle().replaceSync(FRAME_BASE_STYLE);
   preloadMediaInFull();
   document.fonts?.addEventListener('loadingdone', refitWhereStale);
 
