@@ -204,28 +204,28 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  /** Makes `assets.create` store the record, then fail as a COMMIT whose outcome the server could not be asked. */
-  const outcomeUnknownOnCreate = () => {
-    const assets = test_.service.context.assets;
-    const original = assets.create;
-    assets.create = async (asset) => {
-      assets.create = original;
-      await original.call(assets, asset);
+  /** Makes `method` of `target` do its work once, then fail as a COMMIT whose outcome the server could not be asked. */
+  const landsWithUnknownOutcome = <T extends object>(target: T, method: keyof T & string) => {
+    const methods = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const original = methods[method]!;
+    methods[method] = async (...args) => {
+      methods[method] = original;
+      await original.apply(target, args);
       throw new DatabaseError('commit_outcome_unknown', 'injected: the outcome of the commit is unknown');
     };
-    return () => (assets.create = original);
+    return () => (methods[method] = original);
   };
+  const idsOf = async (table: string) => (await test_.rows(`SELECT id FROM ${table}`)).map((row) => row.id as string);
 
   test('an upload whose commit has an unknown outcome keeps its files and its key: a retry never makes a second', async () => {
-    const restore = outcomeUnknownOnCreate();
+    const restore = landsWithUnknownOutcome(test_.service.context.assets, 'create');
     const zip = projectZip({ 'index.html': compositionHtml() });
     try {
-      const assetIds = async () => (await test_.rows('SELECT id FROM assets')).map((row) => row.id as string);
-      const known = new Set(await assetIds());
+      const known = new Set(await idsOf('assets'));
       const first = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-1' }));
       assert.equal(first.status, 500);
       // The record landed; its files were not taken from under it.
-      const added = (await assetIds()).filter((id) => !known.has(id));
+      const added = (await idsOf('assets')).filter((id) => !known.has(id));
       assert.equal(added.length, 1);
       assert.ok(
         await test_.readStored(`${StorageKey.asset(added[0]!)}/index.html`),
@@ -236,7 +236,29 @@ describe('Idempotency-Key', () => {
       assert.equal(retry.status, 409);
       assert.equal(((await retry.json()) as ErrorJson).error.code, 'idempotency_key_in_progress');
       assert.deepEqual(
-        (await assetIds()).filter((id) => !known.has(id)),
+        (await idsOf('assets')).filter((id) => !known.has(id)),
+        added,
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  test('a URL submit whose commit has an unknown outcome keeps its stored page and its key', async () => {
+    const restore = landsWithUnknownOutcome(test_.service.context.queue, 'submit');
+    try {
+      const known = new Set(await idsOf('renders'));
+      assert.equal((await submit({ url: slowUrl }, 'unknown-2')).status, 500);
+      const added = (await idsOf('renders')).filter((id) => !known.has(id));
+      assert.equal(added.length, 1);
+      assert.ok(
+        await test_.readStored(`${StorageKey.urlProject(added[0]!)}/index.html`),
+        'the page of a render that may exist was deleted',
+      );
+      const retry = await submit({ url: slowUrl }, 'unknown-2');
+      assert.equal(retry.status, 409);
+      assert.deepEqual(
+        (await idsOf('renders')).filter((id) => !known.has(id)),
         added,
       );
     } finally {

@@ -58,7 +58,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
  * connection that failed mid-way is destroyed, not handed back to the pool; its late `error` event (the server
  * went away) is taken here, as an unhandled one would end the process.
  *
- * A COMMIT whose answer a lost connection took has an unknown outcome: the transaction's id, taken at its start,
+ * A COMMIT whose answer a lost connection took has an unknown outcome: the transaction's id, read before it,
  * lets the server say what became of it ({@link outcomeOf}), so a commit that landed returns as one (else a
  * request failed after its work landed, and the client's retry did it a second time: two assets or renders).
  */
@@ -68,11 +68,13 @@ export async function transaction<T>(pool: PgPool, work: (client: Queryable) => 
   const onError = (error: Error) => (broken ??= error);
   client.on('error', onError);
   let result: T;
-  let xid: string;
+  let xid: string | null;
   try {
     await client.query('BEGIN');
-    xid = (await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0]!.xid;
     result = await work(client);
+    // Null when the work wrote nothing: then there is no outcome to learn.
+    xid = (await client.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid')).rows[0]!
+      .xid;
   } catch (error) {
     await client.query('ROLLBACK').catch(onError);
     release(client, broken, onError);
@@ -83,7 +85,7 @@ export async function transaction<T>(pool: PgPool, work: (client: Queryable) => 
   } catch (error) {
     const lost = isConnectionLost(error);
     release(client, broken ?? (lost ? (error as Error) : undefined), onError);
-    if (!lost) throw error;
+    if (!lost || xid === null) throw error;
     const outcome = await outcomeOf(pool, xid).catch((asking: unknown) => asking);
     if (outcome === 'committed') return result;
     if (outcome === 'aborted') throw error;
