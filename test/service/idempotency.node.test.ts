@@ -217,54 +217,45 @@ describe('Idempotency-Key', () => {
   };
   const idsOf = async (table: string) => (await test_.rows(`SELECT id FROM ${table}`)).map((row) => row.id as string);
 
-  test('an upload whose commit has an unknown outcome keeps its files and its key: a retry never makes a second', async () => {
-    const restore = landsWithUnknownOutcome(test_.service.context.assets, 'create');
-    const zip = projectZip({ 'index.html': compositionHtml() });
-    try {
-      const known = new Set(await idsOf('assets'));
-      const first = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-1' }));
-      assert.equal(first.status, 500);
-      // The record landed; its files were not taken from under it.
-      const added = (await idsOf('assets')).filter((id) => !known.has(id));
-      assert.equal(added.length, 1);
-      assert.ok(
-        await test_.readStored(`${StorageKey.asset(added[0]!)}/index.html`),
-        'the files of a record that may exist were deleted',
-      );
-      // The key stays in flight (until IN_FLIGHT_LIMIT_MS): a retry is told so instead of uploading again.
-      const retry = await test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-1' }));
-      assert.equal(retry.status, 409);
-      assert.equal(((await retry.json()) as ErrorJson).error.code, 'idempotency_key_in_progress');
-      assert.deepEqual(
-        (await idsOf('assets')).filter((id) => !known.has(id)),
-        added,
-      );
-    } finally {
-      restore();
-    }
-  });
-
-  test('a URL submit whose commit has an unknown outcome keeps its stored page and its key', async () => {
-    const restore = landsWithUnknownOutcome(test_.service.context.queue, 'submit');
-    try {
-      const known = new Set(await idsOf('renders'));
-      assert.equal((await submit({ url: slowUrl }, 'unknown-2')).status, 500);
-      const added = (await idsOf('renders')).filter((id) => !known.has(id));
-      assert.equal(added.length, 1);
-      assert.ok(
-        await test_.readStored(`${StorageKey.urlProject(added[0]!)}/index.html`),
-        'the page of a render that may exist was deleted',
-      );
-      const retry = await submit({ url: slowUrl }, 'unknown-2');
-      assert.equal(retry.status, 409);
-      assert.deepEqual(
-        (await idsOf('renders')).filter((id) => !known.has(id)),
-        added,
-      );
-    } finally {
-      restore();
-    }
-  });
+  const zip = projectZip({ 'index.html': compositionHtml() });
+  for (const { what, table, inject, send, stored } of [
+    {
+      what: 'an upload',
+      table: 'assets',
+      inject: () => landsWithUnknownOutcome(test_.service.context.assets, 'create'),
+      send: () => test_.api('/v3/assets', zipInit(zip, { 'idempotency-key': 'unknown-upload' })),
+      stored: (id: string) => `${StorageKey.asset(id)}/index.html`,
+    },
+    {
+      what: 'a URL submit',
+      table: 'renders',
+      inject: () => landsWithUnknownOutcome(test_.service.context.queue, 'submit'),
+      send: () => submit({ url: slowUrl }, 'unknown-submit'),
+      stored: (id: string) => `${StorageKey.urlProject(id)}/index.html`,
+    },
+  ]) {
+    test(`${what} whose commit has an unknown outcome keeps what it stored and its key: a retry never makes a second`, async () => {
+      const restore = inject();
+      try {
+        const known = new Set(await idsOf(table));
+        assert.equal((await send()).status, 500);
+        // The record landed; what it names was not deleted from under it.
+        const added = (await idsOf(table)).filter((id) => !known.has(id));
+        assert.equal(added.length, 1);
+        assert.ok(await test_.readStored(stored(added[0]!)), `the files of ${what} that may exist were deleted`);
+        // The key stays in flight (until IN_FLIGHT_LIMIT_MS): a retry is told so instead of running again.
+        const retry = await send();
+        assert.equal(retry.status, 409);
+        assert.equal(((await retry.json()) as ErrorJson).error.code, 'idempotency_key_in_progress');
+        assert.deepEqual(
+          (await idsOf(table)).filter((id) => !known.has(id)),
+          added,
+        );
+      } finally {
+        restore();
+      }
+    });
+  }
 
   test('keys are scoped per endpoint: one value serves the upload and the submit', async () => {
     // One archive, sent twice: zips carry modification times, so two builds may differ byte for byte.
