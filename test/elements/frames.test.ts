@@ -83,6 +83,37 @@ describe('<fx-composition> media stays on the frame after a seek', () => {
     });
   }
 
+  // Chromium now and then composites a paused video one frame behind what it reports presented (media.ts
+  // `presentAgain`): a seek on its own presents its frame a second time before it answers; a scrub's seeks do not wait.
+  it('a seek on its own presents the video frame twice, the same frame, before it answers', async () => {
+    const el = await whenReady(mount({}, { srcdoc: MEDIA }));
+    await el.seek(1.2);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // what follows is a seek on its own, not a scrub
+    await probe(el, { ask: 'watchPresented', selector: '#v' });
+    await el.seek(2 + 14 / FPS);
+    const local = 2 + 14 / FPS - VIDEO_START;
+    const presented = await probe<number[]>(el, { ask: 'presentedFrames', selector: '#v' });
+    expect(presented).to.have.length(2);
+    expect(Math.round(presented[0]! * FPS)).to.equal(Math.round(local * FPS));
+    expect(Math.round(presented[1]! * FPS)).to.equal(Math.round(local * FPS));
+    const media = await probe<{ currentTime: number }>(el, { ask: 'media', selector: '#v' });
+    expect(Math.abs(media.currentTime - local)).to.be.at.most(1 / FPS);
+    const [red] = (await probe<number[]>(el, { ask: 'videoPixel', selector: '#v', x: 80, y: 45 }))!;
+    expect(Math.round(red! / RGB_PER_FRAME)).to.equal(Math.round(local * FPS));
+  });
+
+  it("a scrub's seeks present each frame once", async () => {
+    const el = await whenReady(mount({}, { srcdoc: MEDIA }));
+    await el.seek(0.6);
+    await probe(el, { ask: 'watchPresented', selector: '#v' });
+    const times = [0.9, 1.5, 2.1];
+    for (const time of times) await el.seek(time); // each within the scrub gap of the answer before it
+    const presented = await probe<number[]>(el, { ask: 'presentedFrames', selector: '#v' });
+    expect(presented.map((mediaTime) => Math.round(mediaTime * FPS))).to.deep.equal(
+      times.map((time) => Math.round((time - VIDEO_START) * FPS)),
+    );
+  });
+
   it('a burst of seeks ends on the last one, in the element and in the frame', async () => {
     const el = await whenReady(mount({}, { srcdoc: MEDIA }));
     const requests = [2.4, 0.7, 1.9, 0.6, 1.2];

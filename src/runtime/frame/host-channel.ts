@@ -52,6 +52,8 @@ function seekQueue(player: Player, send: SendToHost): SeekQueue {
       await player.ready;
       const landed = await player.seek(time);
       await player.mediaPresented;
+      // A seek on its own is what a screenshot follows: its video frames go to the compositor twice (see there).
+      if (!scrubbing) await player.presentMediaAgain();
       await paints.afterSettledPaint(scrubbing);
       return landed;
     },

@@ -188,6 +188,11 @@ export class Player {
     return this.#media?.presented ?? Promise.resolve();
   }
 
+  /** Presents the frames of the videos the last seek moved once more (see `MediaSync.presentAgain`). */
+  presentMediaAgain(): Promise<void> {
+    return this.#paused ? (this.#media?.presentAgain() ?? Promise.resolve()) : Promise.resolve();
+  }
+
   play(): void {
     if (!this.#paused) return;
     if (this.#time >= this.duration) this.#apply(0);
