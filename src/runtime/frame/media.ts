@@ -26,7 +26,7 @@ const PRESENT_TIMEOUT_MS = 250;
 const LONGEST_FRAME = 0.1;
 /** How far (seconds) a video's position may read from where a seek put it before it counts as moved since. */
 const MOVED = 0.0005;
-/** Animation frames between a seek's video frame being presented and the same frame presented again (see `presentAgain`). */
+/** Animation frames from a seek's video frame presented to the same frame presented again (see `presentAgain`). */
 const PRESENT_AGAIN_AFTER_FRAMES = 3;
 
 /** A media element between play() (or a jump) and moving: its position and the composition time last tick. */
