@@ -9,6 +9,7 @@ import { bundleDir } from '../../src/render/bundles.js';
 import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
 import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
+import { SCRUB_GAP_MS } from '../../src/runtime/frame/painted.js';
 import { copyFixture, extractFrame, ffmpeg, FIXTURES, grayAt, psnr, rowAt, tempDir } from './helpers.js';
 
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
@@ -79,6 +80,9 @@ async function previewFrames(
     });
     const files: string[] = [];
     for (const time of times) {
+      // Each seek on its own, as `seek()` promises the composited picture only then (a seek within the scrub gap of
+      // the last answer answers once painted: README, `seek()`). The screenshot alone takes less than the gap.
+      await new Promise((resolve) => setTimeout(resolve, SCRUB_GAP_MS + 50));
       await page.evaluate(
         (seconds) =>
           (document.querySelector('fx-composition') as HTMLElement & { seek(seconds: number): Promise<number> }).seek(

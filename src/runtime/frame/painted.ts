@@ -15,7 +15,7 @@ const ON_TIME_FRAMES = 2;
 /** A composition whose own work makes every frame late still answers. */
 const MAX_SETTLE_MS = 1000;
 /** A seek this soon after the last answer is part of a scrub. */
-const SCRUB_GAP_MS = 100;
+export const SCRUB_GAP_MS = 100;
 /** A main-thread paint longer than this rasterises long too: a frame on time follows it even when raster kept up. */
 const SLOW_PAINT_MS = 8;
 
