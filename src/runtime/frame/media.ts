@@ -24,8 +24,10 @@ const FRAME_TIME_ROUNDING = 0.001;
 const PRESENT_TIMEOUT_MS = 250;
 /** The longest a video frame lasts (10 fps clips): a presented frame starting earlier shows another position. */
 const LONGEST_FRAME = 0.1;
-/** How far (seconds) a video's position may read from where a seek put it before it counts as moved since. */
+/** How far (seconds) a media element's position may be from a time and still count as there (no seek, not moved). */
 const MOVED = 0.0005;
+/** How far (seconds) from a seek's position the same frame is sought again: less than {@link MOVED}, more than 0. */
+const BESIDE = 0.0003;
 /** Animation frames from a seek's video frame presented to the same frame presented again (see `presentAgain`). */
 const PRESENT_AGAIN_AFTER_FRAMES = 3;
 
@@ -94,10 +96,12 @@ function untilFramePresented(video: HTMLVideoElement): Promise<number | undefine
   });
 }
 
-/** A position other than `position` inside the frame that starts at `frameStart`: seeking there shows that frame. */
-function elsewhereInFrame(frameStart: number, position: number): number {
-  const inside = frameStart + FRAME_TIME_ROUNDING / 2;
-  return inside === position ? inside + FRAME_TIME_ROUNDING / 4 : inside;
+/**
+ * A position beside `position` (within {@link MOVED}, so a later seek to the same time still counts as there) and
+ * inside the frame that starts at `frameStart`, which a seek to `position` showed: seeking there shows it again.
+ */
+function besideInFrame(frameStart: number, position: number): number {
+  return position - BESIDE >= frameStart ? position - BESIDE : position + BESIDE;
 }
 
 /** Resolves after `count` animation frames (at once in a hidden document, which gets none). */
@@ -186,7 +190,7 @@ export class MediaSync {
       const local = this.#local(media, time) ?? 0;
       const exact = local > 0 ? local + FRAME_TIME_ROUNDING : 0;
       const target = Number.isFinite(media.duration) ? Math.min(exact, media.duration) : exact;
-      if (Math.abs(media.currentTime - target) < 0.0005 && !media.seeking) continue;
+      if (Math.abs(media.currentTime - target) < MOVED && !media.seeking) continue;
       // Without metadata there is nothing to seek yet; the position is kept for when it loads.
       if (media.readyState >= HTMLMediaElement.HAVE_METADATA) {
         pending.push(untilEvent(media, ['seeked', 'error'], SEEK_TIMEOUT_MS));
@@ -225,7 +229,7 @@ export class MediaSync {
     for (const [video, { frameStart, position }] of shown) {
       if (!video.paused || video.seeking || Math.abs(video.currentTime - position) > MOVED) continue;
       presentations.push(untilEvent(video, ['seeked', 'error'], SEEK_TIMEOUT_MS), untilFramePresented(video));
-      video.currentTime = elsewhereInFrame(frameStart, position);
+      video.currentTime = besideInFrame(frameStart, position);
     }
     await Promise.all(presentations);
   }
