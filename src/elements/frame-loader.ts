@@ -10,6 +10,8 @@ import { addTrustedReads, landingTime, settledMetadata, stageOf, type Stage } fr
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
+import type { LoadingFrame, ShownValues } from './live-variables.js';
+import { sameValues } from './values-equal.js';
 
 /** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
 const SWAP_SEEK_MS = 2000;
@@ -50,6 +52,12 @@ export interface LoadEvents {
   /** The new frame is on stage; `keep` is where a reload picked up. */
   ready(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void;
   failed(code: string, message: string): void;
+  /** Brings a ready frame loaded with `loaded` up to the values in effect (`LiveVariables.catchUp`). */
+  catchUpValues(
+    frame: LoadingFrame,
+    loaded: Record<string, unknown>,
+    shown: Omit<ShownValues, 'applied'>,
+  ): Promise<ShownValues | undefined>;
   /** A message of a session on stage or incoming (the others are disposed and hear nothing). */
   message(session: FrameSession, message: FrameMessage): void;
 }
@@ -76,6 +84,8 @@ export class FrameLoader implements ReactiveController {
   /** A reload is under way; `#reloadAgain`: values changed since it started, so one more follows it. */
   #reloading = false;
   #reloadAgain = false;
+  /** The values the frame on stage was loaded with or caught up to: a reload asked for meanwhile may be moot. */
+  #shownValues: Record<string, unknown> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement & LoadInput,
@@ -113,6 +123,8 @@ export class FrameLoader implements ReactiveController {
       this.#reloading = false;
       if (!this.#reloadAgain) return;
       this.#reloadAgain = false;
+      // The reload caught up with the values set while it ran: nothing left to reload for.
+      if (this.#shownValues && sameValues(this.#shownValues, this.host.variables)) return;
       this.scheduleReload();
     });
   }
@@ -154,12 +166,24 @@ export class FrameLoader implements ReactiveController {
         signal,
       };
       const key = JSON.stringify([entry, runtimeUrl, options.nonce, options.allowCompositionReadsUnder]);
-      const reused =
-        reload && this.#lastCompile?.key === key
-          ? withPreviewValues(this.#lastCompile.result, input.variables)
-          : undefined;
-      const result = reused ?? (await unlessAborted(signal, compilePreview(entry, input.variables, base, options)));
-      this.#lastCompile = { key, result };
+      /** The compile with the values in effect: the last one's with them swapped in, when nothing needs fetching. */
+      const compileNow = async (previous: PreviewCompile | undefined) => {
+        const values = input.variables;
+        const result =
+          (previous && withPreviewValues(previous, values)) ??
+          (await unlessAborted(signal, compilePreview(entry, values, base, options)));
+        this.#lastCompile = { key, result };
+        return { values, result };
+      };
+      let { values, result } = await compileNow(
+        reload && this.#lastCompile?.key === key ? this.#lastCompile.result : undefined,
+      );
+      // Values set while it compiled: swap them in now, or the frame catches up with them once ready.
+      if (!sameValues(values, input.variables)) {
+        const swapped = withPreviewValues(result, input.variables);
+        if (swapped) ({ values, result } = { values: input.variables, result: swapped });
+        this.#lastCompile = { key, result };
+      }
       const { compiled, fontIssues } = result;
       emitIssues(this.host, fontIssues);
       const { metadata } = compiled;
@@ -171,48 +195,36 @@ export class FrameLoader implements ReactiveController {
       if (broken)
         emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
 
-      const session = new FrameSession(compiled.html, metadata.id ?? 'Composition preview', {
-        onMessage: (message) => events.message(session, message),
-      });
-      this.#incoming = session;
-      if (reload) session.iframe.classList.add('incoming');
-      await unlessAborted(signal, this.host.updateComplete);
-      // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
-      events.mount(session.iframe, stageOf(metadata));
-      const ready = await unlessAborted(
-        signal,
-        Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]),
-      );
-      if (ready === true) {
-        session.dispose();
-        throw new FxError(
-          FxErrorCode.runtimeLoadFailed,
-          `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`,
-        );
+      for (let attempt = 0; ; attempt++) {
+        const { session, ready } = await this.#prepare(result.compiled.html, metadata, reload, signal, runtimeUrl);
+        events.settings(session);
+        const settled = settledMetadata(known, ready);
+        if (settled.issue && attempt === 0) {
+          const { code, message } = settled.issue;
+          emit(this.host, FxEvent.error, { code, message, issues: [settled.issue] });
+        }
+        const shown = await unlessAborted(signal, this.#catchUpValues(session, values, ready));
+        if (!shown) {
+          // Its scripts read the values at load: load the latest into a new frame.
+          session.dispose();
+          ({ values, result } = await compileNow(result));
+          continue;
+        }
+        const keep = reload
+          ? await unlessAborted(signal, this.#catchUp(session, stageOf(settled.metadata)))
+          : undefined;
+        // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
+        if (reload) events.settings(session);
+        // A reload runs the same scripts: what they read before still counts.
+        if (reload && this.#session) addTrustedReads(session.reads, [...this.#session.reads]);
+        this.#session?.dispose();
+        this.#session = session;
+        this.#shownValues = shown.applied;
+        this.#incoming = undefined;
+        session.iframe.classList.remove('incoming');
+        events.ready({ ...ready, values: shown.values, issues: shown.issues }, keep, settled.metadata);
+        return;
       }
-      if (!ready) {
-        session.dispose();
-        throw new FxError(
-          FxErrorCode.frameTimeout,
-          `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`,
-        );
-      }
-      events.settings(session);
-      const settled = settledMetadata(known, ready);
-      if (settled.issue) {
-        const { code, message } = settled.issue;
-        emit(this.host, FxEvent.error, { code, message, issues: [settled.issue] });
-      }
-      const keep = reload ? await unlessAborted(signal, this.#catchUp(session, stageOf(settled.metadata))) : undefined;
-      // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
-      if (reload) events.settings(session);
-      // A reload runs the same scripts: what they read before still counts.
-      if (reload && this.#session) addTrustedReads(session.reads, [...this.#session.reads]);
-      this.#session?.dispose();
-      this.#session = session;
-      this.#incoming = undefined;
-      session.iframe.classList.remove('incoming');
-      events.ready(ready, keep, settled.metadata);
     } catch (error) {
       if (signal.aborted) return;
       events.failed(
@@ -220,6 +232,54 @@ export class FrameLoader implements ReactiveController {
         error instanceof Error ? error.message : String(error),
       );
     }
+  }
+
+  /** A new frame session for `html`, mounted and ready (a reload's behind the one on stage); throws when it fails. */
+  async #prepare(
+    html: string,
+    metadata: CompositionMetadata,
+    reload: boolean,
+    signal: AbortSignal,
+    runtimeUrl: string | undefined,
+  ): Promise<{ session: FrameSession; ready: ReadyMessage }> {
+    const session = new FrameSession(html, metadata.id ?? 'Composition preview', {
+      onMessage: (message) => this.events.message(session, message),
+    });
+    this.#incoming = session;
+    if (reload) session.iframe.classList.add('incoming');
+    await unlessAborted(signal, this.host.updateComplete);
+    // Sized before it loads, so its first layout is at the composition's size (not the default 300 × 150).
+    this.events.mount(session.iframe, stageOf(metadata));
+    const ready = await unlessAborted(
+      signal,
+      Promise.race([session.ready, runtimeLoadFailure(session.iframe, session.ready)]),
+    );
+    if (ready === true) {
+      session.dispose();
+      throw new FxError(
+        FxErrorCode.runtimeLoadFailed,
+        `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`,
+      );
+    }
+    if (!ready) {
+      session.dispose();
+      throw new FxError(
+        FxErrorCode.frameTimeout,
+        `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`,
+      );
+    }
+    return { session, ready };
+  }
+
+  /**
+   * Brings a prepared frame up to the values set since its load read them. Checked again once caught up, in the
+   * task that puts it on stage: what `ready` reports is what the frame shows.
+   */
+  async #catchUpValues(session: FrameSession, loaded: Record<string, unknown>, ready: ReadyMessage) {
+    let shown = await this.events.catchUpValues(session, loaded, ready);
+    while (shown && !sameValues(shown.applied, this.host.variables))
+      shown = await this.events.catchUpValues(session, shown.applied, shown);
+    return shown;
   }
 
   /**

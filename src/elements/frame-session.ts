@@ -6,6 +6,7 @@ import {
   type FrameMessage,
   type HostMessage,
   type ReadyMessage,
+  type VariablesMessage,
 } from '../runtime/protocol-messages.js';
 
 /** How long a frame may take to get ready, and to paint a seek: one that stops answering must not leave anyone waiting. */
@@ -105,6 +106,16 @@ export class FrameSession {
       this.#compiled = undefined;
     } else this.#port.postMessage(message);
     if (message.type === Message.setVariables) this.#variablesAsked++;
+  }
+
+  /**
+   * Sends `values` and resolves with the frame's answer (`undefined` once disposed or after `ms`): how a load brings
+   * the frame it prepares up to values set meanwhile, before it goes on stage.
+   */
+  async setVariables(values: Record<string, unknown>, ms = SEEK_TIMEOUT_MS): Promise<VariablesMessage | undefined> {
+    const answer = this.#reply(Message.variables, ms);
+    this.post({ type: Message.setVariables, values });
+    return (await answer) as VariablesMessage | undefined;
   }
 
   /**

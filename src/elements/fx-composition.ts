@@ -239,6 +239,7 @@ export class FxComposition extends LitElement {
     playhead: () => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused }),
     ready: (ready, keep, known) => this.#onReady(ready, keep, known),
     failed: (code, message) => this.#fail(code, message),
+    catchUpValues: (frame, loaded, shown) => this.#variables.catchUp(frame, loaded, shown),
     message: (session, message) => this.#onFrameMessage(session, message),
   });
   #variables = new LiveVariables(this, this.#loader);

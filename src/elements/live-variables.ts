@@ -1,6 +1,7 @@
 import type { ReactiveElement } from 'lit';
 import type { VariableDeclaration } from '../runtime/declarations.js';
-import { Message, type HostMessage } from '../runtime/protocol-messages.js';
+import type { Issue } from '../runtime/issues.js';
+import { Message, type HostMessage, type VariablesMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import { emit, emitIssues } from './events.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
@@ -12,6 +13,18 @@ export interface VariablesHost extends ReactiveElement {
   /** A frame is on stage and ready: values go to it live (else the next load carries them). */
   readonly ready: boolean;
   readonly declarations: VariableDeclaration[];
+}
+
+/** A frame being loaded, as far as the variables go. */
+export interface LoadingFrame {
+  setVariables(values: Record<string, unknown>): Promise<VariablesMessage | undefined>;
+}
+
+/** What a frame shows once caught up: the frame's report, and the values in effect it was given (`applied`). */
+export interface ShownValues {
+  readonly values: Record<string, unknown>;
+  readonly issues: readonly Issue[];
+  readonly applied: Record<string, unknown>;
 }
 
 /** The loader, as far as the variables go. */
@@ -83,15 +96,55 @@ export class LiveVariables {
     });
   }
 
+  /**
+   * Brings a frame that a load prepared with `loaded` up to the values in effect, set while it loaded (several sets:
+   * the latest), in place. Resolves with what it then shows (`shown` when nothing changed), or `undefined` when its
+   * scripts read values at load and could not run again in place: a new frame must load them.
+   */
+  async catchUp(
+    frame: LoadingFrame,
+    loaded: Record<string, unknown>,
+    shown: Omit<ShownValues, 'applied'>,
+  ): Promise<ShownValues | undefined> {
+    let applied = loaded;
+    let report = shown;
+    while (!sameValues(applied, this.#values)) {
+      applied = this.#values;
+      const values = await this.#withFonts(applied);
+      if (applied !== this.#values) continue;
+      const answer = await frame.setVariables(values).catch((error) => this.#refused(error));
+      // No answer (a frame that stopped talking, values that cannot be cloned): it shows what it showed.
+      if (!answer) return { ...report, applied: loaded };
+      if (answer.readsVariablesAtLoad && answer.ranAgain !== true) return undefined;
+      report = answer;
+      loaded = applied;
+    }
+    return { ...report, applied };
+  }
+
+  /** `values` with their font sources inlined, reporting refused ones. */
+  async #withFonts(values: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const { declarations } = this.host;
+    if (!hasFontSources(values, declarations)) return values;
+    const inlined = await inlineFontSources(values, declarations, this.frame.base);
+    emitIssues(this.host, inlined.issues);
+    return inlined.values;
+  }
+
   #post(values: Record<string, unknown>): void {
     try {
       this.frame.session?.post({ type: Message.setVariables, values });
     } catch (error) {
-      // Functions, symbols and DOM nodes cannot cross into the frame.
-      emit(this.host, FxEvent.error, {
-        code: FxErrorCode.variablesNotCloneable,
-        message: `"variables" must hold JSON-like values: ${(error as Error).message}`,
-      });
+      this.#refused(error);
     }
+  }
+
+  /** Values the frame cannot take: functions, symbols and DOM nodes cannot be cloned into it. */
+  #refused(error: unknown): undefined {
+    emit(this.host, FxEvent.error, {
+      code: FxErrorCode.variablesNotCloneable,
+      message: `"variables" must hold JSON-like values: ${(error as Error).message}`,
+    });
+    return undefined;
   }
 }
