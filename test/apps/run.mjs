@@ -22,11 +22,16 @@ const npmCache = join(cache, 'npm');
 const composition = join(root, 'demo', 'compositions', 'launch');
 
 // How an app is served in one mode: a dev server (Vite's), a build whose output folder is served (`out`; with
-// `copyPage`, index.html and public/ are copied next to the bundle, as a bundler without an HTML step needs), or a
-// page that loads the package from a CDN-like origin (`cdnPage`, no install).
+// `copyPage`, index.html and public/ are copied next to the bundle, as a bundler without an HTML step needs), a
+// production build served by the framework's own server (`serve`, given PORT and HOST; `out` is removed before the
+// build so an old one cannot stand in), or a page that loads the package from a CDN-like origin (`cdnPage`, no
+// install). `pages` lists the paths checked (`/` if absent). An app's `publicDir` is where its framework serves
+// static files from (public/ if absent); `bound` says its pages have the bound `#headline` input and the
+// `#ready-seen` and `#error-seen` outputs that the SSR checks read.
 const tsc = ['npx', 'tsc', '-p', '.'];
 const viteModes = { dev: { devServer: true }, prod: { build: ['npx', 'vite', 'build'], out: 'dist' } };
 const bundled = (build) => ({ build, out: 'dist', copyPage: true });
+const ssr = (build, out, serve, pages) => ({ prod: { build, out, serve, pages } });
 const APPS = {
   vanilla: { typecheck: tsc, modes: viteModes },
   react: { typecheck: tsc, modes: viteModes },
@@ -63,6 +68,26 @@ const APPS = {
   // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
   // `<script type="module">`, and fx.iife.js from a `<script src>`.
   static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } } },
+  // Server-rendered apps: a production build with SSR on, served by the framework's own server.
+  next: { bound: true, modes: ssr(['npx', 'next', 'build'], '.next', ['npx', 'next', 'start', '-H', '127.0.0.1']) },
+  sveltekit: {
+    bound: true,
+    publicDir: 'static',
+    typecheck: (work) => [
+      ['npx', 'svelte-kit', 'sync'],
+      ['npx', 'svelte-check', '--fail-on-warnings', '--workspace', linkOutsideNodeModules(work)],
+    ],
+    modes: ssr(['npx', 'vite', 'build'], 'build', ['node', 'build']),
+  },
+  nuxt: {
+    bound: true,
+    typecheck: [['npx', 'nuxt', 'typecheck']],
+    modes: ssr(['npx', 'nuxt', 'build'], '.output', ['node', '.output/server/index.mjs']),
+  },
+  astro: {
+    bound: true,
+    modes: ssr(['npx', 'astro', 'build'], 'dist', ['node', 'dist/server/entry.mjs'], ['/', '/plain']),
+  },
 };
 
 /** A link to `folder` from the system's temporary folder, for tools that skip paths under node_modules. */
@@ -74,11 +99,21 @@ function linkOutsideNodeModules(folder) {
 }
 
 const log = (message) => console.error(`[apps] ${message}`);
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+// The frameworks' telemetry would try to reach the network (the machines here reach only the registry); without
+// colours, a failed build's output reads plainly in the report.
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NO_COLOR: '1',
+  NUXT_TELEMETRY_DISABLED: '1',
+  ASTRO_TELEMETRY_DISABLED: '1',
+};
 
 /** Runs a command to its end (without blocking the other app's checks); resolves its output, rejects on failure. */
 function run(command, args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -104,7 +139,7 @@ async function prepare(name, tarball) {
   const work = join(cache, name);
   mkdirSync(work, { recursive: true });
   for (const entry of readdirSync(template)) cpSync(join(template, entry), join(work, entry), { recursive: true });
-  cpSync(composition, join(work, 'public', 'launch'), { recursive: true });
+  cpSync(composition, join(work, APPS[name].publicDir ?? 'public', 'launch'), { recursive: true });
   if (!existsSync(join(template, 'package-lock.json'))) {
     // No dependencies: the package's files themselves, as a CDN holds them (package/ is the tarball's root).
     rmSync(join(work, 'cdn'), { recursive: true, force: true });
@@ -128,9 +163,14 @@ async function prepare(name, tarball) {
   return work;
 }
 
-/** Starts `command` in `cwd`, resolves once `port` answers; returns a stop function. */
+/** Starts `command` in `cwd` (PORT and HOST in its environment), resolves once `port` answers; returns a stop function. */
 async function startDevServer(command, cwd, port) {
-  const child = spawn(command[0], command.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command[0], command.slice(1), {
+    cwd,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -145,35 +185,52 @@ async function startDevServer(command, cwd, port) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   process.kill(-child.pid, 'SIGTERM');
-  throw new Error(`the dev server did not start:\n${output.slice(0, 2000)}`);
+  throw new Error(`the server did not start:\n${output.slice(0, 2000)}`);
 }
 
-async function checkMode(browser, mode, work) {
+/** Builds and serves one mode, and checks each of its pages; `times` collects how long the build and checks took. */
+async function checkMode(browser, mode, work, { bound = false, times = [] } = {}) {
   if (mode.cdnPage) return checkCdnPage(browser, mode.cdnPage, work);
   if (mode.build) {
+    const built = Date.now();
     rmSync(join(work, mode.out), { recursive: true, force: true });
     await run(mode.build[0], mode.build.slice(1), work);
+    times.push(`build ${seconds(built)}`);
     if (mode.copyPage) {
       cpSync(join(work, 'index.html'), join(work, mode.out, 'index.html'));
       cpSync(join(work, 'public'), join(work, mode.out), { recursive: true });
     }
-    return serveAndCheck(browser, join(work, mode.out), 'index.html');
+    if (!mode.serve) {
+      const checked = Date.now();
+      try {
+        return await serveAndCheck(browser, join(work, mode.out), 'index.html');
+      } finally {
+        times.push(`checks ${seconds(checked)}`);
+      }
+    }
   }
+  const checked = Date.now();
   const port = await freePort();
-  const stop = await startDevServer(
-    ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-    work,
-    port,
-  );
+  const command = mode.serve ?? ['npx', 'vite', '--port', String(port), '--strictPort', '--host', '127.0.0.1'];
+  const stop = await startDevServer(command, work, port);
   try {
     const proxy = await proxyTo(port);
     try {
-      return await checkApp(browser, `http://127.0.0.1:${proxy.port}/`, proxy.failures);
+      const pages = mode.pages ?? ['/'];
+      const results = {};
+      for (const page of pages) {
+        proxy.failures.length = 0; // each page's own failed requests
+        const outcome = await checkApp(browser, `http://127.0.0.1:${proxy.port}${page}`, proxy.failures, { bound });
+        for (const [check, result] of Object.entries(outcome))
+          results[pages.length > 1 ? `${page} ${check}` : check] = result;
+      }
+      return results;
     } finally {
       await proxy.close();
     }
   } finally {
     stop();
+    times.push(`checks ${seconds(checked)}`);
   }
 }
 
@@ -216,32 +273,40 @@ const mark = { passed: 'ok  ', failed: 'FAIL' };
 async function checkOneApp(browser, name, tarball) {
   const appStarted = Date.now();
   const lines = [];
+  const times = [];
   const report = (label, outcome, detail = '') => {
     counts[outcome]++;
     lines.push(`${mark[outcome]} ${label}${detail ? ` — ${detail}` : ''}`);
   };
   try {
     let work;
+    const installed = Date.now();
     try {
       work = await prepare(name, tarball);
     } catch (error) {
       report(`${name}: install`, 'failed', error.message);
       return;
     }
-    const { typecheck, modes } = APPS[name];
+    times.push(`install ${seconds(installed)}`);
+    const { typecheck, modes, bound } = APPS[name];
     if (typecheck) {
-      const command = typeof typecheck === 'function' ? typecheck(work) : typecheck;
+      // One command, or several run in turn (a generator before the checker); the last one names the check.
+      const given = typeof typecheck === 'function' ? typecheck(work) : typecheck;
+      const commands = Array.isArray(given[0]) ? given : [given];
+      const label = `${name}: ${commands.at(-1)[1]}`;
+      const checked = Date.now();
       try {
-        await run(command[0], command.slice(1), work);
-        report(`${name}: ${command[1]}`, 'passed');
+        for (const command of commands) await run(command[0], command.slice(1), work);
+        report(label, 'passed');
       } catch (error) {
-        report(`${name}: ${command[1]}`, 'failed', error.message);
+        report(label, 'failed', error.message);
       }
+      times.push(`typecheck ${seconds(checked)}`);
     }
     for (const [mode, how] of Object.entries(modes)) {
       let results;
       try {
-        results = await checkMode(browser, how, work);
+        results = await checkMode(browser, how, work, { bound, times });
       } catch (error) {
         report(`${name} ${mode}: build and serve`, 'failed', error.message);
         continue;
@@ -254,7 +319,7 @@ async function checkOneApp(browser, name, tarball) {
     }
   } finally {
     console.log(lines.join('\n'));
-    log(`${name}: ${((Date.now() - appStarted) / 1000).toFixed(1)} s`);
+    log(`${name}: ${seconds(appStarted)} (${times.join(', ')})`);
   }
 }
 
@@ -270,6 +335,6 @@ try {
 } finally {
   await browser.close();
 }
-log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+log(`done in ${seconds(started)}`);
 console.log(`apps: ${counts.passed} passed, ${counts.failed} failed`);
 process.exit(counts.failed > 0 ? 1 : 0);

@@ -1,18 +1,35 @@
 // The checks each app passes in Chromium: ready, a live variable change visible in the frame, no failed request,
-// no console error, no lit dev-mode notice, and no event loop once idle.
+// no console error (nor a hydration warning), no lit dev-mode notice, and no event loop once idle. A `bound` page
+// (the server-rendered apps) also shows its bound `#headline` input's initial value in the frame at `ready`, writes
+// what its `ready` and `error` listeners heard into `#ready-seen` and `#error-seen`, and passes typing on live.
 const READY_MS = 20_000;
 const IDLE_MS = 3000;
 /** At most this many `variableschange` events while nobody changes anything (the change itself may still land). */
 export const MAX_IDLE_EVENTS = 2;
 
-/** Runs the checks on `url`; `failures` is the server's record of 4xx/5xx answers. Returns `{ name: true | string }`. */
-export async function checkApp(browser, url, failures) {
+/**
+ * Runs the checks on `url`; `failures` is the server's record of 4xx/5xx answers; `bound` adds the bound-input
+ * checks. Returns `{ name: true | string }`.
+ */
+export async function checkApp(browser, url, failures, { bound = false } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Every `error` event an fx element fires, also those fired before the app's own listener was attached (a
+  // capturing listener on window sees events that do not bubble).
+  await page.addInitScript(() => {
+    window.__fxErrors = [];
+    const record = (event) => {
+      if (event.target?.localName?.startsWith('fx-'))
+        window.__fxErrors.push(`${event.detail?.code}: ${event.detail?.message}`);
+    };
+    window.addEventListener('error', record, true);
+  });
   const consoleErrors = [];
   const litNotices = [];
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
+    // React, Vue and Svelte report a hydration mismatch as a warning in some builds, as an error in others.
+    else if (message.type() === 'warning' && /hydrat/i.test(message.text())) consoleErrors.push(message.text());
     if (message.text().includes('Lit is in dev mode')) litNotices.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
@@ -34,17 +51,58 @@ export async function checkApp(browser, url, failures) {
     );
     const headline = async () =>
       (await compositionFrame(page))?.evaluate(() => document.querySelector('[data-var-text="headline"]')?.textContent);
-    await check('live variable change', async () => {
-      await page.click('#change');
-      const deadline = Date.now() + 5000;
+    /** Resolves once the frame shows `text`; throws what it showed instead after `ms`. */
+    const frameShows = async (text, ms = 5000) => {
+      const deadline = Date.now() + ms;
       let seen;
       while (Date.now() < deadline) {
         seen = await headline().catch(() => undefined);
-        if (seen === 'Changed live') return;
+        if (seen === text) return;
         await page.waitForTimeout(100);
       }
-      throw new Error(`the frame shows ${JSON.stringify(seen)}, not "Changed live"`);
+      throw new Error(`the frame shows ${JSON.stringify(seen)}, not ${JSON.stringify(text)}`);
+    };
+    if (bound) {
+      // Read at once: `ready` promises the values in effect, and the bound one was set before (SSR, then hydration).
+      await check('initial value', async () => {
+        const initial = await page.inputValue('#headline');
+        const seen = await headline();
+        if (seen === initial) return;
+        const later = await frameShows(initial, 3000).then(
+          () => 'it does 3 s later',
+          () => 'nor 3 s later',
+        );
+        throw new Error(`at ready the frame shows ${JSON.stringify(seen)}, not ${JSON.stringify(initial)} (${later})`);
+      });
+      await check('ready handler ran', async () => {
+        const seen = await page
+          .waitForFunction(() => document.querySelector('#ready-seen')?.textContent === 'yes', null, { timeout: 2000 })
+          .then(
+            () => 'yes',
+            () => page.textContent('#ready-seen'),
+          );
+        if (seen !== 'yes') throw new Error(`#ready-seen shows ${JSON.stringify(seen)} 2 s after ready`);
+      });
+      await check('no error event', async () => {
+        const heard = await page.textContent('#error-seen');
+        const fired = await page.evaluate(() => window.__fxErrors);
+        if (heard || fired.length > 0) {
+          throw new Error(
+            `the element fired ${JSON.stringify(fired)}; the app's listener heard ${JSON.stringify(heard)}`,
+          );
+        }
+      });
+    }
+    await check('live variable change', async () => {
+      await page.click('#change');
+      await frameShows('Changed live');
     });
+    if (bound) {
+      await check('typing changes the frame', async () => {
+        await page.fill('#headline', 'Typed in the page');
+        await frameShows('Typed in the page');
+      });
+    }
     await check('no event loop', async () => {
       await page.waitForTimeout(500);
       const count = await page.evaluate(
