@@ -58,6 +58,22 @@ export const styles = css`
   .status.error {
     background: rgb(0 0 0 / 0.8);
   }
+  /* Without controls, the latest error still shows, in a corner of the stage. */
+  .stage-errors {
+    position: absolute;
+    inset: 0.4em auto auto 0.4em;
+    max-width: calc(100% - 0.8em);
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    border-radius: 999px;
+    padding: 0.2em 0.6em;
+    background: #b91c1c;
+    color: #fff;
+    font:
+      12px/1.4 system-ui,
+      sans-serif;
+  }
   .controls {
     position: absolute;
     inset: auto 0 0 0;

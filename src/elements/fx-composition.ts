@@ -7,7 +7,7 @@ import type { Issue } from '../runtime/issues.js';
 import type { CompositionMetadata } from '../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../runtime/protocol-messages.js';
 import { FxErrorCode, FxEvent } from './constants.js';
-import { emit, type FxCompositionEventMap } from './events.js';
+import { emit, type FxCompositionEventMap, type FxErrorDetail } from './events.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameLoader, type Playhead } from './frame-loader.js';
 import type { FrameSession } from './frame-session.js';
@@ -33,12 +33,10 @@ import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
 import { variablesConverter } from './variables-input.js';
+import { internal, MAX_KEPT_ERRORS, UnheardEvents } from './unheard-events.js';
 import { Viewport } from './viewport.js';
 
 const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
-
-/** Error messages the controls' hint keeps (a composition may raise many). */
-const MAX_SHOWN_ERRORS = 5;
 
 /**
  * A live, isolated preview of an fx composition. Plays, seeks frame-exactly and updates its variables in place.
@@ -101,6 +99,9 @@ const MAX_SHOWN_ERRORS = 5;
  *   `Object.keys`… — declared or not, at load or later, in the order first read: each source's own (a reload
  *   keeps what it read before), shown once it is on stage. Reported by the frame, so bounded (at most 200 ids of at most 200
  *   characters) and no more than a hint: a composition can claim any ids. `<fx-variables-panel>` uses it.
+ * @prop {FxErrorDetail[]} errors - Read-only. The `error` events since the current source started loading, newest
+ *   last (at most 20), heard or not: what went wrong before the page listened. Without `controls` the latest also
+ *   shows on the stage (part `errors`).
  *
  * @fires loadedmetadata - Duration and size are known.
  * @fires loadstart - A new `src`/`srcdoc` started loading.
@@ -111,7 +112,9 @@ const MAX_SHOWN_ERRORS = 5;
  * @fires canplaythrough - Ready to play to the end (the composition is never streamed).
  * @fires volumechange - `muted` or `volume` changed.
  * @fires ratechange - `playbackRate` or `defaultPlaybackRate` changed.
- * @fires ready - The first frame is ready to show.
+ * @fires ready - The first frame is ready to show. One no listener of the page heard (a framework hydrating
+ *   server-rendered markup attaches its handlers late) reaches the listeners added afterwards, once each, in a
+ *   microtask, until the next load starts.
  * @fires play - Playback started.
  * @fires playing - Playback is moving: after `play()` once the frame's clock runs, and after a seek made while
  *   playing landed.
@@ -124,6 +127,7 @@ const MAX_SHOWN_ERRORS = 5;
  * @fires {CustomEvent<{ values: Record<string, unknown>, issues: Issue[], reloading: boolean }>} variableschange - Values were applied (`reloading`: another follows once the reloaded frame is ready).
  * @fires variablesread - `variablesRead` grew (at most once per animation frame).
  * @fires {CustomEvent<{ code: string, message: string }>} error - Loading, compiling or a composition script failed.
+ *   Those no listener of the page heard reach the listeners added afterwards, as `ready` does (see `errors`).
  *
  * @csspart stage - The box the scaled composition sits in.
  * @csspart frame - The composition's iframe.
@@ -136,7 +140,8 @@ const MAX_SHOWN_ERRORS = 5;
  * @csspart rate-button - Steps through the playback rates 0.5×, 1×, 1.5×, 2×.
  * @csspart fullscreen-button - Left out where fullscreen is not available (`document.fullscreenEnabled`).
  * @csspart issues - The hint shown when variables have issues.
- * @csspart errors - The hint shown when the composition reported errors (the latest; all in its title).
+ * @csspart errors - The hint shown when the composition reported errors (the latest; all in its title): in the
+ *   controls, or on the stage without them.
  * @csspart status - Loading and error messages.
  * @csspart poster
  *
@@ -183,10 +188,12 @@ export class FxComposition extends LitElement {
   @state() private isReady = false;
   @state() private status: { kind: 'idle' | 'loading' | 'error'; message?: string } = { kind: 'idle' };
   @state() private valueIssues: readonly Issue[] = [];
-  /** What `error` events said since the composition started loading, for the controls' hint (newest last). */
-  @state() private errors: readonly string[] = [];
+  /** What `error` events said since the composition started loading (newest last): `errors`, and the hint. */
+  @state() private errorLog: readonly FxErrorDetail[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
+  // First: the controllers below may listen to the element as they are made.
+  #unheard = new UnheardEvents(this, () => this.isReady);
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
@@ -225,7 +232,8 @@ export class FxComposition extends LitElement {
       emit(this, FxEvent.loadStart);
       this.isReady = false;
       this.status = { kind: 'loading' };
-      this.errors = [];
+      this.errorLog = [];
+      this.#unheard.reset();
     },
     compiled: (known, dependencies) => {
       this.#metadata = known;
@@ -252,7 +260,7 @@ export class FxComposition extends LitElement {
       seekFrom: this.#seekTarget ?? this.time,
       fps: this.#stage.fps,
       issues: this.valueIssues,
-      errors: this.errors,
+      errors: this.errorLog.map((error) => error.message),
     }),
     (seconds) => this.#seekQuietly(seconds),
   );
@@ -265,11 +273,41 @@ export class FxComposition extends LitElement {
   constructor() {
     super();
     new FocusGuard(this);
-    // Every error the element reports also shows in the controls, so a composition that broke is not a silent 0:00.
+    // Every error the element reports stays readable (`errors`) and shows on its stage, so a composition that broke
+    // is not a silent 0:00, even when it broke before the page listened.
     this.addEventListener(
       FxEvent.error,
-      (event) => (this.errors = [...this.errors, event.detail.message].slice(-MAX_SHOWN_ERRORS)),
+      internal((event: CustomEvent<FxErrorDetail>) => {
+        const { code, message } = event.detail;
+        this.errorLog = [...this.errorLog, { code, message }].slice(-MAX_KEPT_ERRORS);
+        this.#unheard.error(event.detail);
+      }),
     );
+  }
+
+  /** `error` events since the current source started loading, newest last (at most 20), heard or not. */
+  get errors(): readonly FxErrorDetail[] {
+    return this.errorLog;
+  }
+
+  /** @internal Counts the page's `ready` and `error` listeners too (unheard-events.ts). */
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    super.addEventListener(type, listener as EventListenerOrEventListenerObject, options);
+    this.#unheard.added(type, listener, options);
+  }
+
+  /** @internal */
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void {
+    super.removeEventListener(type, listener as EventListenerOrEventListenerObject, options);
+    this.#unheard.removed(type, listener);
   }
 
   get declarations(): VariableDeclaration[] {
@@ -353,11 +391,12 @@ export class FxComposition extends LitElement {
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.#variables.reportProblem();
     // The first load carries the variables; later changes go to the frame live.
     if (changed.has('src') || changed.has('srcdoc') || changed.has('allowCompositionReadsUnder'))
       void this.#loader.load();
     else if (changed.has('variables')) this.#variables.send();
+    // After a load started (in this same task): the refusal belongs to what it loads, and stays in `errors`.
+    this.#variables.reportProblem();
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -493,6 +532,7 @@ export class FxComposition extends LitElement {
       this.#status.loaded();
     }
     this.#settleWaiters();
+    this.#unheard.ready();
     emit(this, FxEvent.ready);
     // Another document on stage: what its scripts read (so far) replaces what the last one's did.
     this.#readReports.cancel();
@@ -585,8 +625,21 @@ export class FxComposition extends LitElement {
       ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
       ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading…</div>` : nothing}
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
-      ${this.#controls.render()}
+      ${this.#controls.render()} ${this.#renderStageErrors()}
     `;
+  }
+
+  /** Without controls (they show it themselves) and unless a failed load says so already: the latest error. */
+  #renderStageErrors() {
+    const latest = this.errorLog.at(-1);
+    if (this.controls || !latest || this.status.kind === 'error') return nothing;
+    return html`<span
+      part="errors"
+      class="stage-errors"
+      role="status"
+      title=${this.errorLog.map((error) => error.message).join('\n')}
+      >⚠ ${latest.message}</span
+    > `;
   }
 }
 

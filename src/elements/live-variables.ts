@@ -8,6 +8,9 @@ import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { sameValues } from './values-equal.js';
 import { readVariables } from './variables-input.js';
 
+/** What `String({})` gives: an object property a server render wrote into the attribute. */
+const STRINGIFIED_OBJECT = '[object Object]';
+
 /** The element, as far as its variables go. */
 export interface VariablesHost extends ReactiveElement {
   /** A frame is on stage and ready: values go to it live (else the next load carries them). */
@@ -37,8 +40,8 @@ export interface VariablesFrame {
 /**
  * The `variables` attribute and property: the values in effect (always a JSON object within the value bounds, see
  * {@link readVariables}), refused inputs reported as `error` events, changes sent to the frame live. It has no
- * lifecycle hooks: the host calls it from `willUpdate`, where a refusal must be reported before a load starts
- * (controllers' `hostUpdate` runs after `willUpdate`).
+ * lifecycle hooks: the host calls it from `willUpdate`, where a refusal is reported once a load it comes with has
+ * started (controllers' `hostUpdate` runs after `willUpdate`).
  */
 export class LiveVariables {
   #values: Record<string, unknown> = {};
@@ -56,6 +59,9 @@ export class LiveVariables {
 
   /** Takes a `variables` input; the host's update reports a refusal ({@link reportProblem}) or sends the change. */
   set(input: unknown): void {
+    // A framework's server render wrote the object as a string (Svelte's SSR does); its property set on hydration
+    // follows with the real value, so this is no mistake of the page's to report.
+    if (input === STRINGIFIED_OBJECT) return;
     let read: ReturnType<typeof readVariables>;
     try {
       read = readVariables(input);

@@ -4,6 +4,7 @@ import { FxError } from '../runtime/errors.js';
 import { FxErrorCode, FxEvent } from './constants.js';
 import type { FxVariablesChangeDetail } from './events.js';
 import type { FxComposition } from './fx-composition.js';
+import { internal } from './unheard-events.js';
 import { sameValues } from './values-equal.js';
 
 /** A wide glyph in most faces: a string of them at the declared `maxLength` is about the widest it allows. */
@@ -103,11 +104,12 @@ function until(target: EventTarget, name: string): Promise<Event> {
       target.removeEventListener(FxEvent.error, onError);
       done();
     };
-    const onEvent = (event: Event) => settle(() => resolve(event));
-    const onError = (event: Event) => {
+    // The SDK's own listeners (unheard-events.ts): the page's late ones still hear what these heard.
+    const onEvent = internal((event: Event) => settle(() => resolve(event)));
+    const onError = internal((event: Event) => {
       const { code, message } = (event as CustomEvent<{ code: string; message: string }>).detail;
       settle(() => reject(new FxError(code, message)));
-    };
+    });
     const timer = setTimeout(
       () =>
         settle(() => reject(new FxError(FxErrorCode.frameTimeout, `no "${name}" within ${SHOWN_TIMEOUT_MS / 1000} s`))),

@@ -2,6 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { FxEvent } from '../constants.js';
 import type { FxErrorDetail, FxVariablesChangeDetail } from '../events.js';
 import type { FxComposition } from '../fx-composition.js';
+import { internal } from '../unheard-events.js';
 
 export interface BindingEvents {
   /** Another composition (or none) is bound now. */
@@ -23,15 +24,16 @@ export class PanelBinding implements ReactiveController {
   #pinned = false;
   #id = '';
   #observer: MutationObserver | undefined;
+  // The SDK's own: a panel hearing `ready` or `error` leaves the page's late listeners their due (unheard-events.ts).
   #listeners: [string, EventListener][] = [
     [FxEvent.loadedMetadata, () => this.events.loaded()],
-    [FxEvent.ready, () => this.events.loaded()],
+    [FxEvent.ready, internal(() => this.events.loaded())],
     [
       FxEvent.variablesChange,
       (event) => this.events.variablesChanged((event as CustomEvent<FxVariablesChangeDetail>).detail),
     ],
     [FxEvent.variablesRead, () => this.events.read()],
-    [FxEvent.error, (event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail)],
+    [FxEvent.error, internal((event: Event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail))],
   ];
 
   constructor(
