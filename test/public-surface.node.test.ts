@@ -216,11 +216,11 @@ const EXPECTED: Record<string, { values: string[]; types: string[] }> = {
       'ResolveOptions',
     ],
   },
-  'react.d.ts': {
-    values: [],
+  'frameworks/react.d.ts': {
+    values: ['FxComposition', 'FxRenderButton', 'FxVariablesPanel'],
     types: [...FRAMEWORK_TYPES, 'FxCompositionProps', 'FxRenderButtonProps', 'FxVariablesPanelProps'],
   },
-  'svelte.d.ts': {
+  'frameworks/svelte.d.ts': {
     values: [],
     types: [...FRAMEWORK_TYPES, 'FxCompositionAttributes', 'FxRenderButtonAttributes', 'FxVariablesPanelAttributes'],
   },

@@ -10,7 +10,7 @@ import type {
   FxRenderButtonEventMap,
   FxVariablesPanel,
   FxVariablesPanelEvent,
-} from './index.js';
+} from '../index.js';
 
 /** The element's attributes and properties. */
 export interface FxCompositionProperties {

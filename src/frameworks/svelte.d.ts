@@ -4,7 +4,7 @@
 // `onvariableschange`, `onerror`, `onready`, … Import it once: `import 'fx-sdk/svelte'` (it also registers the
 // element) or `import type {} from 'fx-sdk/svelte'`.
 import type { HTMLAttributes } from 'svelte/elements';
-import type { FxComposition, FxRenderButton, FxVariablesPanel } from './index.js';
+import type { FxComposition, FxRenderButton, FxVariablesPanel } from '../index.js';
 import type {
   FxCompositionListeners,
   FxCompositionProperties,
