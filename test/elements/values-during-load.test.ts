@@ -11,12 +11,12 @@ const DECLARATIONS = [
 ];
 const BOUND = '<h1 id="title" data-var-text="title" style="color: var(--accent)">Default</h1>';
 // The frame's load takes at least this long (a script it waits for), so a set at a given moment is during it.
-const SLOW = '<script src="/test/fixtures/slow/400.js"></script>';
-const inPlace = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: `${BOUND}${SLOW}` });
+const slow = () => `<script src="/test/fixtures/slow/400.js?${Math.random()}"></script>`;
+const inPlace = () => compositionHtml({ duration: 3, variables: DECLARATIONS, body: `${BOUND}${slow()}` });
 // A script reads values at load, after a library fetched in the body: a change needs the scripts run again.
 const READ_AT_LOAD = `<p id="upper"></p><script src="/test/fixtures/rerun/library.js"></script><script>document.getElementById('upper').textContent = shout(window.__fx.getVariables().title);</script>`;
 const readsAtLoad = () =>
-  compositionHtml({ duration: 3, variables: DECLARATIONS, body: `${BOUND}${READ_AT_LOAD}${SLOW}` });
+  compositionHtml({ duration: 3, variables: DECLARATIONS, body: `${BOUND}${READ_AT_LOAD}${slow()}` });
 
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 const shadowFrame = (el: FxComposition, selector = 'iframe') => el.shadowRoot?.querySelector(selector);
