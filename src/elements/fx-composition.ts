@@ -186,7 +186,7 @@ export class FxComposition extends LitElement {
   @state() private isPaused = true;
   @state() private length = Number.NaN;
   @state() private isReady = false;
-  @state() private status: { kind: 'idle' | 'loading' | 'error'; message?: string } = { kind: 'idle' };
+  @state() private status: { kind: 'idle' | 'loading' | 'error'; code?: string; message?: string } = { kind: 'idle' };
   @state() private valueIssues: readonly Issue[] = [];
   /** What `error` events said since the composition started loading (newest last): `errors`, and the hint. */
   @state() private errorLog: readonly FxErrorDetail[] = [];
@@ -498,6 +498,10 @@ export class FxComposition extends LitElement {
   /** The session on stage once ready; rejects (instead of waiting forever) when loading fails or the element leaves. */
   #readySession(): Promise<FrameSession> {
     if (this.#session && this.isReady) return Promise.resolve(this.#session);
+    // Failed: nothing comes until the next load, which a waiter would wait for forever.
+    const { kind, code, message } = this.status;
+    if (kind === 'error')
+      return Promise.reject(new FxError(code ?? FxErrorCode.loadFailed, message ?? 'the load failed'));
     return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
   }
 
@@ -607,7 +611,7 @@ export class FxComposition extends LitElement {
   }
 
   #fail(code: string, message: string): void {
-    this.status = { kind: 'error', message };
+    this.status = { kind: 'error', code, message };
     this.#settleWaiters(new FxError(code, message));
     emit(this, FxEvent.error, { code, message });
   }

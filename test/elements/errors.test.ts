@@ -35,6 +35,16 @@ describe('<fx-composition> errors a user can act on', () => {
       .and.to.contain(`"Access-Control-Allow-Origin: ${location.origin}"`);
   });
 
+  it("a seek after a failed load rejects with the load's code instead of waiting for a load that never comes", async () => {
+    const element = mount({ src: '/test/fixtures/missing/index.html' });
+    const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(element, 'error');
+    const refused = await element.seek(1).then(
+      () => 'resolved',
+      (error: unknown) => (isFxError(error) ? error.code : String(error)),
+    );
+    expect(refused).to.equal(detail.code);
+  });
+
   it("a composition on another origin that sends CORS headers loads (the message's premise)", async () => {
     // The test server's static route answers with "Access-Control-Allow-Origin: *", as a CDN does.
     const element = mount({ src: otherOrigin('/static/fixtures/basic/index.html') });
