@@ -81,11 +81,12 @@ const APPS = {
   },
   nuxt: {
     bound: true,
-    typecheck: [['npx', 'nuxt', 'typecheck']],
+    typecheck: [['npx', 'nuxi', 'typecheck']],
     modes: ssr(['npx', 'nuxt', 'build'], '.output', ['node', '.output/server/index.mjs']),
   },
   astro: {
     bound: true,
+    typecheck: [['npx', 'astro', 'check']],
     modes: ssr(['npx', 'astro', 'build'], 'dist', ['node', 'dist/server/entry.mjs'], ['/', '/plain']),
   },
 };
@@ -290,10 +291,12 @@ async function checkOneApp(browser, name, tarball) {
     times.push(`install ${seconds(installed)}`);
     const { typecheck, modes, bound } = APPS[name];
     if (typecheck) {
-      // One command, or several run in turn (a generator before the checker); the last one names the check.
+      // One command, or several run in turn (a generator before the checker); the last one's words name the check.
       const given = typeof typecheck === 'function' ? typecheck(work) : typecheck;
       const commands = Array.isArray(given[0]) ? given : [given];
-      const label = `${name}: ${commands.at(-1)[1]}`;
+      const words = commands.at(-1).slice(1);
+      const options = words.findIndex((word) => !/^[a-z][\w-]*$/.test(word));
+      const label = `${name}: ${words.slice(0, options < 0 ? undefined : options).join(' ')}`;
       const checked = Date.now();
       try {
         for (const command of commands) await run(command[0], command.slice(1), work);
