@@ -62,7 +62,11 @@ export default defineConfig(({ mode }) => {
         formats: [target.format],
         fileName: () => target.fileName,
       },
-      rollupOptions: { external: [...target.external] },
+      rollupOptions: {
+        external: [...target.external],
+        // Escapes, not UTF-8: a page without `<meta charset="utf-8">` would decode the controls' "1×" as "1Ã—".
+        output: { charset: 'ascii' },
+      },
     },
   };
 });

@@ -137,14 +137,14 @@ export function renderControls(state: ControlsState, actions: ControlsActions): 
               role="status"
               title=${state.issues.map((found) => found.message).join('\n')}
             >
-              ⚠ ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
+              &#x26a0; ${errors} variable ${errors === 1 ? 'issue' : 'issues'}
             </span>`
           : nothing
       }
       ${
         state.errors.length > 0
           ? html`<span part="errors" class="issues errors" role="status" title=${state.errors.join('\n')}
-              >⚠ ${state.errors.at(-1)}</span
+              >&#x26a0; ${state.errors.at(-1)}</span
             >`
           : nothing
       }

@@ -627,7 +627,7 @@ export class FxComposition extends LitElement {
     return html`
       <div part="stage" class="stage"></div>
       ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
-      ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading…</div>` : nothing}
+      ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading&hellip;</div>` : nothing}
       ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
       ${this.#controls.render()} ${this.#renderStageErrors()}
     `;
@@ -642,7 +642,7 @@ export class FxComposition extends LitElement {
       class="stage-errors"
       role="status"
       title=${this.errorLog.map((error) => error.message).join('\n')}
-      >⚠ ${latest.message}</span
+      >&#x26a0; ${latest.message}</span
     > `;
   }
 }
