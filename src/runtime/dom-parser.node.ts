@@ -4,9 +4,16 @@
  * raw-text elements); its tree is then copied node by node into a linkedom document, which provides the DOM API.
  * Copying (rather than serialising and re-parsing) matters: linkedom's own parser does not know every raw-text
  * element (`<iframe>`, `<noembed>`, `<plaintext>` …), so a round trip would turn their text back into elements.
+ *
+ * Both are optional peer dependencies, loaded on the first parse: the Node client (zips, `/v3`, sign-in) works
+ * without them, and a parse without them is a typed error naming the install command, not ERR_MODULE_NOT_FOUND at
+ * import. (Dependencies of fx-sdk instead would install them for every browser app too.)
  */
-import { DOMParser as LinkedomParser } from 'linkedom';
-import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { createRequire } from 'node:module';
+import type * as Linkedom from 'linkedom';
+import type * as Parse5 from 'parse5';
+import type { DefaultTreeAdapterMap } from 'parse5';
+import { FxError, RuntimeErrorCode } from './errors.js';
 
 type SourceNode = DefaultTreeAdapterMap['childNode'];
 type SourceParent = DefaultTreeAdapterMap['parentNode'];
@@ -17,13 +24,34 @@ interface LinkedomDocument {
   createDocumentType(name: string, publicId: string, systemId: string): Node;
 }
 
+/** What `npm i` the parse needs, said where it is missing. */
+const PEERS_MISSING =
+  'fx-sdk/node parses HTML with parse5 and linkedom, optional peer dependencies of fx-sdk: npm i parse5 linkedom';
+
+let parsers: { readonly linkedom: typeof Linkedom; readonly parse5: typeof Parse5 } | undefined;
+
+/** linkedom and parse5, required on first use (Node 20.19+ requires ES modules synchronously). */
+function loadParsers(): NonNullable<typeof parsers> {
+  if (parsers) return parsers;
+  const require = createRequire(import.meta.url);
+  try {
+    parsers = { linkedom: require('linkedom') as typeof Linkedom, parse5: require('parse5') as typeof Parse5 };
+  } catch (error) {
+    if ((error as { code?: string })?.code !== 'MODULE_NOT_FOUND') throw error;
+    throw new FxError(RuntimeErrorCode.htmlParserUnavailable, PEERS_MISSING, { cause: error });
+  }
+  return parsers;
+}
+
 class SpecDOMParser {
   parseFromString(html: string, type: DOMParserSupportedType): Document {
+    const { linkedom, parse5 } = loadParsers();
+    const LinkedomParser = linkedom.DOMParser;
     if (type !== 'text/html') {
       return new LinkedomParser().parseFromString(html, 'text/xml') as unknown as Document;
     }
     // A DOMParser document has no browsing context, so scripting is off: `<noscript>` content is markup.
-    const source = parse(String(html), { scriptingEnabled: false });
+    const source = parse5.parse(String(html), { scriptingEnabled: false });
     const doc = new LinkedomParser().parseFromString('', 'text/html') as unknown as Document;
     doc.replaceChildren();
     copyChildren(source, doc, doc);
