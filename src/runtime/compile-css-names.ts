@@ -5,7 +5,9 @@
  * before those nested in it), and renames a sub-composition's definition that clashes with a *different* one
  * already registered to `fx-<instance>-<name>`, rewriting its uses in that instance's CSS (animation names, font
  * families, custom property names and `var()`s) and in its elements' `style` attributes. Identical definitions
- * (the same source mounted twice) keep their name. Uses the stylesheet cannot show are not rewritten: names set
+ * (the same source mounted twice) keep their name. An instance's `@property` is always its own (renamed) unless the
+ * entry registers the same one: a registration retypes the name everywhere, the parent's unregistered `--accent`
+ * included. Uses the stylesheet cannot show are not rewritten: names set
  * by scripts (`el.style.animation = 'fade 1s'`) or carried in custom properties (`animation: var(--a)`,
  * a font variable naming the sub-composition's own family) reach the first definition.
  *
@@ -34,10 +36,15 @@ interface Definition {
 
 export class CssNameRegister {
   readonly #defined = new Map<string, string>();
+  /** The entry's own definitions. */
+  readonly #entry = new Map<string, string>();
 
   /** Notes the definitions of a stylesheet that keeps its names (the entry's own). */
   register(sheet: CSSStyleSheet): void {
-    for (const definition of definitions(sheet.cssRules)) this.#defined.set(keyOf(definition), definition.rule.cssText);
+    for (const definition of definitions(sheet.cssRules)) {
+      this.#defined.set(keyOf(definition), definition.rule.cssText);
+      this.#entry.set(keyOf(definition), definition.rule.cssText);
+    }
   }
 
   /**
@@ -57,7 +64,13 @@ export class CssNameRegister {
       const key = keyOf(definition);
       const known = this.#defined.get(key);
       if (known === undefined) this.#defined.set(key, definition.rule.cssText);
-      if (known === undefined || known === definition.rule.cssText) continue;
+      // A registered custom property retypes every use of its name in the document, the parent's own plain
+      // `--accent` too: an instance's is its own unless the entry registers the very same one.
+      const shared =
+        definition.kind === 'property'
+          ? this.#entry.get(key) === definition.rule.cssText
+          : known === undefined || known === definition.rule.cssText;
+      if (shared) continue;
       const { kind, name, rule } = definition;
       if (kind === 'keyframes') {
         const renamed = `fx-${instance}-${name}`;

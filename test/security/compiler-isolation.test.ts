@@ -80,6 +80,26 @@ describe('top-level overrides stay out of sub-composition scripts (item 9)', () 
   });
 });
 
+describe('a sub-composition’s @property does not retype a name its parent uses unregistered', () => {
+  const files = {
+    'index.html': markup(
+      '<p id="top">top</p><div id="a" data-composition-src="s.html"></div><div id="b" data-composition-src="s.html"></div>',
+      '<style>#top { --accent: rgb(0, 0, 255); color: var(--accent); }</style>',
+    ),
+    's.html': `<template><div data-composition-id="s"><p class="s">s</p></div><style>
+      @property --accent { syntax: '<length>'; inherits: true; initial-value: 0px; }
+      .s { --accent: 5px; height: var(--accent); }
+    </style></template>`,
+  };
+
+  it('the parent keeps its color; each instance keeps its typed length', async () => {
+    const view = await openCompiled(await compile(files, `${BASE}index.html`));
+    expect(view.getComputedStyle(view.document.getElementById('top')!).color).to.equal('rgb(0, 0, 255)');
+    for (const id of ['a', 'b'])
+      expect(view.getComputedStyle(view.document.querySelector(`#${id} .s`)!).height).to.equal('5px');
+  });
+});
+
 describe('a sub-composition’s @keyframes, @property and @font-face do not replace its parent’s (item 9)', () => {
   const parentCss = `<style>
     @keyframes fill { from, to { background-color: rgb(0, 0, 255); } }
