@@ -4,14 +4,14 @@
  * response)` checks the answer and resolves to a typed value, or throws `FxApiError`. `FxClient` chains the two.
  */
 import { ErrorCode, Header, JSON_CONTENT_TYPE, Route, ZIP_CONTENT_TYPE } from '../wire/constants.js';
-import { checkRenderRequest, type RenderRequest } from '../wire/render-request.js';
+import { checkRenderRequest, DEFAULT_VARIABLES_LIMITS, type RenderRequest } from '../wire/render-request.js';
 import { accountSchema, assetSchema, deletedRenderSchema, renderListSchema, renderSchema } from '../wire/responses.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { checkId, checkLimit, checkString, idempotencyKey } from './checks.js';
 import { refused } from './errors.js';
 import type { ClientConfig } from './options.js';
 import { processJson } from './read-response.js';
-import { send } from './send.js';
+import { send, type Outgoing } from './send.js';
 
 export interface CallOptions {
   /** Aborts the call, its retries and waits included. */
@@ -42,6 +42,9 @@ const url = (config: ClientConfig, path: string, query?: Record<string, string |
   ).toString();
   return `${config.base}${path}${search ? `?${search}` : ''}`;
 };
+/** A `/v3` call: its JSON answer is read within each attempt, so one that breaks off mid-body is retried. */
+const call = (config: ClientConfig, request: Omit<Outgoing, 'bodyLimit'>) =>
+  send(config, { ...request, bodyLimit: config.maxResponseBytes });
 const renderPath = (id: string) => Route.render.replace(':render_id', encodeURIComponent(checkId(id, 'render_id')));
 
 /** `POST /v3/assets`: a zipped project (the raw zip bytes). Every upload carries an `Idempotency-Key`. */
@@ -59,7 +62,7 @@ export async function uploadAssetRequest(
   const composition =
     options.composition === undefined ? undefined : checkString(options.composition, 'composition', 1024);
   const key = idempotencyKey(options.idempotencyKey);
-  return send(config, {
+  return call(config, {
     method: 'POST',
     url: url(config, Route.assets, { composition }),
     headers: { [Header.contentType]: ZIP_CONTENT_TYPE, [Header.idempotencyKey]: key },
@@ -81,18 +84,18 @@ export async function createRenderRequest(
   request: RenderRequest,
   options: IdempotentCallOptions = {},
 ): Promise<Response> {
-  const checked = checkRenderRequest(request);
-  if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
-  if (typeof request.callback_url === 'string') checkCallbackUrl(request.callback_url);
   let body: string;
   try {
     body = JSON.stringify(request);
   } catch (error) {
-    // A cycle or a BigInt in the values: JSON cannot carry it.
+    // A cycle or a BigInt in the values: JSON cannot carry it (a cycle is no "too deep").
     throw refused(ErrorCode.bodyInvalid, `the render request is not JSON: ${(error as Error).message}`, 'variables');
   }
+  const checked = checkRenderRequest(request, DEFAULT_VARIABLES_LIMITS);
+  if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
+  if (typeof request.callback_url === 'string') checkCallbackUrl(request.callback_url);
   const key = idempotencyKey(options.idempotencyKey);
-  return send(config, {
+  return call(config, {
     method: 'POST',
     url: url(config, Route.renders),
     headers: { [Header.contentType]: JSON_CONTENT_TYPE, [Header.idempotencyKey]: key },
@@ -111,7 +114,7 @@ export async function getRenderRequest(
   renderId: string,
   options: CallOptions = {},
 ): Promise<Response> {
-  return send(config, {
+  return call(config, {
     method: 'GET',
     url: url(config, renderPath(renderId)),
     idempotent: true,
@@ -126,7 +129,7 @@ export const processGetRenderResponse = (config: ClientConfig, response: Respons
 export async function listRendersRequest(config: ClientConfig, options: ListOptions = {}): Promise<Response> {
   const limit = checkLimit(options.limit);
   const token = options.token === undefined ? undefined : checkString(options.token, 'token', 1024);
-  return send(config, {
+  return call(config, {
     method: 'GET',
     url: url(config, Route.renders, { limit: limit?.toString(), token }),
     idempotent: true,
@@ -146,7 +149,7 @@ export async function deleteRenderRequest(
   renderId: string,
   options: CallOptions = {},
 ): Promise<Response> {
-  return send(config, {
+  return call(config, {
     method: 'DELETE',
     url: url(config, renderPath(renderId)),
     idempotent: true,
@@ -159,7 +162,7 @@ export const processDeleteRenderResponse = (config: ClientConfig, response: Resp
 
 /** `GET /v3/account`: who the credential belongs to and this month's usage. */
 export async function getAccountRequest(config: ClientConfig, options: CallOptions = {}): Promise<Response> {
-  return send(config, {
+  return call(config, {
     method: 'GET',
     url: url(config, Route.account),
     idempotent: true,

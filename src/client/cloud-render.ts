@@ -5,7 +5,12 @@ import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { validateVariables } from '../runtime/values.js';
 import { aspectRatioOf } from '../wire/aspect-ratio.js';
 import { DEFAULT_COMPOSITION, ErrorCode, FailureCode, RenderStatus } from '../wire/constants.js';
-import { checkRenderRequest, type AspectRatio, type RenderRequest } from '../wire/render-request.js';
+import {
+  checkRenderRequest,
+  DEFAULT_VARIABLES_LIMITS,
+  type AspectRatio,
+  type RenderRequest,
+} from '../wire/render-request.js';
 import type { Render } from '../wire/responses.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { checkIdempotencyKey } from './checks.js';
@@ -223,7 +228,10 @@ function renderSettings(options: CloudRenderOptions): RenderRequest {
     ...(options.callbackId === undefined ? {} : { callback_id: options.callbackId }),
   };
   // The source is not known yet; a stand-in lets the one check see every other field.
-  const checked = checkRenderRequest({ ...settings, asset_id: 'pending', variables: { ...options.variables } });
+  const checked = checkRenderRequest(
+    { ...settings, asset_id: 'pending', variables: { ...options.variables } },
+    DEFAULT_VARIABLES_LIMITS,
+  );
   if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
   return settings;
 }
@@ -293,8 +301,12 @@ async function upload(local: LocalProject, options: CloudRenderOptions): Promise
     signal,
     onProgress: ({ bytes, totalBytes }) => onProgress?.({ stage: CloudRenderStage.zipping, bytes, totalBytes }),
   });
-  const uploading = (bytes: number, totalBytes: number | undefined) =>
-    onProgress?.({ stage: CloudRenderStage.uploading, bytes, totalBytes });
+  // A retried upload sends its bytes again from 0: what is reported never goes back.
+  let sent = 0;
+  const uploading = (bytes: number, totalBytes: number | undefined) => {
+    sent = Math.max(sent, bytes);
+    onProgress?.({ stage: CloudRenderStage.uploading, bytes: sent, totalBytes });
+  };
   uploading(0, zipped.zip.size);
   // An injected fetch is the caller's to instrument; progress then comes at the end only.
   const fetch = options.fetch ?? fetchWithUploadProgress((sent) => uploading(sent, zipped.zip.size));

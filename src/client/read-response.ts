@@ -91,7 +91,8 @@ export async function readJson(response: Response, maxBytes: number, signal?: Ab
   }
 }
 
-async function readLimited(response: Response, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+/** The body's bytes, read up to `maxBytes` (more is `response_invalid`; a read that breaks off, `network_error`). */
+export async function readLimited(response: Response, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get(Header.contentLength));
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => {});

@@ -1,6 +1,7 @@
 import { Header } from '../wire/constants.js';
 import { abortedError, ClientErrorCode, FxApiError, isRetryableStatus } from './errors.js';
 import type { ClientConfig } from './options.js';
+import { readLimited } from './read-response.js';
 import { backoffDelay, parseRetryAfter, sleep } from './retry.js';
 
 /** One logical request. Its body must be sendable again (bytes, a string, a Blob): a retry sends it unchanged. */
@@ -18,6 +19,11 @@ export interface Outgoing {
   /** Send the credentials (`/v3` calls), or nothing of the kind (signed links: plain fetch, `credentials: 'omit'`). */
   readonly authorize: boolean;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Read the answer's body within the attempt, up to this many bytes (the returned `Response` holds it): an answer
+   * that breaks off mid-body is then retried like a lost one. Left out for downloads, which stream.
+   */
+  readonly bodyLimit?: number;
 }
 
 /**
@@ -70,9 +76,31 @@ export async function send(config: ClientConfig, request: Outgoing): Promise<Res
       const retryAfter = parseRetryAfter(response.headers.get(Header.retryAfter), Date.now());
       if (await pause(config, attempt, started, retryAfter, signal, () => discard(response))) continue;
     }
-    return response;
+    if (request.bodyLimit === undefined) return response;
+    try {
+      return await buffered(response, request.bodyLimit, signal);
+    } catch (error) {
+      const brokeOff = error instanceof FxApiError && error.code === ClientErrorCode.networkError;
+      if (brokeOff && request.idempotent && (await pause(config, attempt, started, undefined, signal))) continue;
+      throw error;
+    }
   }
 }
+
+/** `response` with its body read (a manual redirect's opaque answer has none to read). */
+async function buffered(response: Response, maxBytes: number, signal: AbortSignal | undefined): Promise<Response> {
+  if (response.type === 'opaqueredirect' || response.status < 200) return response;
+  const bytes = await readLimited(response, maxBytes, signal);
+  const { status, statusText, headers } = response;
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : (bytes as Uint8Array<ArrayBuffer>), {
+    status,
+    statusText,
+    headers,
+  });
+}
+
+/** Statuses whose `Response` may not have a body. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * Waits before the next attempt when the policy allows one: `Retry-After` when given, else backoff. Resolves

@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import type { JoinChunksOptions } from '../render/chunk-join.js';
 import type { ChunkOptions, ChunkResult } from '../render/chunk-render.js';
 import type { RenderFunction, RenderOptions, RenderResult } from '../render/types.js';
-import { VALUE_LIMITS } from '../runtime/value-bounds.js';
 import { ZIP_LIMITS } from '../wire/zip-limits.js';
+import { DEFAULT_VARIABLES_LIMITS } from '../wire/render-request.js';
 import type { Authenticator } from './auth/authenticator.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import type { Hono } from 'hono';
@@ -46,9 +46,8 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   ...ZIP_LIMITS,
   jsonBodyBytes: 1 * MiB,
-  variablesBytes: 256 * KiB,
-  // The preview's bound (16 levels; real values are 2 at most), so what the preview takes is never refused here.
-  variablesDepth: VALUE_LIMITS.depth,
+  // The client checks against these before it sends anything (src/wire); the depth is the preview's.
+  ...DEFAULT_VARIABLES_LIMITS,
   urlPageBytes: 5 * MiB,
   urlFetchTimeoutMs: 10_000,
   // The renderer's defaults: 600 s, 36 000 frames (10 minutes at 60 fps).

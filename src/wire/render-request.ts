@@ -64,14 +64,37 @@ export interface RequestProblem {
   readonly message: string;
 }
 
+/** Bounds on `variables`: nesting (the object itself is level 1) and size as UTF-8 JSON. */
+export interface VariablesLimits {
+  readonly variablesDepth?: number;
+  readonly variablesBytes?: number;
+}
+
+/**
+ * The service's defaults (the depth is the preview's, so what the preview takes is never refused). The client checks
+ * a submit against them before it zips or sends anything: a service configured for more is still asked only within
+ * them.
+ */
+export const DEFAULT_VARIABLES_LIMITS = { variablesDepth: 16, variablesBytes: 256 * 1024 } as const;
+
+/** Bytes of `value` as UTF-8 JSON; undefined when JSON cannot carry it (a cycle, a BigInt). */
+function jsonBytes(value: unknown): number | undefined {
+  try {
+    return new TextEncoder().encode(JSON.stringify(value)).length;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Checks a submit body field by field, in the service's order: an object, no unknown field, `asset_id` or `url`
  * (not both), `composition` only with an asset, nesting of `variables` (when `variablesDepth` is given), each
- * field's type and range, then 4k with an alpha format. Returns the fields, or the first problem.
+ * field's type and range, the size of `variables` (when `variablesBytes` is given), then 4k with an alpha format.
+ * Returns the fields, or the first problem.
  */
 export function checkRenderRequest(
   body: unknown,
-  limits: { variablesDepth?: number } = {},
+  limits: VariablesLimits = {},
 ): { fields: RenderRequest } | { problem: RequestProblem } {
   const refuse = (code: ErrorCode, message: string, param: string | null = null) => ({
     problem: { code, param, message },
@@ -111,6 +134,14 @@ export function checkRenderRequest(
     if (!result.success)
       return refuse(ErrorCode.parameterInvalid, `"${field}" must be ${expected}, got ${describe(input[field])}`, field);
     fields[field] = result.data;
+  }
+  const bytes = limits.variablesBytes === undefined ? undefined : jsonBytes(fields.variables ?? {});
+  if (bytes !== undefined && bytes > limits.variablesBytes!) {
+    return refuse(
+      ErrorCode.parameterInvalid,
+      `"variables" must be at most ${limits.variablesBytes} bytes as JSON, got ${bytes}; pass media as URLs`,
+      'variables',
+    );
   }
   const format = (fields.format as RenderFormat | undefined) ?? RenderDefaults.format;
   if (fields.resolution === '4k' && ALPHA_FORMATS.has(format)) {

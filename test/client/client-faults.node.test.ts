@@ -89,6 +89,27 @@ describe('client under faults', () => {
     });
   }
 
+  test('an upload whose answer breaks off mid-body is retried with the same key: one asset', async () => {
+    const before_ = await assetCount();
+    setup.proxy.add({ method: 'POST', path: /^\/v3\/assets/, action: { kind: 'cut-mid-body' } });
+    const asset = await client.uploadAsset(PROJECT_ZIP);
+    const posts = setup.proxy.matching('POST', /^\/v3\/assets/);
+    const attempts = posts.slice(posts.findLastIndex((request) => request.fault === 'cut-mid-body'));
+    assert.equal(attempts.length, 2, 'cut once, then answered');
+    assert.equal(new Set(attempts.map((request) => request.headers['idempotency-key'])).size, 1);
+    assert.equal(await assetCount(), before_ + 1);
+    assert.match(asset.asset_id, /^ast_/);
+  });
+
+  test('a GET whose answer breaks off mid-body is retried and answers', async () => {
+    const { asset_id } = await client.uploadAsset(PROJECT_ZIP);
+    const { render_id } = await client.createRender({ asset_id, fps: 1 });
+    setup.proxy.add({ method: 'GET', path: /^\/v3\/renders\/[^/]+$/, action: { kind: 'cut-mid-body' } });
+    const render = await client.getRender(render_id);
+    assert.equal(render.render_id, render_id);
+    assert.equal(setup.proxy.matching('GET', new RegExp(`^/v3/renders/${render_id}$`)).length, 2);
+  });
+
   test('a 401 refreshes the credentials once and replays once', async () => {
     const fake = countingCredentials(bearer, bearer);
     setup.proxy.add({

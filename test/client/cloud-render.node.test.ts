@@ -30,6 +30,9 @@ async function videoOf(blob: Blob) {
   }
 }
 
+/** A value `levels` objects deep. */
+const nested = (levels: number): unknown => (levels === 0 ? 'deep' : { inner: nested(levels - 1) });
+
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
     () => 'resolved',
@@ -73,6 +76,21 @@ describe('cloudRender', () => {
     assert.equal(decoded.video.codec_name, 'h264');
     assert.equal(Number(decoded.video.nb_read_frames), 12);
     assert.ok(Math.abs(Number(decoded.format.duration) - 0.5) < 0.05);
+  });
+
+  test('upload progress never goes back when the upload is retried', async () => {
+    setup.proxy.add({ method: 'POST', path: /^\/v3\/assets/, action: { kind: 'drop-after-response' } });
+    const seen: number[] = [];
+    const { render } = await cloudRender(
+      { files: files() },
+      { ...options, onProgress: (p) => p.stage === 'uploading' && seen.push(p.bytes) },
+    );
+    assert.equal(render.status, 'completed');
+    assert.equal(setup.proxy.matching('POST', /^\/v3\/assets/).at(-2)?.fault, 'drop-after-response', 'retried');
+    assert.ok(
+      seen.every((bytes, index) => index === 0 || bytes >= seen[index - 1]!),
+      `upload progress grows: ${seen}`,
+    );
   });
 
   for (const [format, codec, alpha] of [
@@ -156,6 +174,9 @@ describe('cloudRender', () => {
       [{ callbackUrl: 'not a url' }, 'parameter_invalid'],
       [{ idempotencyKey: 'spaces are not allowed' }, 'idempotency_key_invalid'],
       [{ baseUrl: 'ftp://x' }, 'client_option_invalid'],
+      // The service's bounds on variables, checked here before the project is zipped and uploaded.
+      [{ variables: { title: 'x'.repeat(256 * 1024) } }, 'parameter_invalid'],
+      [{ variables: { title: nested(20) } }, 'variables_too_deep'],
     ];
     for (const [bad, code] of cases) {
       let zipped = false;

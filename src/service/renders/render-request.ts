@@ -27,18 +27,11 @@ const invalid = (param: string, message: string) => new ServiceError(ErrorCode.p
  * fills in defaults. Every refusal of a field names it in `param`.
  */
 export function parseRenderRequest(body: unknown, policy: RequestPolicy): ParsedRenderRequest {
-  const checked = checkRenderRequest(body, { variablesDepth: policy.variablesDepth });
+  const checked = checkRenderRequest(body, policy);
   if ('problem' in checked)
     throw new ServiceError(checked.problem.code, checked.problem.message, { param: checked.problem.param });
   const parsed = checked.fields;
   const variables = parsed.variables ?? {};
-  const variablesBytes = Buffer.byteLength(JSON.stringify(variables));
-  if (variablesBytes > policy.variablesBytes) {
-    throw invalid(
-      'variables',
-      `"variables" must be at most ${policy.variablesBytes} bytes as JSON, got ${variablesBytes}; pass media as URLs`,
-    );
-  }
   return {
     asset_id: parsed.asset_id ?? null,
     url: parsed.url === undefined ? null : checkPageUrl(parsed.url),

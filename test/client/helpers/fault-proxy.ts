@@ -18,6 +18,8 @@ export type FaultAction =
   | { readonly kind: 'drop-after-response' }
   /** Forward the whole request, then cut the client's connection at once: the service is still working on it. */
   | { readonly kind: 'drop-after-body' }
+  /** Forward, then send the service's status, headers and half its body, and cut the connection. */
+  | { readonly kind: 'cut-mid-body' }
   /** Forward, then send the service's answer `chunkBytes` at a time, one chunk every `intervalMs` (a slow download). */
   | { readonly kind: 'trickle'; readonly chunkBytes: number; readonly intervalMs: number }
   /** Answer without forwarding. */
@@ -124,6 +126,10 @@ export async function startFaultProxy(): Promise<FaultProxy> {
     }
     const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...rest } = headers;
     response.writeHead(status, { ...rest, 'content-length': String(answerBody.length) });
+    if (action?.kind === 'cut-mid-body') {
+      response.write(answerBody.subarray(0, Math.floor(answerBody.length / 2)), () => incoming.socket.destroy());
+      return;
+    }
     if (action?.kind !== 'trickle') return void response.end(answerBody);
     for (let at = 0; at < answerBody.length && !response.destroyed; at += action.chunkBytes) {
       response.write(answerBody.subarray(at, at + action.chunkBytes));
