@@ -1,7 +1,8 @@
-import type { VariableType } from './constants.js';
+import { Attr, type VariableType } from './constants.js';
 import { DeclarationIssueCode as Code, ValueIssueCode, issue, describe, type Issue, type IssuePath } from './issues.js';
 import { checkValue, color, finite, flag, text, type Rule } from './values.js';
 import { declarationEntries, isDeclarationMap } from './declaration-map.js';
+import { jsonFailure, positionAt } from './json-position.js';
 
 interface Base<Type extends VariableType, Default> {
   readonly id: string;
@@ -104,13 +105,14 @@ export function parseVariableDeclarations(input: unknown, path: IssuePath = []):
     return { declarations: [], issues };
   }
   if (typeof input === 'string') {
-    try {
-      list = JSON.parse(input);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      issues.push(issue(Code.jsonInvalid, path, `variable declarations are not valid JSON: ${reason}`));
+    const failure = jsonFailure(input);
+    if (failure) {
+      const at = failure.offset === undefined ? undefined : positionAt(input, failure.offset);
+      const where = at ? ` at line ${at.line}, column ${at.column} of ${Attr.compositionVariables}` : '';
+      issues.push(issue(Code.jsonInvalid, path, `variable declarations are not valid JSON${where}: ${failure.reason}`));
       return { declarations: [], issues };
     }
+    list = JSON.parse(input);
   }
   if (!Array.isArray(list) && !isDeclarationMap(list)) {
     issues.push(

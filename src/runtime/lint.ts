@@ -1,4 +1,5 @@
 import { Attr } from './constants.js';
+import { placeDeclarationFailures } from './declaration-source.js';
 import { bindingTagNotAllowed, bindingUndeclared } from './bindings.js';
 import { colorGradingReference } from './color-grading.js';
 import { fitIssues } from './fit.js';
@@ -110,7 +111,7 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
   for (const scope of scopes.values()) lintMediaDefaults(scope, findings);
   lintRootRelativeUrls(doc, findings);
   reportUnused(doc, scopes, findings);
-  return dedupe(findings);
+  return placeDeclarationFailures(html, dedupe(findings));
 }
 
 /** Image variables, and any variable bound by `data-var-src`, must default to an allowed media URL (or nothing). */

@@ -51,6 +51,25 @@ describe('fx init, lint, metadata, types, render', () => {
     }
   });
 
+  test('lint: a declaration list that is not JSON is placed at its line and column in the file', async () => {
+    const html = [
+      '<!doctype html>',
+      '<div data-composition-id="m" data-width="10" data-height="10" data-duration="1"',
+      "  data-composition-variables='[",
+      '    {"id": "title", "type": "string", "label": "Title", "default": "Hi"}',
+      '    {"id": "size", "type": "number", "label": "Size", "default": 3}',
+      "  ]'></div>",
+    ].join('\n');
+    const broken = await tempProject({ 'index.html': html });
+    try {
+      const linted = await fx(['lint', broken.path, '--json'], { env });
+      const finding = eventsOf(linted, 'warning').find((found) => found.code === 'declaration_json_invalid');
+      assert.match(String(finding?.message), /^variable declarations are not valid JSON at line 5, column 5: /);
+    } finally {
+      await broken.cleanup();
+    }
+  });
+
   test('metadata prints the JSON; types prints a TypeScript interface', async () => {
     const metadata = JSON.parse((await run(['metadata', 'index.html'])).stdout) as {
       width: number;

@@ -52,6 +52,19 @@ describe('parseVariableDeclarations', () => {
     expect(parseVariableDeclarations('  ')).to.deep.equal({ declarations: [], issues: [] });
   });
 
+  it('says where a list that is not JSON stops: line and column of its text, not a position', () => {
+    const text = '[\n  {"id": "a", "type": "string", "label": "A", "default": ""}\n  {"id": "b"}\n]';
+    const [found] = parseVariableDeclarations(text).issues;
+    expect(found?.code).to.equal('declaration_json_invalid');
+    // JavaScriptCore says no position; V8 and SpiderMonkey do, each in its own words.
+    const engineSaysWhere = !/AppleWebKit/.test(navigator.userAgent) || /Chrome\//.test(navigator.userAgent);
+    if (engineSaysWhere)
+      expect(found?.message).to.match(
+        /^variable declarations are not valid JSON at line 3, column 3 of data-composition-variables: \S/,
+      );
+    expect(found?.message).not.to.match(/position \d/);
+  });
+
   const failing: [string, unknown, string][] = [
     ['malformed JSON', '[{"id": "a",', 'declaration_json_invalid'],
     ['neither an array nor an object', '"a"', 'declaration_not_array'],
