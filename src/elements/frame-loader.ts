@@ -11,6 +11,7 @@ import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
 import type { LoadingFrame, ShownValues } from './live-variables.js';
+import { unreadDeclarations } from './unread-declarations.js';
 import { sameValues } from './values-equal.js';
 
 /** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
@@ -191,9 +192,10 @@ export class FrameLoader implements ReactiveController {
       // A first load shows what is known at once; a reload keeps the metadata on stage until it swaps.
       if (!reload) events.compiled(known, compiled.dependencies);
       // Warnings (a stylesheet left for the frame to load itself) are in `metadata.issues`; only errors are events.
-      const broken = compiled.issues.find((found) => found.severity === 'error');
-      if (broken)
-        emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: compiled.issues });
+      // So are declarations that could not be read: the composition plays without those variables.
+      const reported = [...compiled.issues, ...unreadDeclarations(metadata.issues)];
+      const broken = reported.find((found) => found.severity === 'error');
+      if (broken) emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: reported });
 
       for (let attempt = 0; ; attempt++) {
         const { session, ready } = await this.#prepare(result.compiled.html, metadata, reload, signal, runtimeUrl);

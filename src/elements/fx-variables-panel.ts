@@ -30,6 +30,7 @@ import { compositionReads, withScriptReads, type CompositionReads } from './pane
 import { readSource } from './panel/source.js';
 import { toolbar } from './panel/toolbar.js';
 import { undeclaredList } from './panel/undeclared.js';
+import { unreadDeclarations, unreadProblem } from './unread-declarations.js';
 import { styles } from './panel/styles.js';
 import { placeIssues } from './panel/value-issues.js';
 
@@ -295,9 +296,14 @@ export class FxVariablesPanel extends LitElement {
       (source) => {
         if (read.signal.aborted) return;
         // The composition's own parser over the same text: the declarations it shows, before it even compiled.
-        const declarations = extractCompositionMetadata(source).variables;
-        this.#history.reset({ declarations, html: source });
+        const { variables: declarations, issues } = extractCompositionMetadata(source);
         this.shown = declarations;
+        const unread = unreadDeclarations(issues);
+        if (unread.length > 0) {
+          this.sourceProblem = unreadProblem(unread);
+          return;
+        }
+        this.#history.reset({ declarations, html: source });
         this.source = source;
         this.#reads = compositionReads(source, new Set(declarations.map(({ id }) => id)));
         this.requestUpdate();

@@ -4,7 +4,7 @@ import { expect } from '@open-wc/testing';
 import { compileComposition } from '../../src/runtime/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import type { FxErrorDetail } from '../../src/elements/events.js';
-import { mount, nextEvent, RUNTIME_URL } from './helpers.js';
+import { compositionHtml, mount, nextEvent, RUNTIME_URL } from './helpers.js';
 
 /** The test server under its other name: another origin, which answers without CORS under /test/fixtures/no-cors/. */
 function otherOrigin(path: string): string {
@@ -43,6 +43,17 @@ describe('<fx-composition> errors a user can act on', () => {
       (error: unknown) => (isFxError(error) ? error.code : String(error)),
     );
     expect(refused).to.equal(detail.code);
+  });
+
+  it('declarations that are not JSON are an "error" saying where, shown on the stage', async () => {
+    const declarations = [{ id: 'title', type: 'string', label: 'Title', default: 'x' }];
+    const srcdoc = compositionHtml({ duration: 1, variables: declarations }).replace('[{', '[{}{');
+    const element = mount({}, { srcdoc });
+    const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(element, 'error');
+    expect(detail.code).to.equal('declaration_json_invalid');
+    expect(detail.message).to.match(/not valid JSON at line 1, column 4 of data-composition-variables/);
+    await nextEvent(element, 'ready');
+    expect(element.shadowRoot!.querySelector('[part="errors"]')?.textContent).to.contain(detail.message);
   });
 
   it("a composition on another origin that sends CORS headers loads (the message's premise)", async () => {

@@ -3,8 +3,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { DeclarationsChangeDetail, FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
 import { isFxError } from '../../src/runtime/errors.js';
-import { nextEvent, probe, waitFor, watchUncaught } from './helpers.js';
-import { ALL_TYPES, choose, inField, mountPair, partOf, typeInto } from './variables-panel-helpers.js';
+import { compositionHtml, mount, nextEvent, probe, track, waitFor, watchUncaught, whenReady } from './helpers.js';
+import { ALL_TYPES, ALL_TYPES_BODY, choose, inField, mountPair, partOf, typeInto } from './variables-panel-helpers.js';
 
 /** Presses `key` with `modifiers` held. */
 async function chord(modifiers: string[], key: string): Promise<void> {
@@ -324,6 +324,27 @@ describe('<fx-variables-panel> hostile input', () => {
     } finally {
       panel.remove();
     }
+  });
+
+  it('a source whose declarations are not JSON: shows where, and offers no edit that would drop them', async () => {
+    const srcdoc = compositionHtml({ variables: ALL_TYPES, body: ALL_TYPES_BODY }).replace('},{', '}\n{');
+    const composition = mount({ id: 'unreadable' }, { srcdoc });
+    const panel = track(
+      document.body,
+      Object.assign(document.createElement('fx-variables-panel'), { for: 'unreadable' }),
+    );
+    const note = await waitFor(() => panel.shadowRoot?.querySelector('[part="status-source"]'), 'the source note');
+    expect(note.textContent)
+      .to.match(/could not be read/)
+      .and.to.match(/not valid JSON at line 2, column 1/);
+    await whenReady(composition);
+    await panel.updateComplete;
+    const edits = '[part~="declare"], [part~="edit"], [part~="remove"], [part~="add"]';
+    expect(panel.shadowRoot!.querySelectorAll(edits)).to.have.length(0);
+    expect(() => panel.setDeclarations([]))
+      .to.throw()
+      .with.property('code', 'source_unavailable');
+    await expect(panel).to.be.accessible();
   });
 
   it('follows its composition again after being moved in the DOM', async () => {
