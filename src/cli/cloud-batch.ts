@@ -2,11 +2,12 @@
  * `fx cloud render --batch`: one upload, one submit per row (`cloudRenderBatch`), each row's video downloaded to
  * its `--output` path as it completes, and `manifest.json` next to the outputs rewritten as rows end.
  */
-import { dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { cloudRenderBatch, type BatchManifestRow } from '../client/cloud-render-batch.js';
 import type { CloudProject, CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
 import { isFxError } from '../runtime/errors.js';
+import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { readBatch } from './batch-input.js';
 import { MAX_BATCH_CONCURRENCY } from '../client/cloud-render-batch.js';
 import type { CommandContext } from './command.js';
@@ -19,6 +20,13 @@ import { fillOutputPath, planOutputPaths, Placeholder } from './output-path.js';
 import { batchConcurrency } from './shared-render-flags.js';
 
 export const MANIFEST_FILE = 'manifest.json';
+
+/** `{name}` without a row `name`: the entry file's name, as in `fx render` (a URL render's page has none). */
+export function entryName(project: CloudProject): string | undefined {
+  if ('url' in project || 'embed' in project) return undefined;
+  const entry = project.composition ?? DEFAULT_COMPOSITION;
+  return basename(entry, extname(entry));
+}
 
 export async function cloudBatch(
   context: CommandContext,
@@ -35,7 +43,8 @@ export async function cloudBatch(
   // Every row's path before anything is sent; `{render_id}` is known only after each submit, and is then filled
   // from the template again (one pass: a row's value is never read as a placeholder).
   const merged = input.objects.map((row) => ({ ...base, ...row }));
-  const planned = planOutputPaths(template, merged, { ext }, [Placeholder.renderId]);
+  const name = entryName(project);
+  const planned = planOutputPaths(template, merged, { ext, name }, [Placeholder.renderId]);
   const manifest = new ManifestWriter(join(dirname(planned[0] ?? template), MANIFEST_FILE));
   const client = new FxClient(options);
   const downloads: Promise<void>[] = [];
@@ -45,7 +54,7 @@ export async function cloudBatch(
     const output =
       row.render_id === null
         ? null
-        : fillOutputPath(template, { ext, index: row.row, row: merged[row.row]!, render_id: row.render_id });
+        : fillOutputPath(template, { ext, name, index: row.row, row: merged[row.row]!, render_id: row.render_id });
     const finish = async () => {
       let entry = { ...row, output: row.status === 'completed' ? output : null };
       if (row.status === 'completed' && output !== null) {

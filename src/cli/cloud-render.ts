@@ -6,7 +6,8 @@ import { readProjectDirectory } from '../client/zip/directory.node.js';
 import { sizeOf } from '../client/zip/sources.js';
 import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
-import { cloudBatch } from './cloud-batch.js';
+import { cloudBatch, entryName } from './cloud-batch.js';
+import { frameCounts } from './stage-timing.js';
 import { CLOUD_RENDER_FLAGS, CLOUD_RENDER_RULES, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cloudCredentials } from './credentials.js';
@@ -55,7 +56,8 @@ async function run(context: CommandContext): Promise<number | void> {
   };
   if (batchPath !== undefined) return cloudBatch(context, project, renderOptions, batchPath, template);
   // Checked before any request: a template naming a key the values lack fails now, not after the render.
-  fillOutputPath(template, { row: variables ?? {} }, [Placeholder.renderId, Placeholder.ext]);
+  const name = entryName(project);
+  fillOutputPath(template, { row: variables ?? {}, name }, [Placeholder.renderId, Placeholder.ext]);
 
   const { render: queued, warnings } = await cloudRender(project, {
     ...renderOptions,
@@ -74,7 +76,12 @@ async function run(context: CommandContext): Promise<number | void> {
   }
   out.note(`submitted ${queued.render_id}`);
   const client = new FxClient(renderOptions);
-  const path = fillOutputPath(template, { row: variables ?? {}, render_id: queued.render_id, ext: queued.format });
+  const path = fillOutputPath(template, {
+    row: variables ?? {},
+    name,
+    render_id: queued.render_id,
+    ext: queued.format,
+  });
   const saved = await finish(context, client, queued, path, renderOptions);
   out.event(OutputEvent.result, {
     stage: 'downloaded',
@@ -123,7 +130,14 @@ async function finish(
 
 export function showProgress(out: Output, progress: CloudRenderProgress, fields: Record<string, unknown> = {}): void {
   const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
-  out.progress(progress.stage, `${prefix}${describeProgress(progress)}`, progressFraction(progress), fields);
+  const frames = 'framesDone' in progress ? frameCounts(progress.framesDone, progress.framesTotal) : frameCounts(0, 0);
+  out.progress(
+    progress.stage,
+    `${prefix}${describeProgress(progress)}${frames.text}`,
+    progressFraction(progress),
+    fields,
+    frames.counts,
+  );
 }
 
 async function dryRun(out: Output, directory: string, remote: string | undefined): Promise<void> {

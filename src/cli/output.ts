@@ -4,9 +4,13 @@
  * `fx … --json | jq` always parses; progress events come once per stage and per 10 %.
  */
 import { styleText } from 'node:util';
+import { StageTimer, timeText } from './stage-timing.js';
 
 export const OutputEvent = {
-  /** A step began or advanced: `stage`, optional `fraction` (0–1), `row` in a batch. */
+  /**
+   * A step began or advanced: `stage`, optional `fraction` (0–1) with `elapsed_s` and (once it can be told) `eta_s`,
+   * `frames_done`/`frames_total` while frames render, `row` in a batch.
+   */
   progress: 'progress',
   /** A command's result (its fields depend on the command). */
   result: 'result',
@@ -32,11 +36,13 @@ export class Output {
   private readonly live: boolean;
   private liveLine = false;
   private lastProgress = '';
+  private readonly timer: StageTimer;
 
   constructor(
     private readonly streams: OutputStreams,
-    options: { json: boolean; env: Readonly<Record<string, string | undefined>> },
+    options: { json: boolean; env: Readonly<Record<string, string | undefined>>; now?: () => number },
   ) {
+    this.timer = new StageTimer(options.now);
     this.json = options.json;
     const terminal = streams.stderr.isTTY === true && options.env.TERM !== 'dumb';
     this.colour = terminal && !options.env.NO_COLOR;
@@ -79,24 +85,39 @@ export class Output {
    * Progress of a stage; `label` is what people read (`Uploading 42%`). On a terminal one line is redrawn
    * with a bar; otherwise one line (or event) per stage and per 10 %, so logs stay short.
    */
-  progress(stage: string, label: string, fraction: number | undefined, fields: Record<string, unknown> = {}): void {
+  progress(
+    stage: string,
+    label: string,
+    fraction: number | undefined,
+    fields: Record<string, unknown> = {},
+    /** In the event, but not one per change (frame counts). */
+    counts: Record<string, number> = {},
+  ): void {
     const step = fraction === undefined ? '' : String(Math.floor(fraction * 10));
-    const key = `${JSON.stringify(fields)}|${stage}|${step}`;
+    const stageKey = `${JSON.stringify(fields)}|${stage}`;
+    // A stage with a fraction says how long it has run and has left.
+    const time = fraction === undefined ? undefined : this.timer.read(stageKey, fraction);
+    const text = time ? `${label}${timeText(time)}` : label;
     if (this.live) {
-      const width = Math.max(10, Math.min(30, (this.streams.stderr.columns ?? 80) - label.length - 10));
+      const width = Math.max(10, Math.min(30, (this.streams.stderr.columns ?? 80) - text.length - 10));
       const bar = fraction === undefined ? '' : ` ${this.bar(fraction, width)}`;
-      this.streams.stderr.write(`\r\x1b[2K${label}${bar}`);
+      this.streams.stderr.write(`\r\x1b[2K${text}${bar}`);
       this.liveLine = true;
       return;
     }
+    const key = `${stageKey}|${step}`;
     if (key === this.lastProgress) return;
     this.lastProgress = key;
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
     this.event(OutputEvent.progress, {
       stage,
       ...(fraction === undefined ? {} : { fraction: Math.round(fraction * 1000) / 1000 }),
+      ...(time ? { elapsed_s: seconds(time.elapsedMs) } : {}),
+      ...(time?.leftMs === undefined ? {} : { eta_s: seconds(time.leftMs) }),
+      ...counts,
       ...fields,
     });
-    this.note(label);
+    this.note(text);
   }
 
   style(style: Style, text: string): string {

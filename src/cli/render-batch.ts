@@ -25,7 +25,8 @@ import { DEFAULT_BATCH_OUTPUT } from './render-flags.js';
 import { batchConcurrency } from './shared-render-flags.js';
 
 export interface LocalManifestRow {
-  readonly index: number;
+  /** The row's number from 0, named as in `fx cloud render`'s manifest. */
+  readonly row: number;
   readonly output: string;
   readonly status: 'pending' | 'rendering' | 'completed' | 'failed';
   readonly started_at: string | null;
@@ -55,7 +56,7 @@ export async function renderBatchRows(
   const previous = context.values.resume ? await manifest.load() : [];
   const settings = manifestSettings(local);
   const entry = (index: number, fields: Partial<LocalManifestRow>): LocalManifestRow => ({
-    index,
+    row: index,
     output: outputs[index]!,
     status: 'pending',
     started_at: null,

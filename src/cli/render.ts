@@ -15,6 +15,7 @@ import { stringFlag, type Command, type CommandContext } from './command.js';
 import { lintProject, reportLint } from './lint.js';
 import { OutputEvent, type Output } from './output.js';
 import { fillOutputPath } from './output-path.js';
+import { frameCounts } from './stage-timing.js';
 import { renderBatchRows } from './render-batch.js';
 import { DEFAULT_LOCAL_OUTPUT, RENDER_FLAGS, renderSettings } from './render-flags.js';
 import { readText, variablesOf } from './variables.js';
@@ -104,6 +105,7 @@ export function checkValues(
 export function showRenderProgress(out: Output, progress: RenderProgress, fields: Record<string, unknown> = {}): void {
   const fraction = progress.framesTotal > 0 ? progress.framesDone / progress.framesTotal : undefined;
   const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
-  const label = `${prefix}${progress.stage}${fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%`}`;
-  out.progress(progress.stage, label, progress.stage === 'capturing' ? fraction : undefined, fields);
+  const frames = frameCounts(progress.framesDone, progress.framesTotal);
+  const label = `${prefix}${progress.stage}${fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%`}${frames.text}`;
+  out.progress(progress.stage, label, progress.stage === 'capturing' ? fraction : undefined, fields, frames.counts);
 }

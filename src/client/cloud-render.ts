@@ -1,13 +1,16 @@
 import type { VariableDeclaration } from '../runtime/declarations.js';
-import type { Issue } from '../runtime/issues.js';
+import { DeclarationIssueCode, type Issue } from '../runtime/issues.js';
 import { isFxError } from '../runtime/errors.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
+import { lengthProblem } from '../runtime/render-limits.js';
+import { MetadataIssueCode } from '../runtime/root-metadata.js';
 import { validateVariables } from '../runtime/values.js';
 import { aspectRatioOf } from '../wire/aspect-ratio.js';
 import { DEFAULT_COMPOSITION, ErrorCode, FailureCode, RenderStatus } from '../wire/constants.js';
 import {
   checkRenderRequest,
   DEFAULT_VARIABLES_LIMITS,
+  RenderDefaults,
   type AspectRatio,
   type RenderRequest,
 } from '../wire/render-request.js';
@@ -24,9 +27,7 @@ import { zipFiles } from './zip/zip-project.js';
 
 /** A live `<fx-composition>` (or anything shaped like one): what it shows now is what gets rendered. */
 export interface EmbedLike {
-  readonly metadata:
-    | { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] }
-    | undefined;
+  readonly metadata: EntryMetadata | undefined;
   readonly variables: Readonly<Record<string, unknown>>;
   /** The files the composition uses, the entry as `index.html`, with `extraFiles` added. */
   projectFiles(options?: { extraFiles?: readonly ProjectEntry[]; signal?: AbortSignal }): Promise<ProjectEntry[]>;
@@ -78,12 +79,19 @@ export interface CloudRenderResult {
 }
 
 /** @internal A local project, read: its files, and what its entry declares. */
+/** What the project's entry says of itself (an embed's metadata, or the entry's HTML read here). */
+export interface EntryMetadata {
+  readonly width?: number;
+  readonly height?: number;
+  readonly duration?: number | undefined;
+  readonly variables: readonly VariableDeclaration[];
+  readonly issues?: readonly Issue[];
+}
+
 export interface LocalProject {
   readonly files: readonly ProjectFile[];
   readonly composition: string;
-  readonly metadata:
-    | { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] }
-    | undefined;
+  readonly metadata: EntryMetadata | undefined;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -157,6 +165,7 @@ export async function prepareProject(
   // Options first: a wrong one costs no reading, zipping or request.
   const settings = renderSettings(options);
   const local = await readProject(project, options.signal);
+  if (local?.metadata) checkRenderable(local.metadata, local.composition, settings.fps ?? RenderDefaults.fps);
   const checked = rows(local);
   const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
   const source = local
@@ -270,6 +279,27 @@ function remoteSource(
   return 'url' in project
     ? { url: project.url }
     : { asset_id: project.assetId, ...(project.composition === undefined ? {} : { composition: project.composition }) };
+}
+
+const ENTRY_CODES = new Set<string>([...Object.values(DeclarationIssueCode), ...Object.values(MetadataIssueCode)]);
+
+/**
+ * The service's rules on the entry itself, here before anything is zipped or sent: declarations with errors
+ * (`render_project_invalid`, every issue listed) and a length beyond the default render limits
+ * (`composition_duration_too_long`).
+ */
+function checkRenderable(metadata: EntryMetadata, composition: string, fps: number): void {
+  // The entry's own (an embed's metadata has its compile's issues too, which the service does not refuse).
+  const broken = (metadata.issues ?? []).filter((found) => found.severity === 'error' && ENTRY_CODES.has(found.code));
+  if (broken.length > 0) {
+    throw new FxApiError(
+      ErrorCode.renderProjectInvalid,
+      `the composition ${JSON.stringify(composition)} cannot render, nothing sent: ${broken[0]!.message}`,
+      { param: 'composition', issues: broken },
+    );
+  }
+  const tooLong = metadata.duration && lengthProblem(JSON.stringify(composition), metadata.duration, fps);
+  if (tooLong) throw new FxApiError(ErrorCode.compositionTooLong, `${tooLong}; nothing sent`, { param: 'composition' });
 }
 
 /** @internal The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */

@@ -1,3 +1,4 @@
+import { RENDER_LIMITS } from '../runtime/render-limits.js';
 import { availableParallelism } from 'node:os';
 import { detectAspectRatio } from '../wire/aspect-ratio.js';
 import {
@@ -34,8 +35,8 @@ export const DEFAULT_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism(
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_TIMEOUT_MS = 3_600_000;
 /** Limits on the work one render may ask for; see `maxDurationSeconds` and `maxFrames`. */
-export const DEFAULT_MAX_DURATION_SECONDS = 600;
-export const DEFAULT_MAX_FRAMES = 36_000;
+export const DEFAULT_MAX_DURATION_SECONDS = RENDER_LIMITS.maxDurationSeconds;
+export const DEFAULT_MAX_FRAMES = RENDER_LIMITS.maxFrames;
 const LONGEST_ALLOWED_SECONDS = 86_400;
 
 /** Output sizes of the 1080p preset; 4k doubles them. */

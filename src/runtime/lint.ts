@@ -1,5 +1,6 @@
 import { Attr } from './constants.js';
 import { placeDeclarationFailures } from './declaration-source.js';
+import { RENDER_LIMITS } from './render-limits.js';
 import { bindingTagNotAllowed, bindingUndeclared } from './bindings.js';
 import { colorGradingReference } from './color-grading.js';
 import { fitIssues } from './fit.js';
@@ -28,6 +29,8 @@ export const LintCode = {
   variableUnused: 'variable_unused',
   sourceUnreadable: 'source_unreadable',
   assetUrlRootRelative: 'asset_url_root_relative',
+  /** Longer than the default render limits (`RENDER_LIMITS`): the renderer and the service would refuse it. */
+  durationOverRenderLimit: 'duration_over_render_limit',
 } as const;
 
 /** Attributes that load a file of the project. */
@@ -110,6 +113,16 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
   }
   for (const scope of scopes.values()) lintMediaDefaults(scope, findings);
   lintRootRelativeUrls(doc, findings);
+  if (metadata.duration !== undefined && metadata.duration > RENDER_LIMITS.maxDurationSeconds) {
+    findings.push(
+      issue(
+        LintCode.durationOverRenderLimit,
+        [Attr.duration],
+        `"${Attr.duration}" is ${metadata.duration} s, above the ${RENDER_LIMITS.maxDurationSeconds} s that renders take by default; the renderer and the service refuse it unless configured for more`,
+        'warning',
+      ),
+    );
+  }
   reportUnused(doc, scopes, findings);
   return placeDeclarationFailures(html, dedupe(findings));
 }

@@ -163,11 +163,11 @@ describe('fx init, lint, metadata, types, render', () => {
     assert.equal(resumed.code, 0, resumed.stderr);
     const rendered = eventsOf(resumed, 'result')
       .filter((event) => event.stage === 'row')
-      .map((event) => event.index);
+      .map((event) => event.row);
     assert.ok(!rendered.includes(0), `row 0 is not rendered again: ${rendered}`);
     assert.equal((await stat(join(project, 'renders/batch/0-One.mp4'))).mtimeMs, first.mtimeMs);
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
-      rows: { index: number; status: string; output: string; variables: unknown; duration_ms: number }[];
+      rows: { row: number; status: string; output: string; variables: unknown; duration_ms: number }[];
     };
     assert.deepEqual(
       manifest.rows.map((row) => row.status),
@@ -185,9 +185,9 @@ describe('fx init, lint, metadata, types, render', () => {
       assert.equal(ran.code, 0, ran.stderr);
       const rendered = eventsOf(ran, 'result')
         .filter((event) => event.stage === 'row')
-        .map((event) => event.index);
+        .map((event) => event.row);
       const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
-        rows: { index: number; status: string; variables: Record<string, unknown>; settings: { fps: number } }[];
+        rows: { row: number; status: string; variables: Record<string, unknown>; settings: { fps: number } }[];
       };
       return { rendered, manifest: manifest.rows };
     };
@@ -195,7 +195,7 @@ describe('fx init, lint, metadata, types, render', () => {
     const shorter = await batch([{ title: 'One' }, { title: 'Deux' }], '--resume', '--json');
     assert.deepEqual(shorter.rendered, [1], 'row 0 kept; row 1 changed its values for the same file');
     assert.deepEqual(
-      shorter.manifest.map((row) => [row.index, row.status, row.variables.title]),
+      shorter.manifest.map((row) => [row.row, row.status, row.variables.title]),
       [
         [0, 'completed', 'One'],
         [1, 'completed', 'Deux'],

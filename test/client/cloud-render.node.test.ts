@@ -189,6 +189,26 @@ describe('cloudRender', () => {
     assert.equal(setup.proxy.seen.length, before);
   });
 
+  test('an entry the service would refuse is refused before anything is zipped or sent', async () => {
+    const before = setup.proxy.seen.length;
+    const brokenDeclarations = compositionHtml({ variables: TITLE_DECLARATIONS }).replace('},{', '}{');
+    const cases: [string, string][] = [
+      [brokenDeclarations, 'render_project_invalid'],
+      [compositionHtml({ variables: TITLE_DECLARATIONS, duration: 700 }), 'composition_duration_too_long'],
+      [compositionHtml({ variables: TITLE_DECLARATIONS, duration: 400 }), 'composition_duration_too_long'],
+    ];
+    for (const [html, code] of cases) {
+      let zipped = false;
+      const fps = html.includes('data-duration="400"') ? 120 : 30;
+      const result = await codeOf(
+        cloudRender({ files: files(html) }, { ...options, fps, onProgress: (p) => (zipped ||= p.stage === 'zipping') }),
+      );
+      assert.equal(result, code);
+      assert.equal(zipped, false);
+    }
+    assert.equal(setup.proxy.seen.length, before);
+  });
+
   test('a missing entry is refused before upload', async () => {
     const before = setup.proxy.seen.length;
     assert.equal(

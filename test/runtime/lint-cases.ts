@@ -676,6 +676,18 @@ export const lintCases: readonly LintCase[] = [
     ),
   ),
 
+  reported(
+    C.durationOverRenderLimit,
+    'an 11-minute composition',
+    fullDocument([], '', 'data-width="1920" data-height="1080" data-duration="660"'),
+    [warning(C.durationOverRenderLimit, 'data-duration')],
+  ),
+  absent(
+    C.durationOverRenderLimit,
+    'exactly the limit',
+    fullDocument([], '', 'data-width="1920" data-height="1080" data-duration="600"'),
+  ),
+
   // root attributes (from metadata)
   reported(
     rootAttributeInvalid,

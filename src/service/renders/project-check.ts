@@ -1,6 +1,7 @@
 import '../../runtime/dom-parser.node.js';
 import type { Issue } from '../../runtime/issues.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
+import { lengthProblem } from '../../runtime/render-limits.js';
 import { validateVariables } from '../../runtime/values.js';
 import type { Limits } from '../config.js';
 import { ErrorCode } from '../../wire/constants.js';
@@ -46,9 +47,6 @@ export function checkProject(
   return { metadata, warnings };
 }
 
-/** Frames of a render as the renderer counts them: at least one, duration × fps rounded. */
-const framesOf = (duration: number, fps: number) => Math.max(1, Math.round(duration * fps));
-
 /**
  * Refuses a composition that would render for too long (`composition_duration_too_long`, the renderer's code):
  * its root `data-duration` above `maxDurationSeconds`, or duration × fps above `maxFrames`. A composition without
@@ -61,17 +59,6 @@ export function checkCompositionLength(
   limits: Pick<Limits, 'maxDurationSeconds' | 'maxFrames'>,
 ): void {
   if (duration === undefined) return;
-  const tooLong = (message: string) =>
-    new ServiceError(ErrorCode.compositionTooLong, message, { param: 'composition' });
-  if (duration > limits.maxDurationSeconds) {
-    throw tooLong(
-      `"data-duration" of ${JSON.stringify(composition)} must be at most ${limits.maxDurationSeconds} seconds, got ${duration}`,
-    );
-  }
-  const frames = framesOf(duration, fps);
-  if (frames > limits.maxFrames) {
-    throw tooLong(
-      `${JSON.stringify(composition)} must render at most ${limits.maxFrames} frames, got ${frames} (${duration} s at ${fps} fps); lower "fps" or shorten the composition`,
-    );
-  }
+  const problem = lengthProblem(JSON.stringify(composition), duration, fps, limits);
+  if (problem) throw new ServiceError(ErrorCode.compositionTooLong, problem, { param: 'composition' });
 }
