@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:apps`: packs the browser package (dist/ must be built) and installs it into real apps generated from
 // the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, Vite + Svelte 5, webpack 5,
-// Rollup, esbuild, and a plain page using the package's files from a CDN-like folder — then type-checks each, and
+// Rollup, esbuild, a plain page using the package's files from a CDN-like folder, and the server-rendered Next.js,
+// SvelteKit, Nuxt and Astro apps served by their own servers — then type-checks each, and
 // checks it in Chromium (checks.mjs) in each of its modes. Installs are cached under node_modules/.cache/fx-apps: an
 // app's dependencies are installed again only when its lockfile changed.
 import { spawn } from 'node:child_process';
