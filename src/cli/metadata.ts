@@ -1,20 +1,31 @@
-/** `fx metadata <file>`: `extractCompositionMetadata` as JSON (id, size, duration, variables, issues). */
+/** `fx metadata [file or folder]`: `extractCompositionMetadata` as JSON (id, size, duration, variables, issues). */
 import { extractCompositionMetadata } from '../runtime/metadata.js';
-import type { Command, CommandContext } from './command.js';
+import { stringFlag, type Command, type CommandContext } from './command.js';
+import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { OutputEvent } from './output.js';
-import { readText } from './variables.js';
+import { readEntry } from './variables.js';
 
 export const command: Command = {
   name: 'metadata',
   summary:
     "Prints a composition's metadata as JSON: id, width, height, duration, declared variables and issues. Nothing is rendered.",
-  args: '<file>',
-  positionals: { min: 1, max: 1 },
+  args: '[file or project folder]',
+  positionals: { min: 0, max: 1 },
+  flags: {
+    composition: {
+      type: 'string',
+      short: 'c',
+      value: '<file>',
+      description: `entry HTML file when given a project folder (default ${DEFAULT_COMPOSITION})`,
+    },
+  },
   run,
 };
 
 async function run(context: CommandContext): Promise<void> {
-  const metadata = extractCompositionMetadata(await readText(context.positionals[0]!));
+  const metadata = extractCompositionMetadata(
+    await readEntry(context.positionals[0] ?? '.', stringFlag(context, 'composition')),
+  );
   context.out.event(OutputEvent.result, { metadata });
   context.out.line(JSON.stringify(metadata, null, 2));
 }

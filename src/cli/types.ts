@@ -1,18 +1,25 @@
-/** `fx types <file>`: a TypeScript type of the values a composition's variables take (for typed render calls). */
+/** `fx types [file or folder]`: a TypeScript type of the values a composition's variables take (for typed render calls). */
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
+import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { OutputEvent } from './output.js';
-import { readText } from './variables.js';
+import { readEntry } from './variables.js';
 
 export const command: Command = {
   name: 'types',
   summary:
     "Prints a TypeScript type for a composition's declared variables (every field optional: a missing one takes its default).",
-  args: '<file>',
-  positionals: { min: 1, max: 1 },
+  args: '[file or project folder]',
+  positionals: { min: 0, max: 1 },
   flags: {
+    composition: {
+      type: 'string',
+      short: 'c',
+      value: '<file>',
+      description: `entry HTML file when given a project folder (default ${DEFAULT_COMPOSITION})`,
+    },
     name: {
       type: 'string',
       value: '<Name>',
@@ -58,7 +65,9 @@ const pascal = (id: string) =>
     .replace(/^[^A-Za-z_$]+/, '');
 
 async function run(context: CommandContext): Promise<void> {
-  const metadata = extractCompositionMetadata(await readText(context.positionals[0]!));
+  const metadata = extractCompositionMetadata(
+    await readEntry(context.positionals[0] ?? '.', stringFlag(context, 'composition')),
+  );
   const given = stringFlag(context, 'name');
   if (given !== undefined && !IDENTIFIER.test(given))
     throw cliError(CliErrorCode.flagInvalid, `"--name" must be a TypeScript identifier, got ${JSON.stringify(given)}`);

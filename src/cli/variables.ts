@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { exclusive } from './args.js';
 import type { CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -18,6 +20,18 @@ export async function variablesOf(context: CommandContext): Promise<Record<strin
   if (inline !== undefined) return parseObject(inline, '--variables');
   if (file === undefined) return undefined;
   return parseObject(await readText(file), `--variables-file ${file}`);
+}
+
+/**
+ * The entry HTML a command reads: `target` itself, or, when it is a project folder, its `composition` (default
+ * `index.html`), as `fx lint` and `fx render` take a folder.
+ */
+export async function readEntry(target: string, composition = DEFAULT_COMPOSITION): Promise<string> {
+  const folder = await stat(target).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+  return readText(folder ? join(target, composition) : target);
 }
 
 export async function readText(path: string): Promise<string> {

@@ -2,7 +2,7 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import { FxError } from '../runtime/errors.js';
 import { describe, type Issue } from '../runtime/issues.js';
 import { validateVariables } from '../runtime/values.js';
-import { parseCsv } from './csv.js';
+import { csvRows } from './csv.js';
 
 export const BatchErrorCode = {
   /** The rows are not an array of objects (or a CSV text). */
@@ -24,7 +24,8 @@ export function batchRows(
   strict = false,
 ): { rows: Record<string, unknown>[]; warnings: Issue[] } {
   const types = new Map(declarations.map((declaration) => [declaration.id, declaration.type]));
-  const parsed = typeof rows === 'string' ? parseCsv(rows).map((row) => fromCsv(row, types)) : rows;
+  const csv = typeof rows === 'string' ? csvRows(rows) : undefined;
+  const parsed = csv ? csv.map((row) => fromCsv(row.values, types)) : rows;
   if (!Array.isArray(parsed))
     throw new FxError(
       BatchErrorCode.rowsInvalid,
@@ -41,7 +42,13 @@ export function batchRows(
     }
     return { ...base, ...row } as Record<string, unknown>;
   });
-  const issues = merged.flatMap((values, index) => validateVariables(values, declarations, { path: ['rows', index] }));
+  // A CSV row's issues say its line too: that is where the author looks.
+  const where = (index: number) => (csv ? ` (CSV line ${csv[index]!.line})` : '');
+  const issues = merged.flatMap((values, index) =>
+    validateVariables(values, declarations, { path: ['rows', index] }).map((found) =>
+      csv ? { ...found, message: `${found.message}${where(index)}` } : found,
+    ),
+  );
   const refused = issues.filter((found) => strict || found.severity === 'error');
   if (refused.length > 0) {
     const first = refused[0]!;

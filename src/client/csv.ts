@@ -14,6 +14,11 @@ export const CsvErrorCode = {
  * parseCsv('title,count\n"Hello, you",3\n'); // [{ title: 'Hello, you', count: '3' }]
  */
 export function parseCsv(text: string): Record<string, string>[] {
+  return csvRows(text).map((row) => row.values);
+}
+
+/** {@link parseCsv}'s rows with the line each starts on (1-based, the header's line counted): what errors name. */
+export function csvRows(text: string): { values: Record<string, string>; line: number }[] {
   const [header, ...rows] = csvRecords(text.startsWith('\ufeff') ? text.slice(1) : text);
   if (!header) return [];
   const seen = new Set<string>();
@@ -25,7 +30,7 @@ export function parseCsv(text: string): Record<string, string>[] {
   return rows.map(({ fields, line }) => {
     if (fields.length > header.fields.length)
       throw csvError(line, `has ${fields.length} fields, the header names ${header.fields.length}`);
-    return Object.fromEntries(fields.map((field, column) => [header.fields[column]!, field]));
+    return { values: Object.fromEntries(fields.map((field, column) => [header.fields[column]!, field])), line };
   });
 }
 

@@ -1,3 +1,4 @@
+import { undeclaredMessage } from './did-you-mean.js';
 import type { VariableDeclaration } from './declarations.js';
 import { ValueIssueCode, issue, describe, type Issue } from './issues.js';
 import { checkValue, withinRange, type VariableValues } from './values.js';
@@ -44,14 +45,7 @@ export function resolveVariables(
       if (value === undefined) continue;
       const declaration = byId.get(id);
       if (!declaration) {
-        issues.push(
-          issue(
-            ValueIssueCode.undeclared,
-            [name, id],
-            `variable "${id}" is not declared by this composition`,
-            'warning',
-          ),
-        );
+        issues.push(issue(ValueIssueCode.undeclared, [name, id], undeclaredMessage(id, byId.keys()), 'warning'));
         values[id] = value;
         continue;
       }

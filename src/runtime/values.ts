@@ -1,3 +1,4 @@
+import { undeclaredMessage } from './did-you-mean.js';
 import { COLOR_PATTERN, type VariableType } from './constants.js';
 import type { VariableDeclaration } from './declarations.js';
 import { FxError, RuntimeErrorCode } from './errors.js';
@@ -131,7 +132,7 @@ export function validateVariables(
       const declaration = byId.get(id);
       const found = declaration
         ? checkValue(declaration, value, [...path, id])
-        : issue(Code.undeclared, [...path, id], `variable "${id}" is not declared by this composition`, 'warning');
+        : issue(Code.undeclared, [...path, id], undeclaredMessage(id, byId.keys()), 'warning');
       if (found) issues.push(found);
     }
   }

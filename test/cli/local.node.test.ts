@@ -70,6 +70,15 @@ describe('fx init, lint, metadata, types, render', () => {
     }
   });
 
+  test('metadata and types take a project folder, as lint and render do (its index.html, or -c)', async () => {
+    const ofFile = (await run(['metadata', 'index.html'])).stdout;
+    assert.equal((await run(['metadata'])).stdout, ofFile);
+    assert.equal((await fx(['metadata', project], { env })).stdout, ofFile);
+    const caption = await run(['metadata', '.', '-c', 'caption.html']);
+    assert.equal(caption.stdout, (await run(['metadata', 'caption.html'])).stdout);
+    assert.equal((await fx(['types', project], { env })).stdout, (await run(['types', 'index.html'])).stdout);
+  });
+
   test('metadata prints the JSON; types prints a TypeScript interface', async () => {
     const metadata = JSON.parse((await run(['metadata', 'index.html'])).stdout) as {
       width: number;

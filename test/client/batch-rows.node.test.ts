@@ -34,6 +34,16 @@ describe('batchRows', () => {
     );
   });
 
+  it("names a CSV row's line (1-based, the header counted; a quoted cell may span lines)", () => {
+    assert.throws(
+      () => batchRows('title,count\nA,3\n"two\nlines",three\n\nC,x\n', {}, declarations),
+      (error) =>
+        isFxError(error, 'batch_rows_refused') &&
+        error.issues.map((found) => /\(CSV line (\d+)\)$/.exec(found.message)?.[1]).join() === '3,6' &&
+        /first: .* \(CSV line 3\) \(row 1\)$/.test(error.message),
+    );
+  });
+
   it('returns warnings with their row, and refuses them when strict', () => {
     const { warnings } = batchRows([{ title: 'A' }, { subtitle: 'x' }], {}, declarations);
     assert.deepEqual(
