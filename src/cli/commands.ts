@@ -50,6 +50,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'create an API key in the service data folder',
     load: () => import('./service-create-key.js'),
   },
+  {
+    name: 'service webhook-secret',
+    summary: "print (or --rotate) the secret that signs an account's webhooks",
+    load: () => import('./service-webhook-secret.js'),
+  },
   { name: 'completion', summary: 'print a bash/zsh completion script', load: () => import('./completion.js') },
 ];
 

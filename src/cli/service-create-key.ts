@@ -19,13 +19,18 @@ export const command: Command = {
   run,
 };
 
-async function run(context: CommandContext): Promise<void> {
-  const account = stringFlag(context, 'account');
-  if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
-  const stores = await openStores({
+/** The service's records, where its flags and environment say (the data folder's SQLite, or PostgreSQL). */
+export function openServiceStores(context: CommandContext) {
+  return openStores({
     dataDir: stringFlag(context, 'data-dir') ?? context.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
     databaseUrl: stringFlag(context, 'database-url') ?? context.env[DATABASE_URL_ENV],
   });
+}
+
+async function run(context: CommandContext): Promise<void> {
+  const account = stringFlag(context, 'account');
+  if (!account) throw cliError(CliErrorCode.flagInvalid, '"--account" is required');
+  const stores = await openServiceStores(context);
   try {
     const created = await createApiKey(stores, account);
     context.out.event(OutputEvent.result, {
@@ -37,6 +42,9 @@ async function run(context: CommandContext): Promise<void> {
     context.out.line(created.key);
     context.out.note(
       `key id ${created.keyId}, account ${created.accountId} (${account}); the key is shown once: store it now`,
+    );
+    context.out.note(
+      `webhook secret of the account: ${created.webhookSecret} (verifies its webhooks; fx service webhook-secret shows it again)`,
     );
   } finally {
     await stores.close();

@@ -1,5 +1,5 @@
 /**
- * Admin command of the reference service, run next to its data folder:
+ * Admin command of the reference service (`fx-service-admin`, `--help` for its commands), run next to its data folder:
  *
  *   node --import tsx src/service/admin.ts create-key --account <name>   prints a new API key once
  *   node --import tsx src/service/admin.ts revoke-key <key_id>
@@ -18,21 +18,41 @@ import { DEFAULT_DATA_DIR } from './main-defaults.js';
 import { readPassword } from './oauth/password-input.js';
 import { assertPasswordAcceptable, PasswordError, PasswordStore } from './oauth/passwords.js';
 
-const USAGE =
-  'usage: admin.ts create-key --account <name> | revoke-key <key_id> | list-keys [--account <name>] | webhook-secret --account <name> [--rotate] | set-password --account <name>  [--data-dir <dir>] [--database-url <url>]';
+const HELP = `Usage: fx-service-admin <command> [options]   (in this repository: node --import tsx src/service/admin.ts)
+
+Commands:
+  create-key --account <name>               a new API key (shown once) and the account's webhook secret
+  revoke-key <key_id>
+  list-keys [--account <name>]
+  webhook-secret --account <name> [--rotate]
+  set-password --account <name>             the sign-in password, on stdin or typed at a prompt
+
+Options:
+  --data-dir <dir>        the service's data folder (default $FX_SERVICE_DATA_DIR or ${DEFAULT_DATA_DIR})
+  --database-url <url>    its PostgreSQL database instead (default $${DATABASE_URL_ENV})
+  -h, --help              this help
+`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      account: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'database-url': { type: 'string' },
-      rotate: { type: 'boolean' },
-    },
-  });
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    // An unknown option or a missing value: say which, then how it is used.
+    console.error(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   const [command, argument] = positionals;
+  // Before the stores open: a mistyped command must not create a data folder.
+  if (!COMMANDS.has(command ?? '')) {
+    console.error(command ? `unknown command "${command}"\n\n${HELP}` : HELP);
+    return 2;
+  }
   const stores = await openStores({
     dataDir: values['data-dir'] ?? process.env.FX_SERVICE_DATA_DIR ?? DEFAULT_DATA_DIR,
     databaseUrl: values['database-url'] ?? process.env[DATABASE_URL_ENV],
@@ -78,12 +98,27 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
     }
-    console.error(USAGE);
+    console.error(HELP);
     return 2;
   } finally {
     await stores.close();
   }
 }
+
+const COMMANDS = new Set(['create-key', 'revoke-key', 'list-keys', 'webhook-secret', 'set-password']);
+
+const parseOptions = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      rotate: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 
 /** Sets the sign-in password of the OAuth authorization server for an account (created when missing). */
 async function setPassword(stores: Stores, name: string): Promise<number> {

@@ -1,4 +1,6 @@
 /** The command table as a user meets it: help, unknown commands, completion, and `fx service` running for real. */
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -150,6 +152,56 @@ test('fx service create-key, then fx service: the key works against the running 
       stop();
       assert.equal((await serving).code, 0, 'Ctrl-C stops the service cleanly');
     }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test('fx service webhook-secret shows the secret create-key printed; --rotate replaces it', async () => {
+  const dir = await tempProject();
+  const dataDir = join(dir.path, 'data');
+  try {
+    const created = await fx(['service', 'create-key', '--account', 'me', '--data-dir', dataDir, '--json']);
+    const secret = String(eventsOf(created, 'result')[0]!.webhook_secret);
+    assert.match(secret, /^whsec_/);
+    const human = await fx(['service', 'create-key', '--account', 'me', '--data-dir', dataDir]);
+    assert.match(human.stderr, new RegExp(`webhook secret of the account: ${secret.replace(/[+/=]/g, '\\$&')}`));
+    const shown = await fx(['service', 'webhook-secret', '--account', 'me', '--data-dir', dataDir]);
+    assert.equal(shown.stdout.trim(), secret);
+    const rotated = await fx(['service', 'webhook-secret', '--account', 'me', '--rotate', '--data-dir', dataDir]);
+    assert.match(rotated.stdout.trim(), /^whsec_/);
+    assert.notEqual(rotated.stdout.trim(), secret);
+    const unknown = await fx(['service', 'webhook-secret', '--account', 'nobody', '--data-dir', dataDir, '--json']);
+    assert.equal(unknown.code, 2);
+    assert.equal(eventsOf(unknown, 'error')[0]?.code, 'cli_flag_invalid');
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+test('fx-service-admin: --help prints its commands; a bad option or command is a usage error, not a stack trace', async () => {
+  const dir = await tempProject();
+  const admin = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(process.cwd(), 'src/service/admin.ts'), ...args],
+        { env: { ...process.env, FX_SERVICE_DATA_DIR: join(dir.path, 'data') } },
+        (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+      );
+    });
+  try {
+    const help = await admin('--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: fx-service-admin <command>/);
+    assert.match(help.stdout, /webhook-secret --account <name> \[--rotate\]/);
+    for (const args of [['--bogus'], ['frob'], []]) {
+      const refused = await admin(...args);
+      assert.equal(refused.code, 2, args.join(' '));
+      assert.match(refused.stderr, /Usage: fx-service-admin/);
+      assert.doesNotMatch(refused.stderr, /\n\s+at /, 'no stack trace');
+    }
+    assert.deepEqual(await readdir(dir.path), [], 'nothing written for a refused command');
   } finally {
     await dir.cleanup();
   }
