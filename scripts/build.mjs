@@ -38,7 +38,19 @@ step('npx', [
   `--banner:js='use client';\n// fx-sdk/react: its typings are types/frameworks/react.d.ts.\nimport './fx-sdk.js';`,
   '--outfile=dist/fx-react.js',
 ]);
-writeFileSync('dist/fx-react.server.js', `throw new Error(${JSON.stringify(REACT_SERVER_MESSAGE)});\n`);
+// The same names, so a bundler's static check of `import { FxComposition }` passes and evaluation says why.
+writeFileSync(
+  'dist/fx-react.server.js',
+  [
+    `const message = ${JSON.stringify(REACT_SERVER_MESSAGE)};`,
+    'const fromServer = () => {',
+    '  throw new Error(message);',
+    '};',
+    'export { fromServer as FxComposition, fromServer as FxVariablesPanel, fromServer as FxRenderButton };',
+    'throw new Error(message);',
+    '',
+  ].join('\n'),
+);
 copyFileSync('src/frameworks/svelte.d.ts', 'dist/types/frameworks/svelte.d.ts');
 writeFileSync(
   'dist/fx-svelte.js',

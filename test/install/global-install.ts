@@ -26,6 +26,7 @@ let installStarted: number;
 let installSeconds: number;
 /** The installed command's environment: its own bin folder first, a fresh HOME, never this repository's tools. */
 let env: NodeJS.ProcessEnv;
+let installWarnings = '';
 const fx = (args: readonly string[], cwd = work) =>
   run(join(prefix, 'bin/fx'), args, { cwd, env, maxBuffer: 16 << 20 });
 
@@ -42,11 +43,13 @@ before(async () => {
   );
   const tarball = join(work, stdout.trim().split('\n').at(-1)!);
   installStarted = performance.now();
-  await run(
+  const installed = await run(
     'npm',
     [
       'install',
       '--global',
+      // As the README says to: npm 11 warns about a global install's scripts that no --allow-scripts names.
+      '--allow-scripts=better-sqlite3',
       '--prefix',
       prefix,
       '--no-audit',
@@ -59,6 +62,7 @@ before(async () => {
     { cwd: work, maxBuffer: 16 << 20 },
   );
   installSeconds = (performance.now() - installStarted) / 1000;
+  installWarnings = installed.stderr;
 });
 after(() => rm(work, { recursive: true, force: true }));
 
@@ -72,6 +76,10 @@ test('the tarball holds the bundle, the browser bundles and the starter, and no 
     files.filter((file) => file.endsWith('.ts')),
     [],
   );
+});
+
+test("the README's install line installs without a warning about install scripts", () => {
+  assert.doesNotMatch(installWarnings, /install-scripts|allowScripts/i, installWarnings);
 });
 
 test('fx --help runs from the install with plain node', async () => {
