@@ -27,7 +27,9 @@ import { zipFiles } from './zip/zip-project.js';
 
 /** A live `<fx-composition>` (or anything shaped like one): what it shows now is what gets rendered. */
 export interface EmbedLike {
-  readonly metadata: EntryMetadata | undefined;
+  readonly metadata:
+    | { readonly width?: number; readonly height?: number; readonly variables: readonly VariableDeclaration[] }
+    | undefined;
   readonly variables: Readonly<Record<string, unknown>>;
   /** The files the composition uses, the entry as `index.html`, with `extraFiles` added. */
   projectFiles(options?: { extraFiles?: readonly ProjectEntry[]; signal?: AbortSignal }): Promise<ProjectEntry[]>;
@@ -78,8 +80,7 @@ export interface CloudRenderResult {
   readonly warnings: readonly Issue[];
 }
 
-/** @internal A local project, read: its files, and what its entry declares. */
-/** What the project's entry says of itself (an embed's metadata, or the entry's HTML read here). */
+/** @internal What the project's entry says of itself (an embed's metadata, or the entry's HTML read here). */
 export interface EntryMetadata {
   readonly width?: number;
   readonly height?: number;
@@ -88,6 +89,7 @@ export interface EntryMetadata {
   readonly issues?: readonly Issue[];
 }
 
+/** @internal A local project, read: its files, and what its entry declares. */
 export interface LocalProject {
   readonly files: readonly ProjectFile[];
   readonly composition: string;
