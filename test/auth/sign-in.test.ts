@@ -71,6 +71,17 @@ afterEach(async () => {
 });
 
 describe('sign-in in the browser, end to end', () => {
+  it('signedInNow: unknown before the store was read, then what it last read or wrote, without awaiting', async () => {
+    const auth = createBrowserSignIn(config);
+    expect(auth.signedInNow).to.equal(undefined);
+    expect(await auth.signedIn()).to.equal(false);
+    expect(auth.signedInNow).to.equal(false);
+    await auth.signInWithPopup();
+    expect(auth.signedInNow).to.equal(true);
+    await auth.signOut();
+    expect(auth.signedInNow).to.equal(false);
+  });
+
   it('popup: the window opens, the server signs in and redirects, the redirect page posts back; /v3 takes the token', async () => {
     const auth = createBrowserSignIn(config);
     // Polling slower than the test: only the redirect page's message can finish the sign-in.
@@ -181,6 +192,22 @@ describe('the popup, checked', () => {
   it('blocked (window.open gives null) → auth_popup_blocked', async () => {
     window.open = () => null;
     await expectCode(createBrowserSignIn(config).signInWithPopup(), AuthErrorCode.popupBlocked);
+  });
+
+  it('a window opened beforehand (openPopup) is the one used; a blocked one (null) is auth_popup_blocked at once', async () => {
+    const auth = createBrowserSignIn(config);
+    let opens = 0;
+    window.open = () => (opens++, null);
+    expect(auth.openPopup()).to.equal(null);
+    await expectCode(auth.signInWithPopup({ window: null }), AuthErrorCode.popupBlocked);
+    expect(opens, 'not opened a second time').to.equal(1);
+    const popup = { closed: false, location: { href: 'about:blank' }, close: () => (popup.closed = true) };
+    const signingIn = auth.signInWithPopup({ window: popup as unknown as Window, pollMs: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(popup.location.href, 'sent to the sign-in server').to.match(/^http/);
+    popup.closed = true;
+    await expectCode(signingIn, AuthErrorCode.popupClosed);
+    expect(opens).to.equal(1);
   });
 
   it('closed before the sign-in finished → auth_popup_closed; a look-alike message from another window is ignored', async () => {

@@ -1,69 +1,26 @@
 // <fx-render-button> end to end in real browsers: it signs in through the real authorization server (a popup,
 // signing in as `wtr` without a form), zips the embed's files, renders on the real service (FFmpeg test renderer)
 // and offers the video. Its own service: the sign-in tests clear their session in this origin's store.
-import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import '../../src/elements/define.js';
-import '../../src/elements/define-render-button.js';
+import { expect } from '@open-wc/testing';
 import { createBrowserSignIn } from '../../src/auth/sign-in.js';
 import { cloudRender } from '../../src/client/cloud-render.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import type { FxRenderButton, FxRenderedDetail } from '../../src/elements/fx-render-button.js';
-import { saveTestConfig } from '../auth/fixtures/test-config.js';
+import type { FxRenderedDetail } from '../../src/elements/fx-render-button.js';
 import { waitFor } from './helpers.js';
-
-interface TestService {
-  url: string;
-  issuer: string;
-  redirectUris: string[];
-}
+import {
+  outcome,
+  setup as setupWith,
+  startService,
+  type ButtonAttributes,
+  type TestService,
+} from './render-button-helpers.js';
 
 let service: TestService;
 
 before(async () => {
-  service = (await executeServerCommand<TestService, { origin: string; name: string }>('fx-oauth-service', {
-    origin: location.origin,
-    name: 'render-button',
-  }))!;
-  // The redirect page reads its settings from here (test/auth/fixtures/signed-in.html).
-  saveTestConfig({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
+  service = await startService('render-button');
 });
 
-async function setup(attributes: Partial<Record<'for' | 'format' | 'fps' | 'poll-interval', string>> = {}) {
-  const root = await fixture<HTMLDivElement>(html`
-    <div>
-      <fx-composition
-        id="preview"
-        src="/test/fixtures/basic/index.html"
-        .variables=${{ title: 'Rendered' }}
-      ></fx-composition>
-      <fx-render-button
-        for=${attributes.for ?? 'preview'}
-        format=${attributes.format ?? 'mp4'}
-        fps=${attributes.fps ?? '10'}
-        poll-interval=${ifDefined(attributes['poll-interval'])}
-        service=${service.url}
-        issuer=${service.issuer}
-        redirect-uri=${service.redirectUris[0]!}
-      ></fx-render-button>
-    </div>
-  `);
-  const composition = root.querySelector<FxComposition>('fx-composition')!;
-  const button = root.querySelector<FxRenderButton>('fx-render-button')!;
-  await waitFor(() => composition.ready, 'the composition is ready');
-  return {
-    composition,
-    button,
-    part: (name: string) => button.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`),
-  };
-}
-
-const outcome = (button: FxRenderButton) =>
-  new Promise<CustomEvent>((resolve) => {
-    button.addEventListener('rendered', resolve, { once: true });
-    button.addEventListener('error', resolve, { once: true });
-  });
+const setup = (attributes: ButtonAttributes = {}) => setupWith(service, attributes);
 
 describe('<fx-render-button>', () => {
   it('signs in, renders the composition with its current variables, and offers the video', async function () {
