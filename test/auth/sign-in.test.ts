@@ -17,6 +17,7 @@ import { StoreKey } from '../../src/auth/store.js';
 import { CALLBACK_MESSAGE } from '../../src/auth/popup.js';
 import type { Credentials } from '../../src/client/credentials.js';
 import { isFxError } from '../../src/runtime/errors.js';
+import { fromUserClick } from '../user-click.js';
 import { REDIRECT_DONE, saveTestConfig, type RedirectDone } from './fixtures/test-config.js';
 
 interface TestService {
@@ -76,7 +77,7 @@ describe('sign-in in the browser, end to end', () => {
     expect(auth.signedInNow).to.equal(undefined);
     expect(await auth.signedIn()).to.equal(false);
     expect(auth.signedInNow).to.equal(false);
-    await auth.signInWithPopup();
+    await fromUserClick(() => auth.signInWithPopup());
     expect(auth.signedInNow).to.equal(true);
     await auth.signOut();
     expect(auth.signedInNow).to.equal(false);
@@ -85,7 +86,7 @@ describe('sign-in in the browser, end to end', () => {
   it('popup: the window opens, the server signs in and redirects, the redirect page posts back; /v3 takes the token', async () => {
     const auth = createBrowserSignIn(config);
     // Polling slower than the test: only the redirect page's message can finish the sign-in.
-    const tokens = await auth.signInWithPopup({ pollMs: 60_000 });
+    const tokens = await fromUserClick(() => auth.signInWithPopup({ pollMs: 60_000 }));
     const credentials: Credentials = auth;
     expect(await credentials.authorization()).to.equal(`Bearer ${tokens.accessToken}`);
     expect(await accountStatus(await auth.authorization())).to.equal(200);
@@ -101,7 +102,7 @@ describe('sign-in in the browser, end to end', () => {
         resolve(event.data);
       });
     });
-    const tab = window.open('/test/auth/fixtures/start-redirect.html', 'fx-test-redirect');
+    const tab = await fromUserClick(() => window.open('/test/auth/fixtures/start-redirect.html', 'fx-test-redirect'));
     try {
       const result = await done;
       expect(result.code).to.equal(undefined);
@@ -121,7 +122,7 @@ describe('sign-in in the browser, end to end', () => {
     const counter = countingFetch();
     const tab1 = createBrowserSignIn({ ...config, fetch: counter.fetch });
     const tab2 = createBrowserSignIn({ ...config, fetch: counter.fetch });
-    const tokens = await tab1.signInWithPopup();
+    const tokens = await fromUserClick(() => tab1.signInWithPopup());
     const rejected = `Bearer ${tokens.accessToken}`;
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => tab1.refresh(rejected)),
@@ -134,7 +135,7 @@ describe('sign-in in the browser, end to end', () => {
   });
 
   it('two frames of the origin (two tabs, each its own session object) refresh at once → one token request', async () => {
-    const tokens = await createBrowserSignIn(config).signInWithPopup();
+    const tokens = await fromUserClick(() => createBrowserSignIn(config).signInWithPopup());
     const frames = [0, 1].map(() =>
       Object.assign(document.createElement('iframe'), { src: '/test/auth/fixtures/refresh-tab.html' }),
     );
@@ -167,7 +168,7 @@ describe('sign-in in the browser, end to end', () => {
   it('an expired access token is refreshed before a request', async () => {
     const counter = countingFetch();
     const auth = createBrowserSignIn({ ...config, fetch: counter.fetch });
-    const tokens = await auth.signInWithPopup();
+    const tokens = await fromUserClick(() => auth.signInWithPopup());
     const store = await openBrowserStore();
     await store.set(StoreKey.session('fx-browser', service.issuer), { ...tokens, expiresAt: Date.now() - 1 });
     const header = await auth.authorization();
@@ -256,7 +257,7 @@ describe('credential stores in the browser', () => {
       store = await openBrowserStore();
       expect(store.kind).to.equal('memory');
       const auth = new BrowserSignIn({ ...config, store });
-      await auth.signInWithPopup();
+      await fromUserClick(() => auth.signInWithPopup());
       expect(await auth.signedIn()).to.equal(true);
     } finally {
       IDBFactory.prototype.open = realOpen;

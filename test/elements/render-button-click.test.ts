@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { openBrowserStore } from '../../src/auth/index.js';
 import { StoreKey } from '../../src/auth/store.js';
 import { outcome, setup, startService, type TestService } from './render-button-helpers.js';
-import { userClick } from './user-click.js';
+import { userClick } from '../user-click.js';
 
 let service: TestService;
 

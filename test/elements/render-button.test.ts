@@ -6,6 +6,7 @@ import { createBrowserSignIn } from '../../src/auth/sign-in.js';
 import { cloudRender } from '../../src/client/cloud-render.js';
 import type { FxRenderedDetail } from '../../src/elements/fx-render-button.js';
 import { waitFor } from './helpers.js';
+import { fromUserClick, userClick } from '../user-click.js';
 import {
   outcome,
   setup as setupWith,
@@ -29,7 +30,7 @@ describe('<fx-render-button>', () => {
     const stages: string[] = [];
     button.addEventListener('renderprogress', (event) => stages.push(event.detail.stage));
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     await waitFor(() => part('status')?.textContent?.trim(), 'a status while rendering');
     expect(part('button')!.hasAttribute('disabled')).to.equal(true);
     const event = await ended;
@@ -55,7 +56,7 @@ describe('<fx-render-button>', () => {
       if (event.detail.stage === 'queued') part('cancel')!.click();
     });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     const event = await ended;
     expect(event.type).to.equal('error');
     expect(event.detail.code).to.equal('aborted');
@@ -73,7 +74,7 @@ describe('<fx-render-button>', () => {
       if (event.detail.stage === 'queued' || event.detail.stage === 'rendering') reports++;
     });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     expect((await ended).type).to.equal('rendered');
     expect(reports - 1, 'looks at the record').to.be.greaterThan(2);
   });
@@ -81,7 +82,7 @@ describe('<fx-render-button>', () => {
   it('refuses bad settings before anything is sent, with the service’s code', async () => {
     const { button, part } = await setup({ format: 'gif' });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     const event = await ended;
     expect(event.detail.code).to.equal('parameter_invalid');
     expect(part('error')!.getAttribute('role')).to.equal('alert');
@@ -95,7 +96,7 @@ describe('<fx-render-button>', () => {
     window.open = (...args: Parameters<typeof window.open>) => (opened.push(args), null);
     try {
       const ended = outcome(button);
-      part('button')!.click();
+      await userClick(part('button')!);
       expect((await ended).detail.code).to.equal('client_option_invalid');
       expect(opened).to.deep.equal([]);
     } finally {
@@ -106,7 +107,7 @@ describe('<fx-render-button>', () => {
   it('names what is missing when `for` points at nothing', async () => {
     const { button, part } = await setup({ for: 'nowhere' });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     expect((await ended).detail.code).to.equal('render_button_composition_not_found');
   });
 
@@ -116,7 +117,7 @@ describe('<fx-render-button>', () => {
     const listen = () => (bubbled = true);
     document.addEventListener('error', listen);
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     await ended;
     document.removeEventListener('error', listen);
     expect(bubbled).to.equal(false);
@@ -130,7 +131,7 @@ describe('<fx-render-button>', () => {
       this.timeout(60_000);
       const { composition } = await setup();
       const session = createBrowserSignIn({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
-      if (!(await session.signedIn())) await session.signInWithPopup();
+      if (!(await session.signedIn())) await fromUserClick(() => session.signInWithPopup());
       const { render, video } = await cloudRender(
         { embed: composition },
         { baseUrl: service.url, credentials: session, format, fps: 10, pollInterval: 100 },
