@@ -20,7 +20,13 @@ export const ChromiumOnly = {
 export type ChromiumOnly = keyof typeof ChromiumOnly;
 
 /** What WebKitGTK (2.50, driven by WebKitWebDriver) lacks that a test needs, said once; README lists them. */
-export const WebKitLacks = {} as const;
+export const WebKitLacks = {
+  fontCors: 'it loads cross-origin fonts without CORS headers, so an opaque-origin frame has no failure to show',
+  heldKeys: 'the WebDriver launcher sends key presses and text only, not a held modifier (sendKeys down/up)',
+  opfs: 'navigator.storage.getDirectory (the origin private file system) is absent in WebKitGTK 2.50',
+  scriptErrorMessage:
+    'an error thrown by a script of an opaque-origin (sandboxed) frame reaches its error listeners as "Script error.", without its message',
+} as const;
 export type WebKitLacks = keyof typeof WebKitLacks;
 
 /** `it`, in Chromium only: elsewhere the test is skipped with `reason` in its title. */
