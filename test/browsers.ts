@@ -23,6 +23,7 @@ export type ChromiumOnly = keyof typeof ChromiumOnly;
 export const WebKitLacks = {
   fontCors: 'it loads cross-origin fonts without CORS headers, so an opaque-origin frame has no failure to show',
   heldKeys: 'the WebDriver launcher sends key presses and text only, not a held modifier (sendKeys down/up)',
+  longText: 'a text field keeps at most 524288 characters, so a value past the size limit cannot be typed in',
   opfs: 'navigator.storage.getDirectory (the origin private file system) is absent in WebKitGTK 2.50',
   scriptErrorMessage:
     'an error thrown by a script of an opaque-origin (sandboxed) frame reaches its error listeners as "Script error.", without its message',
