@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Brings a fresh clone to a runnable state using only Node built-ins: npm packages, then the system
-// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding), Firefox ESR,
-// the second browser the browser suite runs in, and PostgreSQL, the service's scale-out database.
+// programs the product drives (Chromium for preview tests and rendering, FFmpeg for encoding), Firefox ESR and
+// WebKitGTK (with a virtual display), the other browsers the browser suite runs in, and PostgreSQL, the service's
+// scale-out database.
 // Idempotent and quick when everything is present.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import { existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'no
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { firefoxPath } from './firefox.mjs';
+import { miniBrowserPath, webKitDriverPath, xvfbPath } from './webkit.mjs';
 import { postgresBinDir } from './postgres.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -52,6 +54,13 @@ const systemPrograms = [
     debian: 'firefox-esr',
     why: 'browser tests in Firefox (npm run test:firefox)',
   },
+  {
+    program: 'WebKitWebDriver',
+    found: () => webKitDriverPath() !== undefined && existsSync(miniBrowserPath()),
+    debian: 'webkit2gtk-driver',
+    why: 'browser tests in WebKit (npm run test:webkit)',
+  },
+  { program: 'Xvfb', found: () => existsSync(xvfbPath()), debian: 'xvfb', why: 'the display WebKit tests run on' },
   { program: 'ffmpeg', found: () => has('ffmpeg'), debian: 'ffmpeg', why: 'video encoding' },
   { program: 'ffprobe', found: () => has('ffprobe'), debian: 'ffmpeg', why: 'checking rendered videos' },
   {
@@ -108,7 +117,7 @@ if (missing.length > 0) {
       log(`missing ${entry.program} (${entry.why}); install it with: sudo apt-get install ${entry.debian}`);
     }
     if (required.length > 0) {
-      log('set FX_CHROMIUM or FX_FIREFOX to use a browser installed elsewhere');
+      log('set FX_CHROMIUM, FX_FIREFOX or FX_WEBKIT_DRIVER and FX_WEBKIT_BROWSER to use a browser installed elsewhere');
       process.exit(1);
     }
   }

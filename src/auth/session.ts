@@ -27,6 +27,7 @@ export class OAuthSession {
   private readonly lock: LockRunner;
   private readonly lockName: string;
   private inflight: Promise<boolean> | undefined;
+  #known: boolean | undefined;
 
   constructor(options: SessionOptions) {
     this.connection = connectIssuer(options);
@@ -41,7 +42,17 @@ export class OAuthSession {
   /** The stored tokens, or `undefined` when signed out. */
   async tokens(): Promise<TokenRecord | undefined> {
     const value = await (await this.storeReady).get(this.sessionKey);
+    this.#known = isTokenRecord(value);
     return isTokenRecord(value) ? value : undefined;
+  }
+
+  /**
+   * Whether this object last saw the user signed in (its last read or write of the store), without awaiting: what a
+   * click handler can know before its first `await` (after which WebKit no longer lets it open a window).
+   * `undefined` before the first read; a sign-out in another tab is seen at the next read.
+   */
+  get signedInNow(): boolean | undefined {
+    return this.#known;
   }
 
   async signedIn(): Promise<boolean> {
@@ -78,7 +89,7 @@ export class OAuthSession {
   async signOut(): Promise<void> {
     const current = await this.lock(this.lockName, async () => {
       const tokens = await this.tokens();
-      await (await this.storeReady).delete(this.sessionKey);
+      await this.clear();
       return tokens;
     });
     if (!current) return;
@@ -165,7 +176,13 @@ export class OAuthSession {
   protected async save(response: oauth.TokenEndpointResponse, previous?: TokenRecord): Promise<TokenRecord> {
     const record = tokenRecord(response, this.now(), previous);
     await (await this.storeReady).set(this.sessionKey, record);
+    this.#known = true;
     return record;
+  }
+
+  private async clear(): Promise<void> {
+    await (await this.storeReady).delete(this.sessionKey);
+    this.#known = false;
   }
 
   private async refreshHoldingLock(rejected: string | undefined): Promise<boolean> {
@@ -174,7 +191,7 @@ export class OAuthSession {
     // Nothing was sent, or what was sent has been replaced meanwhile: the stored token is the answer.
     if (rejected === undefined || rejected !== bearer(current)) return true;
     if (current.refreshToken === undefined) {
-      await (await this.storeReady).delete(this.sessionKey);
+      await this.clear();
       return false;
     }
     let response: Response | undefined;
@@ -191,7 +208,7 @@ export class OAuthSession {
       return true;
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
-        await (await this.storeReady).delete(this.sessionKey);
+        await this.clear();
         return false;
       }
       throw authError(AuthErrorCode.refreshFailed, 'the access token could not be refreshed; try again', {

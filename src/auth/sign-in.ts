@@ -23,6 +23,11 @@ export interface PopupOptions {
   readonly features?: string;
   /** How often the opener checks whether the popup was closed or came back. Default 250 ms. */
   readonly pollMs?: number;
+  /**
+   * The window {@link BrowserSignIn.openPopup} opened for this sign-in in the click (`null`: it was blocked), for a
+   * handler that must await something before it knows a sign-in is needed. Default: opened here.
+   */
+  readonly window?: Window | null;
 }
 
 /** The `window.open` target name of the sign-in popup. */
@@ -63,11 +68,12 @@ export class BrowserSignIn extends OAuthSession {
    * click handler: the window is opened before anything is awaited, so popup blockers let it through.
    */
   async signInWithPopup(options: PopupOptions = {}): Promise<TokenRecord> {
-    const popup = window.open('', POPUP_NAME, options.features ?? 'popup,width=480,height=640');
+    const popup = options.window === undefined ? this.openPopup(options) : options.window;
+    // Said to the user who clicked; README "Signing in" tells developers where to call this from.
     if (!popup)
       throw authError(
         AuthErrorCode.popupBlocked,
-        'the browser blocked the sign-in window; call signInWithPopup() from a click handler',
+        'the browser blocked the sign-in window; allow pop-ups and try again',
       );
     let state: string | undefined;
     try {
@@ -82,6 +88,16 @@ export class BrowserSignIn extends OAuthSession {
     } finally {
       popup.close();
     }
+  }
+
+  /**
+   * Opens the (still empty) sign-in window, or gives `null` when the browser blocks it. Browsers let a page open a
+   * window only while it handles a click, and WebKit only until the handler's first `await`: a handler that must
+   * await something first (a stored session) opens the window before that, then hands it to
+   * {@link signInWithPopup} or closes it.
+   */
+  openPopup(options: Pick<PopupOptions, 'features'> = {}): Window | null {
+    return window.open('', POPUP_NAME, options.features ?? 'popup,width=480,height=640');
   }
 
   /**

@@ -1,5 +1,5 @@
 import './lit-dev-notice.js';
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { cloudRender, type CloudRenderResult } from '../client/cloud-render.js';
 import { ClientErrorCode } from '../client/errors.js';
@@ -12,7 +12,10 @@ import { DEFAULT_POLL_INTERVAL_MS } from '../client/wait.js';
 import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './render-button-constants.js';
 import type { FxComposition } from './fx-composition.js';
 import { styles } from './fx-render-button.styles.js';
-import { signedInCredentials } from './render-button-sign-in.js';
+import { readSignedIn, signedInCredentials, type SignInSettings } from './render-button-sign-in.js';
+
+/** The properties a sign-in depends on. */
+const SIGN_IN_PROPERTIES = ['service', 'issuer', 'clientId', 'redirectUri', 'credentials'] as const;
 
 type Run =
   | { readonly kind: 'idle' }
@@ -80,6 +83,16 @@ export class FxRenderButton extends LitElement {
     this.#forgetDownload();
   }
 
+  protected override updated(changed: PropertyValues<this>): void {
+    // Known before the click whether it must open the sign-in window (it may not await first: signedInCredentials).
+    if (this.credentials || !SIGN_IN_PROPERTIES.some((name) => changed.has(name))) return;
+    try {
+      readSignedIn(this.#signInSettings(this.#baseUrl()));
+    } catch {
+      // a `service` that is not a URL: the click reports it
+    }
+  }
+
   /** Renders the composition now (what a click does). Resolves when it finished, failed or was cancelled. */
   async start(): Promise<void> {
     if (this.run.kind === 'running') return;
@@ -125,13 +138,8 @@ export class FxRenderButton extends LitElement {
       this.#emit(FxRenderButtonEvent.progress, progress);
     };
     // Checked before signing in, so a bad `service` is `client_option_invalid` and no sign-in window opens for it.
-    const baseUrl = clientConfig({ baseUrl: this.service || location.origin }).base;
-    const credentials =
-      this.credentials ??
-      (await signedInCredentials(
-        { issuer: this.issuer, serviceUrl: baseUrl, clientId: this.clientId, redirectUri: this.redirectUri },
-        onProgress,
-      ));
+    const baseUrl = this.#baseUrl();
+    const credentials = this.credentials ?? (await signedInCredentials(this.#signInSettings(baseUrl), onProgress));
     signal.throwIfAborted();
     const result = await cloudRender(
       { embed: composition },
@@ -148,6 +156,14 @@ export class FxRenderButton extends LitElement {
       },
     );
     return result as CloudRenderResult & { video: Blob };
+  }
+
+  #baseUrl(): string {
+    return clientConfig({ baseUrl: this.service || location.origin }).base;
+  }
+
+  #signInSettings(serviceUrl: string): SignInSettings {
+    return { issuer: this.issuer, serviceUrl, clientId: this.clientId, redirectUri: this.redirectUri };
   }
 
   /** As `<fx-composition>`: bubbling and composed, but `error`, which stays on the element. */

@@ -17,6 +17,7 @@ import { StoreKey } from '../../src/auth/store.js';
 import { CALLBACK_MESSAGE } from '../../src/auth/popup.js';
 import type { Credentials } from '../../src/client/credentials.js';
 import { isFxError } from '../../src/runtime/errors.js';
+import { fromUserClick } from '../user-click.js';
 import { REDIRECT_DONE, saveTestConfig, type RedirectDone } from './fixtures/test-config.js';
 
 interface TestService {
@@ -71,10 +72,21 @@ afterEach(async () => {
 });
 
 describe('sign-in in the browser, end to end', () => {
+  it('signedInNow: unknown before the store was read, then what it last read or wrote, without awaiting', async () => {
+    const auth = createBrowserSignIn(config);
+    expect(auth.signedInNow).to.equal(undefined);
+    expect(await auth.signedIn()).to.equal(false);
+    expect(auth.signedInNow).to.equal(false);
+    await fromUserClick(() => auth.signInWithPopup());
+    expect(auth.signedInNow).to.equal(true);
+    await auth.signOut();
+    expect(auth.signedInNow).to.equal(false);
+  });
+
   it('popup: the window opens, the server signs in and redirects, the redirect page posts back; /v3 takes the token', async () => {
     const auth = createBrowserSignIn(config);
     // Polling slower than the test: only the redirect page's message can finish the sign-in.
-    const tokens = await auth.signInWithPopup({ pollMs: 60_000 });
+    const tokens = await fromUserClick(() => auth.signInWithPopup({ pollMs: 60_000 }));
     const credentials: Credentials = auth;
     expect(await credentials.authorization()).to.equal(`Bearer ${tokens.accessToken}`);
     expect(await accountStatus(await auth.authorization())).to.equal(200);
@@ -90,7 +102,7 @@ describe('sign-in in the browser, end to end', () => {
         resolve(event.data);
       });
     });
-    const tab = window.open('/test/auth/fixtures/start-redirect.html', 'fx-test-redirect');
+    const tab = await fromUserClick(() => window.open('/test/auth/fixtures/start-redirect.html', 'fx-test-redirect'));
     try {
       const result = await done;
       expect(result.code).to.equal(undefined);
@@ -110,7 +122,7 @@ describe('sign-in in the browser, end to end', () => {
     const counter = countingFetch();
     const tab1 = createBrowserSignIn({ ...config, fetch: counter.fetch });
     const tab2 = createBrowserSignIn({ ...config, fetch: counter.fetch });
-    const tokens = await tab1.signInWithPopup();
+    const tokens = await fromUserClick(() => tab1.signInWithPopup());
     const rejected = `Bearer ${tokens.accessToken}`;
     const results = await Promise.all([
       ...Array.from({ length: 5 }, () => tab1.refresh(rejected)),
@@ -123,7 +135,7 @@ describe('sign-in in the browser, end to end', () => {
   });
 
   it('two frames of the origin (two tabs, each its own session object) refresh at once → one token request', async () => {
-    const tokens = await createBrowserSignIn(config).signInWithPopup();
+    const tokens = await fromUserClick(() => createBrowserSignIn(config).signInWithPopup());
     const frames = [0, 1].map(() =>
       Object.assign(document.createElement('iframe'), { src: '/test/auth/fixtures/refresh-tab.html' }),
     );
@@ -156,7 +168,7 @@ describe('sign-in in the browser, end to end', () => {
   it('an expired access token is refreshed before a request', async () => {
     const counter = countingFetch();
     const auth = createBrowserSignIn({ ...config, fetch: counter.fetch });
-    const tokens = await auth.signInWithPopup();
+    const tokens = await fromUserClick(() => auth.signInWithPopup());
     const store = await openBrowserStore();
     await store.set(StoreKey.session('fx-browser', service.issuer), { ...tokens, expiresAt: Date.now() - 1 });
     const header = await auth.authorization();
@@ -181,6 +193,22 @@ describe('the popup, checked', () => {
   it('blocked (window.open gives null) → auth_popup_blocked', async () => {
     window.open = () => null;
     await expectCode(createBrowserSignIn(config).signInWithPopup(), AuthErrorCode.popupBlocked);
+  });
+
+  it('a window opened beforehand (openPopup) is the one used; a blocked one (null) is auth_popup_blocked at once', async () => {
+    const auth = createBrowserSignIn(config);
+    let opens = 0;
+    window.open = () => (opens++, null);
+    expect(auth.openPopup()).to.equal(null);
+    await expectCode(auth.signInWithPopup({ window: null }), AuthErrorCode.popupBlocked);
+    expect(opens, 'not opened a second time').to.equal(1);
+    const popup = { closed: false, location: { href: 'about:blank' }, close: () => (popup.closed = true) };
+    const signingIn = auth.signInWithPopup({ window: popup as unknown as Window, pollMs: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(popup.location.href, 'sent to the sign-in server').to.match(/^http/);
+    popup.closed = true;
+    await expectCode(signingIn, AuthErrorCode.popupClosed);
+    expect(opens).to.equal(1);
   });
 
   it('closed before the sign-in finished → auth_popup_closed; a look-alike message from another window is ignored', async () => {
@@ -229,7 +257,7 @@ describe('credential stores in the browser', () => {
       store = await openBrowserStore();
       expect(store.kind).to.equal('memory');
       const auth = new BrowserSignIn({ ...config, store });
-      await auth.signInWithPopup();
+      await fromUserClick(() => auth.signInWithPopup());
       expect(await auth.signedIn()).to.equal(true);
     } finally {
       IDBFactory.prototype.open = realOpen;

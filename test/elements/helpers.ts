@@ -206,13 +206,14 @@ export async function screenshot(rect: {
     width: Math.round(rect.width),
     height: Math.round(rect.height),
   };
-  const base64 = await executeServerCommand<string, typeof clip>('fx-screenshot', clip);
-  if (typeof base64 !== 'string') throw new Error('the fx-screenshot command is not installed');
-  const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const shot = await executeServerCommand<{ base64: string; x: number; y: number }, typeof clip>('fx-screenshot', clip);
+  if (typeof shot?.base64 !== 'string') throw new Error('the fx-screenshot command is not installed');
+  const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${shot.base64}`)).blob());
+  // The PNG may show more than the clip (a WebDriver screenshot is the viewport): draw the clip's part only.
+  const canvas = new OffscreenCanvas(clip.width, clip.height);
   const context = canvas.getContext('2d')!;
-  context.drawImage(bitmap, 0, 0);
-  const { data, width } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+  context.drawImage(bitmap, shot.x - clip.x, shot.y - clip.y);
+  const { data, width } = context.getImageData(0, 0, clip.width, clip.height);
   return (x, y) => {
     const at = (Math.round(y) * width + Math.round(x)) * 4;
     return [data[at]!, data[at + 1]!, data[at + 2]!, data[at + 3]!];

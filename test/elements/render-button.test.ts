@@ -1,69 +1,27 @@
 // <fx-render-button> end to end in real browsers: it signs in through the real authorization server (a popup,
 // signing in as `wtr` without a form), zips the embed's files, renders on the real service (FFmpeg test renderer)
 // and offers the video. Its own service: the sign-in tests clear their session in this origin's store.
-import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import '../../src/elements/define.js';
-import '../../src/elements/define-render-button.js';
+import { expect } from '@open-wc/testing';
 import { createBrowserSignIn } from '../../src/auth/sign-in.js';
 import { cloudRender } from '../../src/client/cloud-render.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import type { FxRenderButton, FxRenderedDetail } from '../../src/elements/fx-render-button.js';
-import { saveTestConfig } from '../auth/fixtures/test-config.js';
+import type { FxRenderedDetail } from '../../src/elements/fx-render-button.js';
 import { waitFor } from './helpers.js';
-
-interface TestService {
-  url: string;
-  issuer: string;
-  redirectUris: string[];
-}
+import { fromUserClick, userClick } from '../user-click.js';
+import {
+  outcome,
+  setup as setupWith,
+  startService,
+  type ButtonAttributes,
+  type TestService,
+} from './render-button-helpers.js';
 
 let service: TestService;
 
 before(async () => {
-  service = (await executeServerCommand<TestService, { origin: string; name: string }>('fx-oauth-service', {
-    origin: location.origin,
-    name: 'render-button',
-  }))!;
-  // The redirect page reads its settings from here (test/auth/fixtures/signed-in.html).
-  saveTestConfig({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
+  service = await startService('render-button');
 });
 
-async function setup(attributes: Partial<Record<'for' | 'format' | 'fps' | 'poll-interval', string>> = {}) {
-  const root = await fixture<HTMLDivElement>(html`
-    <div>
-      <fx-composition
-        id="preview"
-        src="/test/fixtures/basic/index.html"
-        .variables=${{ title: 'Rendered' }}
-      ></fx-composition>
-      <fx-render-button
-        for=${attributes.for ?? 'preview'}
-        format=${attributes.format ?? 'mp4'}
-        fps=${attributes.fps ?? '10'}
-        poll-interval=${ifDefined(attributes['poll-interval'])}
-        service=${service.url}
-        issuer=${service.issuer}
-        redirect-uri=${service.redirectUris[0]!}
-      ></fx-render-button>
-    </div>
-  `);
-  const composition = root.querySelector<FxComposition>('fx-composition')!;
-  const button = root.querySelector<FxRenderButton>('fx-render-button')!;
-  await waitFor(() => composition.ready, 'the composition is ready');
-  return {
-    composition,
-    button,
-    part: (name: string) => button.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`),
-  };
-}
-
-const outcome = (button: FxRenderButton) =>
-  new Promise<CustomEvent>((resolve) => {
-    button.addEventListener('rendered', resolve, { once: true });
-    button.addEventListener('error', resolve, { once: true });
-  });
+const setup = (attributes: ButtonAttributes = {}) => setupWith(service, attributes);
 
 describe('<fx-render-button>', () => {
   it('signs in, renders the composition with its current variables, and offers the video', async function () {
@@ -72,7 +30,7 @@ describe('<fx-render-button>', () => {
     const stages: string[] = [];
     button.addEventListener('renderprogress', (event) => stages.push(event.detail.stage));
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     await waitFor(() => part('status')?.textContent?.trim(), 'a status while rendering');
     expect(part('button')!.hasAttribute('disabled')).to.equal(true);
     const event = await ended;
@@ -98,7 +56,7 @@ describe('<fx-render-button>', () => {
       if (event.detail.stage === 'queued') part('cancel')!.click();
     });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     const event = await ended;
     expect(event.type).to.equal('error');
     expect(event.detail.code).to.equal('aborted');
@@ -116,7 +74,7 @@ describe('<fx-render-button>', () => {
       if (event.detail.stage === 'queued' || event.detail.stage === 'rendering') reports++;
     });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     expect((await ended).type).to.equal('rendered');
     expect(reports - 1, 'looks at the record').to.be.greaterThan(2);
   });
@@ -124,7 +82,7 @@ describe('<fx-render-button>', () => {
   it('refuses bad settings before anything is sent, with the service’s code', async () => {
     const { button, part } = await setup({ format: 'gif' });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     const event = await ended;
     expect(event.detail.code).to.equal('parameter_invalid');
     expect(part('error')!.getAttribute('role')).to.equal('alert');
@@ -138,7 +96,7 @@ describe('<fx-render-button>', () => {
     window.open = (...args: Parameters<typeof window.open>) => (opened.push(args), null);
     try {
       const ended = outcome(button);
-      part('button')!.click();
+      await userClick(part('button')!);
       expect((await ended).detail.code).to.equal('client_option_invalid');
       expect(opened).to.deep.equal([]);
     } finally {
@@ -149,7 +107,7 @@ describe('<fx-render-button>', () => {
   it('names what is missing when `for` points at nothing', async () => {
     const { button, part } = await setup({ for: 'nowhere' });
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     expect((await ended).detail.code).to.equal('render_button_composition_not_found');
   });
 
@@ -159,7 +117,7 @@ describe('<fx-render-button>', () => {
     const listen = () => (bubbled = true);
     document.addEventListener('error', listen);
     const ended = outcome(button);
-    part('button')!.click();
+    await userClick(part('button')!);
     await ended;
     document.removeEventListener('error', listen);
     expect(bubbled).to.equal(false);
@@ -173,7 +131,7 @@ describe('<fx-render-button>', () => {
       this.timeout(60_000);
       const { composition } = await setup();
       const session = createBrowserSignIn({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
-      if (!(await session.signedIn())) await session.signInWithPopup();
+      if (!(await session.signedIn())) await fromUserClick(() => session.signInWithPopup());
       const { render, video } = await cloudRender(
         { embed: composition },
         { baseUrl: service.url, credentials: session, format, fps: 10, pollInterval: 100 },

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { isWebKit, WebKitLacks } from '../browsers.js';
 import type { FxErrorDetail } from '../../src/elements/events.js';
 import { mount, nextEvent, probe, recordEvents, sleep, whenReady } from './helpers.js';
 
@@ -91,7 +92,7 @@ describe('<fx-composition> failing to load', () => {
     const el = mount({}, { srcdoc });
     const { detail } = await nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
     expect(detail.code).to.equal('script_error');
-    expect(detail.message).to.include('boom');
+    expect(detail.message, WebKitLacks.scriptErrorMessage).to.include(isWebKit ? 'Script error.' : 'boom');
   });
 
   it('an unhandled promise rejection in a composition reaches the host as error "script_error"', async () => {

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { isWebKit, itUnlessWebKit } from '../browsers.js';
 import { sendKeys } from '@web/test-runner-commands';
 import type { DeclarationsChangeDetail, FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
@@ -181,23 +182,27 @@ describe('<fx-variables-panel> declarations', () => {
     expect(ids(panel)).to.not.include('extra');
   });
 
-  it('undoes with Ctrl+Z and redoes with Shift+Ctrl+Z (and Cmd), but leaves text fields their own undo', async () => {
-    const { panel } = await mountPair();
-    panel.setDeclarations(panel.declarations.slice(1));
-    await panel.updateComplete;
-    partOf<HTMLButtonElement>(panel, 'copy-json').focus();
-    await chord(['Control'], 'z');
-    expect(ids(panel)[0]).to.equal('title');
-    await chord(['Control', 'Shift'], 'z');
-    expect(ids(panel)[0]).to.equal('size');
-    await chord(['Meta'], 'z');
-    expect(ids(panel)[0]).to.equal('title');
-    await panel.updateComplete;
-    inField(panel, 'title').focus();
-    await chord(['Control', 'Shift'], 'z');
-    expect(ids(panel)[0], 'no redo from inside a text field').to.equal('title');
-    expect(panel.canRedo).to.equal(true);
-  });
+  itUnlessWebKit(
+    'heldKeys',
+    'undoes with Ctrl+Z and redoes with Shift+Ctrl+Z (and Cmd), but leaves text fields their own undo',
+    async () => {
+      const { panel } = await mountPair();
+      panel.setDeclarations(panel.declarations.slice(1));
+      await panel.updateComplete;
+      partOf<HTMLButtonElement>(panel, 'copy-json').focus();
+      await chord(['Control'], 'z');
+      expect(ids(panel)[0]).to.equal('title');
+      await chord(['Control', 'Shift'], 'z');
+      expect(ids(panel)[0]).to.equal('size');
+      await chord(['Meta'], 'z');
+      expect(ids(panel)[0]).to.equal('title');
+      await panel.updateComplete;
+      inField(panel, 'title').focus();
+      await chord(['Control', 'Shift'], 'z');
+      expect(ids(panel)[0], 'no redo from inside a text field').to.equal('title');
+      expect(panel.canRedo).to.equal(true);
+    },
+  );
 
   it('setDeclarations returns the html and refuses invalid lists with declarations_invalid', async () => {
     const { panel } = await mountPair();
@@ -280,7 +285,8 @@ describe('<fx-variables-panel> hostile input', () => {
       expect(composition.variables).to.deep.include({ [HOSTILE_ID]: '<img src=x onerror=alert(1)>' });
       expect(Object.hasOwn(composition.variables, 'size'), 'an unreadable number writes nothing').to.equal(false);
       expect(panel.shadowRoot!.querySelector('img')).to.equal(null);
-      expect(partOf(panel, 'counter').textContent!.trim()).to.equal('1000000 / 10');
+      // WebKit cuts a text field's value at 524288 characters (its input length limit).
+      expect(partOf(panel, 'counter').textContent!.trim()).to.equal(`${isWebKit ? 524_288 : 1_000_000} / 10`);
       // Declaring, editing and removing the hostile id round-trips through the html.
       const change = nextChange(panel);
       inField<HTMLButtonElement>(panel, HOSTILE_ID, '[part~="remove"]').click();
@@ -296,7 +302,7 @@ describe('<fx-variables-panel> hostile input', () => {
     expect(uncaught.errors).to.deep.equal([]);
   });
 
-  it('variables the composition refuses show as an issue, not an exception', async () => {
+  itUnlessWebKit('longText', 'variables the composition refuses show as an issue, not an exception', async () => {
     const { composition, panel } = await mountPair();
     const uncaught = watchUncaught();
     typeInto(inField(panel, 'title'), 'x'.repeat(33 * 1024 * 1024));

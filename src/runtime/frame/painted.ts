@@ -8,12 +8,20 @@
  * and two frames on time say the compositor caught up (one was not enough in 2 of 10 first seeks of code-scroll).
  */
 
-/** A frame this late after the last (two display frames at 60 Hz, one at 30) was held back by raster. */
+import { FramePace } from './frame-pace.js';
+
+/**
+ * A frame this late after the last was held back by raster: two display frames at 60 Hz, one at 30 — or, on a page
+ * whose frames come slower, {@link LATE_FACTOR} of its usual interval (frame-pace.ts): a fixed bound would call every
+ * frame of a slow page late and make each seek wait out {@link MAX_SETTLE_MS}.
+ */
 const LATE_FRAME_MS = 40;
+const LATE_FACTOR = 1.5;
 /** Frames in a row that must come on time after a paint (see above). */
 const ON_TIME_FRAMES = 2;
-/** A composition whose own work makes every frame late still answers. */
+/** A composition whose own work makes frames late at random still answers: after this long, or this many frames. */
 const MAX_SETTLE_MS = 1000;
+const MAX_SETTLE_FRAMES = 6;
 /** A seek this soon after the last answer is part of a scrub. */
 export const SCRUB_GAP_MS = 100;
 /** A main-thread paint longer than this rasterises long too: a frame on time follows it even when raster kept up. */
@@ -30,6 +38,7 @@ const SLOW_PAINT_MS = 8;
 export class PaintSettler {
   #keepsUp = false;
   #answeredAt = -Infinity;
+  readonly #pace = new FramePace();
 
   /**
    * Whether a seek arriving now is part of a scrub (an answer went out in the last {@link SCRUB_GAP_MS}). Asked on
@@ -42,8 +51,8 @@ export class PaintSettler {
   /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
   async afterSettledPaint(scrubbing = this.partOfScrub()): Promise<void> {
     const paintMs = await afterNextPaint();
-    if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES);
-    else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1);
+    if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES, this.#pace);
+    else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1, this.#pace);
     this.#answeredAt = performance.now();
   }
 
@@ -54,19 +63,25 @@ export class PaintSettler {
 }
 
 /**
- * Waits for `count` animation frames in a row on time; true when none came late (nothing lagged). A hidden document
- * gets no frames and composites nothing: true at once; false when the frames never caught up.
+ * Waits for `count` animation frames in a row on time (by the page's own `pace`, which it updates); true when none
+ * came late (nothing lagged). A hidden document gets no frames and composites nothing: true at once; false when the
+ * frames never caught up.
  */
-async function untilFramesOnTime(count: number): Promise<boolean> {
+async function untilFramesOnTime(count: number, pace: FramePace): Promise<boolean> {
   if (document.visibilityState === 'hidden') return true;
   const started = performance.now();
-  let [last, onTime, late] = [started, 0, false];
+  // The first frame's interval is counted from the paint, not from a frame: it says nothing of the pace.
+  let [last, fromFrame, onTime, late] = [started, false, 0, false];
   while (onTime < count) {
-    const at = await nextFrame(started + MAX_SETTLE_MS - performance.now());
+    // Before this frame's interval is added: a first lagging frame must not set the pace it is judged by.
+    const usual = pace.usualMs ?? 0;
+    const giveUpAt = started + Math.max(MAX_SETTLE_MS, MAX_SETTLE_FRAMES * usual);
+    const at = await nextFrame(giveUpAt - performance.now());
     if (at === undefined) return false;
-    if (at - last <= LATE_FRAME_MS) onTime++;
+    if (fromFrame) pace.add(at - last);
+    if (at - last <= Math.max(LATE_FRAME_MS, LATE_FACTOR * usual)) onTime++;
     else [onTime, late] = [0, true];
-    last = at;
+    [last, fromFrame] = [at, true];
   }
   return !late;
 }

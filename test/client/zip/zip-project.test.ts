@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { itUnlessWebKit } from '../../browsers.js';
 import { unzipSync } from 'fflate';
 import { zipProject, type ProjectEntry, type ZipProgress } from '../../../src/client/zip/index.js';
 import { isFxError } from '../../../src/runtime/errors.js';
@@ -128,7 +129,7 @@ describe('zipProject', () => {
     expect(opened).to.deep.equal(['/project', '/project/parts']);
   });
 
-  it('reads a File System Access directory handle (OPFS)', async () => {
+  itUnlessWebKit('opfs', 'reads a File System Access directory handle (OPFS)', async () => {
     const root = await navigator.storage.getDirectory();
     const folder = await root.getDirectoryHandle('fx-zip-test', { create: true });
     try {
