@@ -3,9 +3,8 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
-import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { OutputEvent } from './output.js';
-import { readEntry } from './variables.js';
+import { ENTRY_FLAGS, readEntry } from './variables.js';
 
 export const command: Command = {
   name: 'types',
@@ -14,12 +13,7 @@ export const command: Command = {
   args: '[file or project folder]',
   positionals: { min: 0, max: 1 },
   flags: {
-    composition: {
-      type: 'string',
-      short: 'c',
-      value: '<file>',
-      description: `entry HTML file when given a project folder (default ${DEFAULT_COMPOSITION})`,
-    },
+    ...ENTRY_FLAGS,
     name: {
       type: 'string',
       value: '<Name>',

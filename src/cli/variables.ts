@@ -22,6 +22,16 @@ export async function variablesOf(context: CommandContext): Promise<Record<strin
   return parseObject(await readText(file), `--variables-file ${file}`);
 }
 
+/** `-c`, for the commands that read one entry of a project folder (`fx metadata`, `fx types`). */
+export const ENTRY_FLAGS = {
+  composition: {
+    type: 'string',
+    short: 'c',
+    value: '<file>',
+    description: `entry HTML file when given a project folder (default ${DEFAULT_COMPOSITION})`,
+  },
+} as const;
+
 /**
  * The entry HTML a command reads: `target` itself, or, when it is a project folder, its `composition` (default
  * `index.html`), as `fx lint` and `fx render` take a folder.
