@@ -157,12 +157,13 @@ test('the batch box refuses a bad row before any request, then renders a 2-row b
   const check = page.locator('.batch-check');
   const start = page.locator('button[name="start"]');
 
-  // Row 1 has two errors: listed with the client's codes; the button is off, and a submit anyway sends nothing.
+  // Row 1 has two errors: listed with the client's codes and the CSV line they are on; the button is off, and a
+  // submit anyway sends nothing.
   await rows.fill('name,stat,theme\nGrace,92,sunrise\nAlan,abc,purple\n');
   await assert.doesNotReject(check.getByText('batch_rows_refused').waitFor());
   assert.deepEqual(await check.locator('li').allInnerTexts(), [
-    'row 1: type-mismatch variable "stat" is declared as number and expects a finite number, got "abc"',
-    'row 1: enum-out-of-range variable "theme" must be one of "night", "sunrise", "mint", got "purple"',
+    'row 1: type-mismatch variable "stat" is declared as number and expects a finite number, got "abc" (CSV line 3)',
+    'row 1: enum-out-of-range variable "theme" must be one of "night", "sunrise", "mint", got "purple" (CSV line 3)',
   ]);
   assert.equal(await rows.getAttribute('aria-invalid'), 'true');
   assert.equal(await start.isDisabled(), true);

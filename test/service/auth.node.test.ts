@@ -164,7 +164,8 @@ describe('admin command', () => {
   test('an unknown command prints the usage and exits 2', async () => {
     await assert.rejects(
       admin('explode'),
-      (error: { code: number; stderr: string }) => error.code === 2 && /usage:/.test(error.stderr),
+      (error: { code: number; stderr: string }) =>
+        error.code === 2 && /^unknown command "explode"\n\nUsage: fx-service-admin/.test(error.stderr),
     );
   });
 });
