@@ -1,5 +1,5 @@
 /** `fx lint [dir]`: `lintComposition` over every HTML file of the project (the upload's ignore set applies). */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path, { dirname, join, resolve } from 'node:path';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
 import { lintComposition } from '../runtime/lint.js';
@@ -12,7 +12,7 @@ import { readText } from './variables.js';
 export const command: Command = {
   name: 'lint',
   summary:
-    'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media. Errors exit non-zero.',
+    'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media, files it names that the project lacks. Errors exit non-zero.',
   args: '[dir]',
   positionals: { min: 0, max: 1 },
   run,
@@ -29,6 +29,11 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
     .filter((file) => /\.html?$/i.test(file.path))
     .sort((a, b) => a.path.localeCompare(b.path));
   const root = resolve(directory);
+  // What the local render serves: the folder as it is on disk (the upload's ignore set is the dry-run's business).
+  const hasFile = (path: string) => {
+    const target = resolve(root, path);
+    return isInsideFolder(root, target) && existsSync(target) && statSync(target).isFile();
+  };
   const linted: LintedFile[] = [];
   for (const file of files) {
     const html = await readText(join(directory, file.path));
@@ -41,7 +46,7 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
         return undefined;
       }
     };
-    linted.push({ file: file.path, findings: lintComposition(html, { readSource }) });
+    linted.push({ file: file.path, findings: lintComposition(html, { readSource, hasFile, file: file.path }) });
   }
   return linted;
 }
