@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path, { dirname, join, resolve } from 'node:path';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
-import { lintComposition } from '../runtime/lint.js';
+import { LintCode, lintComposition } from '../runtime/lint.js';
 import type { Issue } from '../runtime/issues.js';
 import type { Command, CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -60,6 +60,16 @@ export function isInsideFolder(root: string, target: string, paths: path.Platfor
   return relative !== '' && relative !== '..' && !relative.startsWith(`..${paths.sep}`) && !paths.isAbsolute(relative);
 }
 
+/** `linted` with `project_file_missing` errors as warnings: for a render told `--allow-missing-files`. */
+export function toleratingMissingFiles(linted: readonly LintedFile[]): LintedFile[] {
+  return linted.map(({ file, findings }) => ({
+    file,
+    findings: findings.map((finding) =>
+      finding.code === LintCode.projectFileMissing ? { ...finding, severity: 'warning' as const } : finding,
+    ),
+  }));
+}
+
 /** Prints findings; throws `cli_lint_failed` when any is an error. The summary is the result of `fx lint`, a note otherwise. */
 export function reportLint(out: Output, linted: readonly LintedFile[], asResult = true): void {
   for (const { file, findings } of linted) {
@@ -75,10 +85,13 @@ export function reportLint(out: Output, linted: readonly LintedFile[], asResult 
   );
   const warnings = linted.reduce((sum, { findings }) => sum + findings.length, 0) - errors;
   if (asResult) out.event(OutputEvent.result, { files: linted.length, errors, warnings });
+  const missing = linted.some(({ findings }) =>
+    findings.some((finding) => finding.code === LintCode.projectFileMissing && finding.severity === 'error'),
+  );
   if (errors > 0)
     throw cliError(
       CliErrorCode.lintFailed,
-      `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`,
+      `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)${missing ? '; add the missing files, or render anyway with "fx render --allow-missing-files"' : ''}`,
     );
   const summary = `${linted.length} file(s) checked: no errors, ${warnings} warning(s)`;
   if (asResult) out.line(summary);
