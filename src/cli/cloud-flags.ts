@@ -29,7 +29,8 @@ export const CLOUD_RENDER_FLAGS: Flags = {
   },
   'dry-run': {
     type: 'boolean',
-    description: 'list the files that would be uploaded, their sizes and total; send nothing',
+    description:
+      'list the files that would be uploaded, their sizes and total, and files the compositions name that it lacks; send nothing',
   },
 };
 

@@ -15,6 +15,9 @@ import { downloadToFile } from './download-file.js';
 import { OutputEvent, type Output } from './output.js';
 import { fillOutputPath, Placeholder } from './output-path.js';
 import { variablesOf } from './variables.js';
+import { missingFromUpload } from './upload-files.js';
+import { CompileIssueCode } from '../runtime/compile-codes.js';
+import { FxError } from '../runtime/errors.js';
 
 export const command: Command = {
   name: 'cloud render',
@@ -153,6 +156,18 @@ async function dryRun(out: Output, directory: string, remote: string | undefined
   const width = Math.max(0, ...sizes.map((file) => file.path.length));
   for (const file of sizes) out.line(`${file.path.padEnd(width)}  ${formatBytes(file.bytes).padStart(10)}`);
   out.line(`${sizes.length} file(s), ${formatBytes(total)} before compression; nothing was sent`);
+  const missing = await missingFromUpload(files);
+  for (const { file, issue } of missing) {
+    out.event(OutputEvent.warning, { file, ...issue });
+    out.note(`${file}: ${out.style('red', 'error')} ${issue.code}: ${issue.message}`);
+  }
+  if (missing.length > 0) {
+    throw new FxError(
+      CompileIssueCode.fileMissing,
+      `${missing.length} place(s) name files the upload would not hold; the service would refuse the render. First: ${missing[0]!.issue.message}`,
+      { issues: missing.map(({ issue }) => issue) },
+    );
+  }
 }
 
 export function formatBytes(bytes: number): string {

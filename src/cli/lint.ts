@@ -1,8 +1,8 @@
 /** `fx lint [dir]`: `lintComposition` over every HTML file of the project (the upload's ignore set applies). */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path, { dirname, join, resolve } from 'node:path';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
-import { lintComposition } from '../runtime/lint.js';
+import { LintCode, lintComposition } from '../runtime/lint.js';
 import type { Issue } from '../runtime/issues.js';
 import type { Command, CommandContext } from './command.js';
 import { cliError, CliErrorCode } from './errors.js';
@@ -12,7 +12,7 @@ import { readText } from './variables.js';
 export const command: Command = {
   name: 'lint',
   summary:
-    'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media. Errors exit non-zero.',
+    'Checks every composition file (*.html) of a project: declarations, defaults, bindings, unsafe media, files it names that the project lacks. Errors exit non-zero.',
   args: '[dir]',
   positionals: { min: 0, max: 1 },
   run,
@@ -29,6 +29,11 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
     .filter((file) => /\.html?$/i.test(file.path))
     .sort((a, b) => a.path.localeCompare(b.path));
   const root = resolve(directory);
+  // What the local render serves: the folder as it is on disk (the upload's ignore set is the dry-run's business).
+  const hasFile = (path: string) => {
+    const target = resolve(root, path);
+    return isInsideFolder(root, target) && existsSync(target) && statSync(target).isFile();
+  };
   const linted: LintedFile[] = [];
   for (const file of files) {
     const html = await readText(join(directory, file.path));
@@ -41,7 +46,7 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
         return undefined;
       }
     };
-    linted.push({ file: file.path, findings: lintComposition(html, { readSource }) });
+    linted.push({ file: file.path, findings: lintComposition(html, { readSource, hasFile, file: file.path }) });
   }
   return linted;
 }
@@ -53,6 +58,16 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
 export function isInsideFolder(root: string, target: string, paths: path.PlatformPath = path): boolean {
   const relative = paths.relative(root, target);
   return relative !== '' && relative !== '..' && !relative.startsWith(`..${paths.sep}`) && !paths.isAbsolute(relative);
+}
+
+/** `linted` with `project_file_missing` errors as warnings: for a render told `--allow-missing-files`. */
+export function toleratingMissingFiles(linted: readonly LintedFile[]): LintedFile[] {
+  return linted.map(({ file, findings }) => ({
+    file,
+    findings: findings.map((finding) =>
+      finding.code === LintCode.projectFileMissing ? { ...finding, severity: 'warning' as const } : finding,
+    ),
+  }));
 }
 
 /** Prints findings; throws `cli_lint_failed` when any is an error. The summary is the result of `fx lint`, a note otherwise. */
@@ -70,10 +85,13 @@ export function reportLint(out: Output, linted: readonly LintedFile[], asResult 
   );
   const warnings = linted.reduce((sum, { findings }) => sum + findings.length, 0) - errors;
   if (asResult) out.event(OutputEvent.result, { files: linted.length, errors, warnings });
+  const missing = linted.some(({ findings }) =>
+    findings.some((finding) => finding.code === LintCode.projectFileMissing && finding.severity === 'error'),
+  );
   if (errors > 0)
     throw cliError(
       CliErrorCode.lintFailed,
-      `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)`,
+      `${errors} lint error(s) and ${warnings} warning(s) in ${linted.length} file(s)${missing ? '; add the missing files, or render anyway with "fx render --allow-missing-files"' : ''}`,
     );
   const summary = `${linted.length} file(s) checked: no errors, ${warnings} warning(s)`;
   if (asResult) out.line(summary);

@@ -25,11 +25,19 @@ export const RENDER_FLAGS: Flags = {
     type: 'boolean',
     description: 'batch: skip rows manifest.json lists as completed (same values, settings and file)',
   },
+  'allow-missing-files': {
+    type: 'boolean',
+    description:
+      'render even when the composition names files the project lacks (project_file_missing); they show as missing',
+  },
 };
 
 export function renderSettings(
   context: CommandContext,
-): Pick<RenderOptions, 'fps' | 'format' | 'quality' | 'resolution' | 'aspectRatio' | 'concurrency'> {
+): Pick<
+  RenderOptions,
+  'fps' | 'format' | 'quality' | 'resolution' | 'aspectRatio' | 'concurrency' | 'allowMissingFiles'
+> {
   const workers = integerFlag('workers', context.values.workers, 1, MAX_CONCURRENCY);
   const { fps, format, quality, ...rest } = sharedRenderSettings(context.values);
   return {
@@ -38,5 +46,6 @@ export function renderSettings(
     quality: quality ?? RenderDefaults.quality,
     ...rest,
     ...(workers ? { concurrency: workers } : {}),
+    ...(context.values['allow-missing-files'] ? { allowMissingFiles: true } : {}),
   };
 }

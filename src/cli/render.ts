@@ -12,7 +12,7 @@ import type { VariableDeclaration } from '../runtime/declarations.js';
 import type { Issue } from '../runtime/issues.js';
 import { DEFAULT_COMPOSITION, ErrorCode } from '../wire/constants.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
-import { lintProject, reportLint } from './lint.js';
+import { lintProject, reportLint, toleratingMissingFiles } from './lint.js';
 import { OutputEvent, type Output } from './output.js';
 import { fillOutputPath } from './output-path.js';
 import { frameCounts } from './stage-timing.js';
@@ -49,7 +49,8 @@ async function run(context: CommandContext): Promise<number | void> {
   const variables = (await variablesOf(context)) ?? {};
   const strict = context.values['strict-variables'] === true;
   const metadata = extractCompositionMetadata(await readText(join(projectDir, composition)));
-  reportLint(out, await lintProject(projectDir), false);
+  const linted = await lintProject(projectDir);
+  reportLint(out, settings.allowMissingFiles ? toleratingMissingFiles(linted) : linted, false);
   const local: LocalRender = {
     base: { ...settings, projectDir, composition, signal: context.signal },
     declarations: metadata.variables,

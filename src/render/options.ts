@@ -61,6 +61,7 @@ export interface CheckedOptions {
   readonly maxFrames: number;
   readonly unsafeAllowPrivateNetwork: boolean;
   readonly allowCompositionReadsUnder: readonly string[];
+  readonly allowMissingFiles: boolean;
 }
 
 const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
@@ -134,6 +135,9 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
   const unsafeAllowPrivateNetwork = options.unsafeAllowPrivateNetwork ?? false;
   if (typeof unsafeAllowPrivateNetwork !== 'boolean')
     throw invalid(`"unsafeAllowPrivateNetwork" must be true or false, got ${quoted(unsafeAllowPrivateNetwork)}`);
+  const allowMissingFiles = options.allowMissingFiles ?? false;
+  if (typeof allowMissingFiles !== 'boolean')
+    throw invalid(`"allowMissingFiles" must be true or false, got ${quoted(allowMissingFiles)}`);
   if (resolution === '4k' && ALPHA_FORMATS.has(format)) {
     throw renderError(
       RenderErrorCode.resolutionFormatUnsupported,
@@ -162,6 +166,7 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
     maxFrames,
     unsafeAllowPrivateNetwork,
     allowCompositionReadsUnder,
+    allowMissingFiles,
   };
 }
 

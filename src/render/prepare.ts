@@ -3,7 +3,10 @@ import type { CaptureWorker, LoadedComposition, WorkerSettings } from './capture
 import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';
+import { CompileIssueCode } from '../runtime/compile-codes.js';
+import { FxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
+import { renderBlockers } from '../runtime/missing-files.js';
 import { DurationSource } from '../runtime/timeline-duration.js';
 import type { ProjectServer } from './project-server.js';
 import type { WorkerPool } from './worker-pool.js';
@@ -44,6 +47,7 @@ export async function prepareWorkers(
     variables: checked.variables,
     allowCompositionReadsUnder: checked.allowCompositionReadsUnder,
   });
+  refuseBlockers(compiled.issues, checked.allowMissingFiles);
   const fromTimeline = compiled.duration === undefined && compiled.durationSource === DurationSource.timeline;
   if (!fromTimeline && !(compiled.duration! > 0)) {
     throw renderError(
@@ -79,6 +83,22 @@ export async function prepareWorkers(
     for (const spare of workers.splice(frames)) await pool.close(spare);
   }
   return { compiled: { ...compiled, duration }, geometry, frames, workers, bindingIssues: loaded?.bindingIssues ?? [] };
+}
+
+/**
+ * Refuses, with the first one's code and all of them in `issues`, what would encode a broken picture without a
+ * word: files the project lacks (unless allowed), images the preview cannot show either.
+ */
+function refuseBlockers(issues: readonly Issue[], allowMissingFiles: boolean): void {
+  const blockers = renderBlockers(issues, allowMissingFiles);
+  if (blockers.length === 0) return;
+  const [first] = blockers;
+  const more = blockers.length > 1 ? ` (and ${blockers.length - 1} more)` : '';
+  const hint =
+    first!.code === CompileIssueCode.fileMissing
+      ? '; add the file, or render anyway with "allowMissingFiles" (fx render --allow-missing-files)'
+      : '';
+  throw new FxError(first!.code, `${first!.message}${more}${hint}`, { issues: blockers });
 }
 
 /** The duration the runtime measured from the registered timeline, or its typed reason for having none. */

@@ -37,6 +37,12 @@ export interface RenderOptions {
    * as `<fx-composition allowCompositionReadsUnder>` does in a page. Default: none, the project only.
    */
   readonly allowCompositionReadsUnder?: readonly string[];
+  /**
+   * Render even when the composition names files its project does not have (`project_file_missing`): they show
+   * as the browser shows a missing file (a broken image, nothing), and are listed in the result's `issues`.
+   * Default false: the render is refused with `project_file_missing` before a frame is captured.
+   */
+  readonly allowMissingFiles?: boolean;
   /** Where to write the video; the thumbnail goes next to it. */
   readonly outputPath: string;
   readonly signal?: AbortSignal;

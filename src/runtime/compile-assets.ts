@@ -6,6 +6,7 @@ import { absolutizeCssUrls, inlineFontFaces } from './compile-css.js';
 import { CompileIssueCode } from './compile-codes.js';
 import { loadFont, loadImage, loadText } from './compile-loader.js';
 import { FxError, isFxError } from './errors.js';
+import { issue, type Issue } from './issues.js';
 import { parseUrl } from './data.js';
 import {
   CLASSIC_SCRIPT_TYPES,
@@ -114,16 +115,31 @@ export async function inlineCorsImages(ctx: Context, doc: Document, base: string
         const data = await loadImage(ctx, url);
         if (ctx.documentBytes + data.length > ctx.limits.documentBytes) {
           throw new FxError(
-            CompileIssueCode.compiledTooLarge,
-            `the compiled document would pass ${ctx.limits.documentBytes} characters`,
+            CompileIssueCode.imageTooLarge,
+            `"${url}" would take the compiled document past ${ctx.limits.documentBytes} characters`,
           );
         }
         ctx.documentBytes += data.length;
         image.setAttribute('src', data);
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
-        if (isFxError(error)) reportLeftForTheFrame(ctx, error, [image.getAttribute('src')!]);
+        if (!isFxError(error)) return;
+        // compile-files.ts reports it with where it is named.
+        if (error.code === CompileIssueCode.fileMissing) return;
+        const src = image.getAttribute('src')!;
+        // The frame's opaque origin could load it only from a server that allows any origin: the preview would
+        // show a broken image where the render (same origin as the project) shows it. Refused in both instead.
+        if (error.code === CompileIssueCode.imageTooLarge) ctx.issues.push(imageTooLargeIssue(error.message, src));
+        else reportLeftForTheFrame(ctx, error, [src]);
       }
     }),
+  );
+}
+
+function imageTooLargeIssue(reason: string, src: string): Issue {
+  return issue(
+    CompileIssueCode.imageTooLarge,
+    ['img', 'crossorigin', src],
+    `<img crossorigin> "${src}" is too large to inline into the composition (${reason}); the frame cannot load it with CORS either. Make it smaller, or drop "crossorigin" if no script reads its pixels`,
   );
 }

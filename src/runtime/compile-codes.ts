@@ -14,6 +14,14 @@ export const CompileIssueCode = {
   subCycle: 'subcomposition_cycle',
   subTooDeep: 'subcomposition_too_deep',
   subTooLarge: 'subcomposition_too_large',
+  /** A file the composition names is not in its project (its server answered 404 or 410); see missing-files.ts. */
+  fileMissing: 'project_file_missing',
+  /** An `<img crossorigin>` past the size limits: the compiler cannot inline it and the frame cannot load it. */
+  imageTooLarge: 'image_too_large',
+  /** A font, stylesheet or script past the size limits (sub-compositions have their own code). */
+  fontTooLarge: 'font_too_large',
+  stylesheetTooLarge: 'stylesheet_too_large',
+  scriptTooLarge: 'script_too_large',
   /** More sub-composition instances than `limits.instances`: the hosts past it stay empty. */
   subTooMany: 'subcomposition_too_many',
   /** The compiled document would pass `limits.documentBytes`: the instance that crosses it stays empty. */

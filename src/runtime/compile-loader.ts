@@ -6,6 +6,17 @@ import { CompileIssueCode } from './compile-codes.js';
 import { checkFontBytes, checkType, type ReadRole, type ReadScope } from './compile-reads.js';
 import { blobToDataUrl, parseUrl } from './data.js';
 import { FxError } from './errors.js';
+import { isMissingStatus } from './missing-files.js';
+
+/** The code of a file past the size limits names its role: a large image is not a large sub-composition. */
+const TOO_LARGE: Readonly<Record<ReadRole, CompileIssueCode>> = {
+  entry: CompileIssueCode.tooLarge,
+  sub: CompileIssueCode.subTooLarge,
+  stylesheet: CompileIssueCode.stylesheetTooLarge,
+  script: CompileIssueCode.scriptTooLarge,
+  font: CompileIssueCode.fontTooLarge,
+  image: CompileIssueCode.imageTooLarge,
+};
 
 export interface CompileLimits {
   /** Deepest sub-composition nesting (default 8). */
@@ -79,10 +90,10 @@ function once<T>(loader: Loader, url: string, role: ReadRole, load: () => Promis
  * not read, is an {@link FxError}; nothing outside the scope is requested at all.
  */
 async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<Blob> {
-  const codes =
-    role === 'entry'
-      ? { missing: CompileIssueCode.entryNotFound, large: CompileIssueCode.tooLarge }
-      : { missing: CompileIssueCode.subNotFound, large: CompileIssueCode.subTooLarge };
+  const codes = {
+    missing: role === 'entry' ? CompileIssueCode.entryNotFound : CompileIssueCode.subNotFound,
+    large: TOO_LARGE[role],
+  };
   loader.scope.check(url, role);
   let response: Response;
   try {
@@ -94,8 +105,15 @@ async function fetchFile(loader: Loader, url: string, role: ReadRole): Promise<B
   try {
     // A redirect may lead out of the folders the composition may read.
     if (response.redirected && response.url) loader.scope.check(response.url, role);
-    if (!response.ok)
-      throw new FxError(codes.missing, `"${url}" answered HTTP ${response.status}`, { status: response.status });
+    if (!response.ok) {
+      // A file the project does not have is the one code every surface reports (missing-files.ts).
+      const gone = role !== 'entry' && isMissingStatus(response.status);
+      throw new FxError(
+        gone ? CompileIssueCode.fileMissing : codes.missing,
+        `"${url}" answered HTTP ${response.status}${gone ? ': the project has no such file' : ''}`,
+        { status: response.status },
+      );
+    }
     checkType(response, url, role);
     const declared = Number(response.headers.get('content-length') ?? 0);
     if (declared > loader.limits.fileBytes)

@@ -17,6 +17,7 @@ import { RUNTIME_FAILED_HANDLER } from './runtime-script.js';
 import { createElement, inertInRawText, liftTemplateRoot, type Context } from './compile-context.js';
 import { inlineCorsImages, inlineScripts, inlineStylesheets } from './compile-assets.js';
 import { inlineHosts } from './compile-instances.js';
+import { checkProjectFiles } from './compile-files.js';
 
 export { CompileIssueCode } from './compile-codes.js';
 export type { CompileLimits } from './compile-loader.js';
@@ -161,6 +162,7 @@ export async function compileComposition(
   await inlineHosts(ctx, root, documentBase, [baseUrl]);
   await inlineCorsImages(ctx, doc, documentBase);
   await scripts;
+  await checkProjectFiles(ctx, doc, documentBase, baseUrl);
 
   const config: FrameConfig = {
     version: 1,

@@ -10,6 +10,8 @@ import { BindingIssueCode, DeclarationIssueCode, ValueIssueCode, issue, describe
 import { metadataOf } from './metadata.js';
 import { isBindableSrcTag, isBindableTextTag, isSafeMediaUrl } from './safety.js';
 import { compositionOwner } from './scope.js';
+import { CompileIssueCode } from './compile-codes.js';
+import { missingFilesIn } from './missing-files.js';
 import { validateVariables } from './values.js';
 
 /** Codes lint adds to those of declarations and metadata. */
@@ -31,6 +33,7 @@ export const LintCode = {
   assetUrlRootRelative: 'asset_url_root_relative',
   /** Longer than the default render limits (`RENDER_LIMITS`): the renderer and the service would refuse it. */
   durationOverRenderLimit: 'duration_over_render_limit',
+  projectFileMissing: CompileIssueCode.fileMissing,
 } as const;
 
 /** Attributes that load a file of the project. */
@@ -45,6 +48,13 @@ export interface LintOptions {
    * `undefined` when it is not available. Enables checking host `data-variable-values` against its declarations.
    */
   readonly readSource?: (path: string) => string | undefined;
+  /**
+   * Whether the project has the file at a path (from the project's root, `/`-separated). Enables
+   * `project_file_missing` for each place the composition names a file it does not have (see missing-files.ts).
+   */
+  readonly hasFile?: (path: string) => boolean;
+  /** The linted file's path in the project (default `index.html`): relative URLs resolve against it. */
+  readonly file?: string;
 }
 
 interface Scope {
@@ -123,6 +133,7 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
       ),
     );
   }
+  if (options.hasFile) findings.push(...missingFilesIn(html, options.file ?? 'index.html', options.hasFile));
   reportUnused(doc, scopes, findings);
   return placeDeclarationFailures(html, dedupe(findings));
 }

@@ -22,7 +22,7 @@ describe('<img crossorigin> of a project served without CORS', () => {
     expect(await probe(el, { ask: 'attribute', selector: '#plain', name: 'src' })).to.equal('pic.svg');
   });
 
-  it('leaves an image outside the read scope for the frame, and reports a missing one as a warning', async () => {
+  it('leaves an image outside the read scope for the frame, and reports a missing one as "project_file_missing"', async () => {
     const html = `<div data-composition-id="m" data-width="320" data-height="180" data-duration="1">
       <img crossorigin src="https://elsewhere.invalid/a.png"><img crossorigin src="missing.png"></div>`;
     const compiled = await compileComposition(
@@ -31,7 +31,9 @@ describe('<img crossorigin> of a project served without CORS', () => {
     );
     expect(compiled.html).to.include('src="https://elsewhere.invalid/a.png"');
     expect(compiled.html).to.include('src="missing.png"');
-    expect(compiled.issues.map((found) => [found.severity, found.path])).to.deep.equal([['warning', ['missing.png']]]);
+    expect(compiled.issues.map((found) => [found.code, found.severity, found.path])).to.deep.equal([
+      ['project_file_missing', 'error', ['crossorigin.html', '<img src>', 'missing.png']],
+    ]);
     expect(compiled.dependencies).to.include(new URL('/test/fixtures/no-cors/missing.png', location.href).href);
   });
 });

@@ -18,15 +18,15 @@ describe('<fx-composition> with a broken sub-composition', () => {
     const error = nextEvent<CustomEvent<FxErrorDetail>>(el, 'error');
     await whenReady(el);
     const { detail } = await error;
-    expect(detail.code).to.equal('subcomposition_not_found');
+    expect(detail.code).to.equal('project_file_missing');
     expect(detail.issues!.map((found) => [found.code, found.path])).to.deep.equal([
-      ['subcomposition_not_found', ['missing.html']],
+      ['project_file_missing', ['missing.html']],
       ['subcomposition_cycle', [fixtureUrl('loop.html'), fixtureUrl('loop.html')]],
     ]);
     expect(detail.message).to.include('missing.html');
     expect(seen).to.deep.equal(['error', 'loadedmetadata', 'ready']);
     expect(el.metadata!.issues.map((found) => found.code)).to.deep.equal([
-      'subcomposition_not_found',
+      'project_file_missing',
       'subcomposition_cycle',
     ]);
   });
@@ -47,7 +47,7 @@ describe('<fx-composition> with a broken sub-composition', () => {
     expect(await probe(el, { ask: 'text', selector: '#good .name' })).to.equal('Ada');
     expect(await probe(el, { ask: 'text', selector: '#loop .loop-content' })).to.equal('loop content');
     expect(await probe(el, { ask: 'attribute', selector: '#missing', name: 'data-fx-error' })).to.equal(
-      'subcomposition_not_found',
+      'project_file_missing',
     );
     expect(await probe(el, { ask: 'text', selector: '#missing' })).to.equal('');
     await el.play();

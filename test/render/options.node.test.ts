@@ -65,6 +65,11 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
   ],
   ['unsafeAllowPrivateNetwork 1', { unsafeAllowPrivateNetwork: 1 }, /"unsafeAllowPrivateNetwork"/],
   [
+    'allowMissingFiles as a string',
+    { allowMissingFiles: 'yes' },
+    /"allowMissingFiles" must be true or false, got "yes"/,
+  ],
+  [
     'allowCompositionReadsUnder a string',
     { allowCompositionReadsUnder: 'https://cdn.example/kit/' },
     /"allowCompositionReadsUnder" must be a list of http\(s\) folder URLs/,
@@ -115,6 +120,7 @@ test('accepts 4k with mp4 and fills defaults', () => {
       maxFrames: 36_000,
       unsafeAllowPrivateNetwork: false,
       allowCompositionReadsUnder: [],
+      allowMissingFiles: false,
     },
   );
   assert.equal(DEFAULT_CONCURRENCY, Math.min(2, availableParallelism()));

@@ -84,6 +84,8 @@ export interface LintCase {
   readonly html: string;
   /** Files `readSource` serves by path; an `Error` is thrown by the reader. No entry means no reader. */
   readonly sources?: Readonly<Record<string, string | Error>>;
+  /** The project's files (`hasFile` answers from them); the case is `index.html`. No entry means no `hasFile`. */
+  readonly files?: readonly string[];
   /** Every finding, as {@link describeFinding} writes it. Order does not matter. */
   readonly findings: readonly string[];
 }
@@ -113,6 +115,9 @@ function absent(
 
 const C = LintCode;
 const D = DECLARATIONS;
+const inProject = (testCase: LintCase, files: string[]): LintCase => ({ ...testCase, files });
+const fileMissing = (...path: string[]) => error(C.projectFileMissing, 'index.html', ...path);
+const NAMES_FILES = '<img src="img/logo.png" alt=""><video poster="p.png"></video>';
 
 export const lintCases: readonly LintCase[] = [
   // declarations: JSON and shape
@@ -688,6 +693,64 @@ export const lintCases: readonly LintCase[] = [
     fullDocument([], '', 'data-width="1920" data-height="1080" data-duration="600"'),
   ),
 
+  // files the project does not have
+  inProject(
+    reported(C.projectFileMissing, 'an image and a poster', fullDocument([], NAMES_FILES), [
+      fileMissing('<img src>', 'img/logo.png'),
+      fileMissing('<video poster>', 'p.png'),
+    ]),
+    [],
+  ),
+  inProject(
+    reported(
+      C.projectFileMissing,
+      'a srcset candidate, CSS url()s, a font and a <source>',
+      fullDocument(
+        [],
+        '<style>@font-face { font-family: F; src: url(f.woff2) } p { background: url("bg.png") }</style>' +
+          '<img src="a.png" srcset="a.png 1x, a@2x.png 2x" alt=""><audio><source src="s.mp3"></audio>',
+      ),
+      [
+        fileMissing('<img srcset>', 'a@2x.png'),
+        fileMissing('<style> url()', 'f.woff2'),
+        fileMissing('<style> url()', 'bg.png'),
+        fileMissing('<source src>', 's.mp3'),
+      ],
+    ),
+    ['a.png'],
+  ),
+  inProject(
+    reported(
+      C.projectFileMissing,
+      "an image variable's default and a sub-composition, inside a <template>",
+      templateFragment(
+        [image('logo')],
+        '<img data-var-src="logo" alt=""><div data-composition-src="parts/x.html"></div>',
+      ),
+      [
+        fileMissing('image variable "logo" default', 'logo.png'),
+        fileMissing('<div data-composition-src>', 'parts/x.html'),
+      ],
+    ),
+    [],
+  ),
+  inProject(absent(C.projectFileMissing, 'files the project has', fullDocument([], NAMES_FILES)), [
+    'img/logo.png',
+    'p.png',
+  ]),
+  inProject(
+    absent(
+      C.projectFileMissing,
+      'other hosts, data: URLs and links are not project files',
+      fullDocument(
+        [],
+        '<img src="https://cdn.example/a.png" alt=""><img src="data:image/png;base64,AA==" alt=""><a href="page.html">x</a>',
+      ),
+    ),
+    [],
+  ),
+  absent(C.projectFileMissing, 'without hasFile nothing is looked up', fullDocument([], NAMES_FILES)),
+
   // root attributes (from metadata)
   reported(
     rootAttributeInvalid,
@@ -905,8 +968,12 @@ export const hostileCases: readonly HostileCase[] = [
 ];
 
 /** Runs lint on a case the same way in both runners. */
-export function lintCase(testCase: Pick<LintCase, 'html' | 'sources'>): Issue[] {
-  const options: LintOptions = testCase.sources ? { readSource: readerOf(testCase.sources) } : {};
+export function lintCase(testCase: Pick<LintCase, 'html' | 'sources' | 'files'>): Issue[] {
+  const files = testCase.files ? new Set(testCase.files) : undefined;
+  const options: LintOptions = {
+    ...(testCase.sources ? { readSource: readerOf(testCase.sources) } : {}),
+    ...(files ? { hasFile: (path: string) => files.has(path) } : {}),
+  };
   return lintComposition(testCase.html, options);
 }
 

@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/service/db/sqlite.js';
 import { makeWorkDir, removeWorkDir } from '../../src/service/jobs/work-dir.js';
 import { isPrivateAddress } from '../../src/service/network-guard.js';
 import { renderError, RenderErrorCode } from '../../src/render/errors.js';
+import { FxError } from '../../src/runtime/errors.js';
 import { renderFailure } from '../../src/service/jobs/render-failure.js';
 import { creditsFor } from '../../src/service/renders/billing.js';
 import { checkCompositionLength } from '../../src/service/renders/project-check.js';
@@ -128,6 +129,27 @@ describe('renderFailure', () => {
       {
         code: 'composition_invalid',
         message: 'the entry composition could not be compiled; it needs an element with "data-composition-id"',
+      },
+    ],
+    [
+      'a missing file',
+      new FxError(
+        'project_file_missing',
+        '<img src> in "index.html" names "http://127.0.0.1:4242/s3cret/x.png", which…',
+      ),
+      {
+        code: 'project_file_missing',
+        message:
+          'a file the composition names is not in the project; "fx lint" or "fx cloud render --dry-run" lists which',
+      },
+    ],
+    [
+      'an image too large to inline',
+      new FxError('image_too_large', `"http://127.0.0.1:4242/s3cret/big.png" is 61865984 bytes`),
+      {
+        code: 'image_too_large',
+        message:
+          'an <img crossorigin> of the composition is larger than the compiler inlines (4 MiB); make it smaller, or drop "crossorigin"',
       },
     ],
     [

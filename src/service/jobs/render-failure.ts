@@ -13,6 +13,11 @@ const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
   [CompileIssueCode.entryInvalid]:
     'the entry composition could not be compiled; it needs an element with "data-composition-id"',
   [CompileIssueCode.tooLarge]: 'the composition and its files are larger than the compiler accepts',
+  // The renderer's message names the file by its URL on the render's project server: the log keeps it.
+  [CompileIssueCode.fileMissing]:
+    'a file the composition names is not in the project; "fx lint" or "fx cloud render --dry-run" lists which',
+  [CompileIssueCode.imageTooLarge]:
+    'an <img crossorigin> of the composition is larger than the compiler inlines (4 MiB); make it smaller, or drop "crossorigin"',
   [RenderErrorCode.optionInvalid]: 'the renderer refused a render option',
   [RenderErrorCode.resolutionFormatUnsupported]: '4k is rendered without alpha; use mp4 for 4k',
   [RenderErrorCode.projectNotFound]: 'the project of the render is missing on the server',

@@ -1,0 +1,72 @@
+/**
+ * The compile's half of missing-files.ts: asks the project's server about every project file the compiled
+ * document names and reports each place that names one it does not have. The preview and the renderer run this
+ * same compile, so they report the same files. A project file is one on the entry's own origin that the
+ * composition may read (its folder tree, `allowCompositionReadsUnder`); others are the network rules' business.
+ */
+import { Attr } from './constants.js';
+import { CompileIssueCode } from './compile-codes.js';
+import { fileReferences, type FileReference } from './compile-dependencies.js';
+import type { Context } from './compile-context.js';
+import { parseUrl } from './data.js';
+import { isFxError } from './errors.js';
+import { FrameAttr } from './frame-config.js';
+import { isMissingStatus, missingFileIssue, projectPathOf } from './missing-files.js';
+
+/** Pushes a `project_file_missing` error to `ctx.issues` for each place `doc` names a missing project file. */
+export async function checkProjectFiles(ctx: Context, doc: Document, base: string, entryUrl: string): Promise<void> {
+  const entry = new URL(entryUrl);
+  const folder = new URL('./', entry).href;
+  const references = fileReferences(doc, base).filter((reference) => {
+    const url = new URL(reference.url);
+    return !reference.sub && url.protocol === entry.protocol && url.host === entry.host && ctx.scope.allows(url);
+  });
+  const answers = new Map<string, Promise<boolean>>();
+  const missing = await Promise.all(
+    references.map((reference) => {
+      let answer = answers.get(reference.url);
+      // Past the file limit nothing more is asked: the count of requests a composition causes stays bounded.
+      if (!answer && answers.size < ctx.limits.files)
+        answers.set(reference.url, (answer = isMissing(ctx, reference.url)));
+      return answer ?? false;
+    }),
+  );
+  const shown = (url: string) => projectPathOf(url, folder) ?? url;
+  references.forEach((reference, index) => {
+    if (missing[index])
+      ctx.issues.push(
+        missingFileIssue(reference, shown(referrerOf(reference, base, entry.href)), shown(reference.url)),
+      );
+  });
+}
+
+/** The file that wrote `reference`: the sub-composition whose instance holds it, else the entry. */
+function referrerOf(reference: FileReference, base: string, entry: string): string {
+  const host = reference.element.closest(`[${FrameAttr.instance}]`);
+  const source = host?.getAttribute(Attr.compositionSrc);
+  return (source && parseUrl(source, base)?.href) || entry;
+}
+
+/**
+ * Whether the server has no file at `url`: from this compile's own read of it when there was one, else from a
+ * `HEAD` request (without cookies, like the compile's reads). A failure that is not a 404 or 410 is no answer.
+ */
+async function isMissing(ctx: Context, url: string): Promise<boolean> {
+  const reads = [...ctx.files].filter(([key]) => key.slice(key.indexOf(' ') + 1) === url).map(([, read]) => read);
+  if (reads.length > 0) {
+    const results = await Promise.allSettled(reads);
+    if (results.some((result) => result.status === 'fulfilled')) return false;
+    if (
+      results.some((result) => result.status === 'rejected' && isFxError(result.reason, CompileIssueCode.fileMissing))
+    )
+      return true;
+  }
+  try {
+    const response = await ctx.fetch(url, { method: 'HEAD', credentials: 'omit', signal: ctx.signal });
+    response.body?.cancel().catch(() => undefined);
+    return isMissingStatus(response.status);
+  } catch (error) {
+    if (ctx.signal?.aborted) throw error;
+    return false;
+  }
+}
