@@ -10,12 +10,15 @@ import { fileReferences, type FileReference } from './compile-dependencies.js';
 import type { Context } from './compile-context.js';
 import { parseUrl } from './data.js';
 import { isFxError } from './errors.js';
+import { issue } from './issues.js';
 import { FrameAttr } from './frame-config.js';
 import { isMissingStatus, missingFileIssue, projectPathOf } from './missing-files.js';
 
 /** Pushes a `project_file_missing` error to `ctx.issues` for each place `doc` names a missing project file. */
 export async function checkProjectFiles(ctx: Context, doc: Document, base: string, entryUrl: string): Promise<void> {
-  const entry = new URL(entryUrl);
+  const entry = parseUrl(entryUrl);
+  // An entry with no folder (a blob: or data: URL) names no project file: nothing to ask about.
+  if (entry?.protocol !== 'http:' && entry?.protocol !== 'https:') return;
   const folder = new URL('./', entry).href;
   const references = fileReferences(doc, base).filter((reference) => {
     const url = new URL(reference.url);
@@ -32,13 +35,26 @@ export async function checkProjectFiles(ctx: Context, doc: Document, base: strin
     }),
   );
   const shown = (url: string) => projectPathOf(url, folder) ?? url;
+  // Each place once, and a bounded list: a hostile stylesheet may name one missing file 150 000 times.
+  const places = new Set<string>();
+  let more = 0;
   references.forEach((reference, index) => {
-    if (missing[index])
-      ctx.issues.push(
-        missingFileIssue(reference, shown(referrerOf(reference, base, entry.href)), shown(reference.url)),
-      );
+    if (!missing[index]) return;
+    const found = missingFileIssue(reference, shown(referrerOf(reference, base, entry.href)), shown(reference.url));
+    const key = found.path.join('\n');
+    if (places.has(key)) return;
+    if (places.size === MAX_MISSING_PLACES) return void more++;
+    places.add(key);
+    ctx.issues.push(found);
   });
+  if (more > 0)
+    ctx.issues.push(
+      issue(CompileIssueCode.fileMissing, [], `and ${more} more places name files the project does not have`),
+    );
 }
+
+/** Places named as missing, at most; the rest are counted in one more issue. */
+const MAX_MISSING_PLACES = 50;
 
 /** The file that wrote `reference`: the sub-composition whose instance holds it, else the entry. */
 function referrerOf(reference: FileReference, base: string, entry: string): string {

@@ -74,7 +74,10 @@ describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
       let compiled: CompiledComposition | undefined;
       const longest = await longestTask(async () => (compiled = await compile(files)));
       expect(longest, `longest main-thread task ${Math.round(longest)} ms`).to.be.below(bound);
-      expect(compiled!.issues.filter((found) => found.severity === 'error')).to.deep.equal([]);
+      // f.ttf is not among the files: its places are named, once each; nothing else is wrong.
+      const errors = compiled!.issues.filter((found) => found.severity === 'error');
+      expect(errors.filter((found) => found.code !== CompileIssueCode.fileMissing)).to.deep.equal([]);
+      expect(errors.length).to.be.below(3);
     });
   }
 
@@ -177,9 +180,13 @@ describe('compiler DoS: fan-out and size limits (item 6c)', () => {
       { html: entry('', `<style>${faces}</style>`), url: `${BASE}index.html` },
       { runtimeUrl: RUNTIME_URL, fetch },
     );
-    expect(issues.map((found) => [found.code, found.severity])).to.deep.equal([
+    // The fonts are missing too (404): named, but in a bounded list (50 places, then a count).
+    const codes = issues.map((found) => [found.code, found.severity]);
+    expect(codes.filter(([code]) => code === CompileIssueCode.filesTooMany)).to.deep.equal([
       [CompileIssueCode.filesTooMany, 'warning'],
     ]);
+    expect(codes.filter(([code]) => code === CompileIssueCode.fileMissing)).to.have.length(51);
+    expect(issues.at(-1)?.message).to.equal('and 950 more places name files the project does not have');
     expect(requests).to.equal(1000);
   });
 });
