@@ -20,32 +20,38 @@ export async function checkProjectFiles(ctx: Context, doc: Document, base: strin
   // An entry with no folder (a blob: or data: URL) names no project file: nothing to ask about.
   if (entry?.protocol !== 'http:' && entry?.protocol !== 'https:') return;
   const folder = new URL('./', entry).href;
-  const references = fileReferences(doc, base).filter((reference) => {
-    const url = new URL(reference.url);
-    return !reference.sub && url.protocol === entry.protocol && url.host === entry.host && ctx.scope.allows(url);
-  });
+  // Each distinct URL is judged (and asked about) once: a hostile stylesheet may name one file 150 000 times.
+  const isProjectFile = new Map<string, boolean>();
+  const projectFile = (href: string) => {
+    let known = isProjectFile.get(href);
+    if (known === undefined) {
+      const url = new URL(href);
+      known = url.protocol === entry.protocol && url.host === entry.host && ctx.scope.allows(url);
+      isProjectFile.set(href, known);
+    }
+    return known;
+  };
+  const references = fileReferences(doc, base).filter((reference) => !reference.sub && projectFile(reference.url));
   const answers = new Map<string, Promise<boolean>>();
-  const missing = await Promise.all(
-    references.map((reference) => {
-      let answer = answers.get(reference.url);
-      // Past the file limit nothing more is asked: the count of requests a composition causes stays bounded.
-      if (!answer && answers.size < ctx.limits.files)
-        answers.set(reference.url, (answer = isMissing(ctx, reference.url)));
-      return answer ?? false;
-    }),
-  );
+  for (const { url } of references) {
+    // Past the file limit nothing more is asked: the count of requests a composition causes stays bounded.
+    if (!answers.has(url) && answers.size < ctx.limits.files) answers.set(url, isMissing(ctx, url));
+  }
+  const missingUrls = new Set<string>();
+  await Promise.all([...answers].map(async ([url, answer]) => (await answer) && missingUrls.add(url)));
+  const missing = references.map((reference) => missingUrls.has(reference.url));
   const shown = (url: string) => projectPathOf(url, folder) ?? url;
   // Each place once, and a bounded list: a hostile stylesheet may name one missing file 150 000 times.
   const places = new Set<string>();
   let more = 0;
   references.forEach((reference, index) => {
     if (!missing[index]) return;
-    const found = missingFileIssue(reference, shown(referrerOf(reference, base, entry.href)), shown(reference.url));
-    const key = found.path.join('\n');
+    const referrer = referrerOf(reference, base, entry.href);
+    const key = `${referrer}\n${reference.where}\n${reference.url}`;
     if (places.has(key)) return;
     if (places.size === MAX_MISSING_PLACES) return void more++;
     places.add(key);
-    ctx.issues.push(found);
+    ctx.issues.push(missingFileIssue(reference, shown(referrer), shown(reference.url)));
   });
   if (more > 0)
     ctx.issues.push(
