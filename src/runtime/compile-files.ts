@@ -44,9 +44,11 @@ export async function checkProjectFiles(ctx: Context, doc: Document, base: strin
   // Each place once, and a bounded list: a hostile stylesheet may name one missing file 150 000 times.
   const places = new Set<string>();
   let more = 0;
+  const referrers = new Map<Element, string>();
   references.forEach((reference, index) => {
     if (!missing[index]) return;
-    const referrer = referrerOf(reference, base, entry.href);
+    let referrer = referrers.get(reference.element);
+    if (referrer === undefined) referrers.set(reference.element, (referrer = referrerOf(reference, base, entry.href)));
     const key = `${referrer}\n${reference.where}\n${reference.url}`;
     if (places.has(key)) return;
     if (places.size === MAX_MISSING_PLACES) return void more++;
