@@ -22,3 +22,17 @@ export function blobToDataUrl(blob: Blob): Promise<string> {
     reader.readAsDataURL(blob);
   });
 }
+
+/** A URL path's segments decoded (`a%20b/c.png` → `a b/c.png`); a segment that is no valid escape stays as written. */
+export function decodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}

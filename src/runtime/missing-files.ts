@@ -7,6 +7,7 @@
  */
 import { CompileIssueCode } from './compile-codes.js';
 import { fileReferences, type FileReference } from './compile-dependencies.js';
+import { decodePath } from './data.js';
 import { parseHtml } from './html.js';
 import { issue, type Issue } from './issues.js';
 
@@ -40,17 +41,7 @@ const PROJECT = 'https://project.fx.invalid/';
 /** `a/b c.png` for the project URL of that file; undefined for a URL outside the project. */
 export function projectPathOf(url: string, folder: string): string | undefined {
   if (!url.startsWith(folder)) return undefined;
-  const path = new URL(url).pathname.slice(new URL(folder).pathname.length);
-  return path
-    .split('/')
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    })
-    .join('/');
+  return decodePath(new URL(url).pathname.slice(new URL(folder).pathname.length));
 }
 
 /**

@@ -6,7 +6,7 @@
  * entry's folder has no place in the zip: it stays a URL the renderer loads itself (`external`).
  */
 import { ReadScope } from '../../runtime/compile-reads.js';
-import { parseUrl } from '../../runtime/data.js';
+import { decodePath, parseUrl } from '../../runtime/data.js';
 import { ProjectSourceErrorCode, ZipError } from './errors.js';
 import type { ProjectEntry } from './sources.js';
 
@@ -46,19 +46,6 @@ const readScope = (project: EmbedProject) =>
   new ReadScope(project.entryUrl, project.allowCompositionReadsUnder, globalThis.location?.href ?? project.entryUrl);
 
 const bare = (url: URL) => `${url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin}${url.pathname}`;
-
-function decodePath(path: string): string {
-  return path
-    .split('/')
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    })
-    .join('/');
-}
 
 /**
  * The project's files with their paths (the entry first, then by path) and the URLs left out: outside the entry's
