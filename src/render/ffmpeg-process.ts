@@ -59,8 +59,11 @@ export class FfmpegProcess {
   /** Writes one chunk to stdin, waiting while the pipe is full (backpressure). */
   async write(chunk: Buffer): Promise<void> {
     const stdin = this.child.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable)
+    if (!stdin || stdin.destroyed || !stdin.writable) {
+      // FFmpeg closed its input because it is exiting: its exit status and whole stderr say why, not the pipe.
+      await this.done;
       throw renderError(RenderErrorCode.ffmpegFailed, `${this.what}: FFmpeg closed its input${this.stderrTail()}`);
+    }
     if (stdin.write(chunk)) return;
     await new Promise<void>((resolve) => {
       const settle = () => {
