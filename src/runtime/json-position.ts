@@ -1,8 +1,9 @@
 /**
  * Where a JSON text stops parsing, as engines say it in their own words: V8 "at position 94" (newer ones add
- * "(line 3 column 5)"), SpiderMonkey "at line 3 column 5 of the JSON data", JavaScriptCore nothing. Messages then
- * name a line and column a person can find, and lint maps them into the file.
+ * "(line 3 column 5)"), SpiderMonkey "at line 3 column 5 of the JSON data", JavaScriptCore nothing (the text is then read for it:
+ * json-stop.ts). Messages then name a line and column a person can find, and lint maps them into the file.
  */
+import { jsonStopOffset } from './json-stop.js';
 
 /** A 1-based line and column. */
 export interface TextPosition {
@@ -38,7 +39,7 @@ function offsetOf(text: string, { line, column }: TextPosition): number {
 export interface JsonFailure {
   /** The engine's reason without its own position wording. */
   readonly reason: string;
-  /** Where in the text it stopped, when the engine says. */
+  /** Where in the text it stopped, as the engine says or the text shows. */
   readonly offset: number | undefined;
 }
 
@@ -64,5 +65,5 @@ export function readFailure(text: string, message: string): JsonFailure {
       offset: offsetOf(text, position),
     };
   }
-  return { reason: message, offset: undefined };
+  return { reason: message.replace(/^JSON Parse error: /, ''), offset: jsonStopOffset(text) };
 }
