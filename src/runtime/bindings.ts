@@ -231,9 +231,10 @@ function applyCssProperties(scope: Element, values: VariableValues, issues: Issu
       style.removeProperty(name);
       continue;
     }
-    style.setProperty(name, css);
-    if (!PLAIN_CSS.test(css) && style.getPropertyValue(name) !== css) {
-      // CSS refused the value and kept the old one: clear it, so no stale value survives.
+    // Asked of CSS.supports, not read back: WebKit re-serializes an accepted value (`url(x)` → `url("x")`).
+    if (PLAIN_CSS.test(css) || CSS.supports(name, css)) style.setProperty(name, css);
+    else {
+      // CSS would refuse the value and keep the old one: clear it, so no stale value survives.
       style.removeProperty(name);
       next.delete(name);
       issues.push(
