@@ -42,3 +42,22 @@ async function longestTimerGap(work: () => unknown): Promise<number> {
   }
   return longest;
 }
+
+/**
+ * How long the engine itself stalls the page to post `message` over a MessageChannel and receive it: the part of
+ * a hostile frame's report no host code can avoid where the frame shares the page's thread (WebKitGTK runs an
+ * opaque-origin frame in the page's process, and JavaScriptCore clones a sparse array hole by hole).
+ */
+export async function cloneStall(message: unknown): Promise<number> {
+  const { port1, port2 } = new MessageChannel();
+  try {
+    return await longestTask(async () => {
+      const received = new Promise((resolve) => (port2.onmessage = resolve));
+      port1.postMessage(message);
+      await received;
+    });
+  } finally {
+    port1.close();
+    port2.close();
+  }
+}
