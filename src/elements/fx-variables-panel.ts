@@ -79,7 +79,7 @@ const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
  * @csspart field - One variable: a grid of its label, its controls and its tools, then its issues. The labels share
  *   one column (`--fx-panel-label-width`), so controls line up; a panel narrower than 24em stacks the controls under
  *   their label.
- * @csspart label - A control's label or a group's legend.
+ * @csspart label - A control's label or the label of a group (its fieldset's name).
  * @csspart control - A field's controls (input, picker, counter, file input).
  * @csspart tools - A field's `unused` badge and small buttons, on its label's row.
  * @csspart icon-button - A field's small buttons, each showing a glyph and named for assistive technology and in

@@ -41,7 +41,7 @@ describe('<fx-variables-panel>', () => {
   it('shows an input per declared variable, labelled', async () => {
     const { panel } = await mountPair();
     const labels = [...panel.shadowRoot!.querySelectorAll('[part~="field"]')].map((field) =>
-      field.querySelector('label, legend')!.textContent!.trim(),
+      field.querySelector('[part~="label"]')!.textContent!.trim(),
     );
     expect(labels).to.deep.equal(['Title', 'Size (px)', 'Accent', 'Shown', 'Mood', 'Face', 'Logo', 'Extra']);
     expect(inField(panel, 'title').placeholder).to.equal('Your title');

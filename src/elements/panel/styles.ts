@@ -71,8 +71,6 @@ export const styles = css`
   }
   .field [part~='label'] {
     grid-area: label;
-    /* Floated, a legend is a grid item like a label (not drawn on the fieldset's border). */
-    float: left;
     padding: 0;
     overflow-wrap: anywhere;
   }

@@ -2,7 +2,7 @@ import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { COLOR_PATTERN } from '../../../runtime/constants.js';
 import type { ColorDeclaration } from '../../../runtime/declarations.js';
-import { labelOf, targetOf, type InputRenderer } from './types.js';
+import { groupLabel, groupLabelId, type InputRenderer, targetOf } from './types.js';
 
 /** A color picker and a text entry for the same `#rrggbb` value; what the text holds is written as typed. */
 export const colorInput: InputRenderer<ColorDeclaration> = ({
@@ -17,8 +17,8 @@ export const colorInput: InputRenderer<ColorDeclaration> = ({
   const text = typeof value === 'string' ? value : '';
   const picked = COLOR_PATTERN.test(text) ? text.toLowerCase() : '#000000';
   const write = (event: Event) => set(targetOf(event).value);
-  return html`<fieldset part="group">
-    <legend part="label">${labelOf(declaration)}</legend>
+  return html`<fieldset part="group" aria-labelledby=${groupLabelId(controlId)}>
+    ${groupLabel(declaration, controlId)}
     <div part="control" class="control">
       <input
         part="input color-picker"

@@ -3,7 +3,7 @@ import { live } from 'lit/directives/live.js';
 import { blobToDataUrl, isRecord } from '../../../runtime/data.js';
 import type { FontDeclaration } from '../../../runtime/declarations.js';
 import { fontFileType } from '../../../runtime/font-files.js';
-import { labelOf, targetOf, type InputRenderer } from './types.js';
+import { groupLabel, groupLabelId, type InputRenderer, targetOf } from './types.js';
 
 /** The family and file of a font value (`"Inter"` or `{ name, source }`). */
 function fontParts(value: unknown): { name: string; source: string | undefined } {
@@ -39,8 +39,8 @@ export const fontInput: InputRenderer<FontDeclaration> = ({
   const { name, source } = fontParts(value);
   const write = (nextName: string, nextSource: string | undefined) =>
     set(nextSource === undefined ? nextName : { name: nextName, source: nextSource });
-  return html`<fieldset part="group">
-    <legend part="label">${labelOf(declaration)}</legend>
+  return html`<fieldset part="group" aria-labelledby=${groupLabelId(controlId)}>
+    ${groupLabel(declaration, controlId)}
     <div part="control" class="control">
       <input
         part="input"

@@ -2,7 +2,7 @@ import { html } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { blobToDataUrl, isRecord } from '../../../runtime/data.js';
 import type { ImageDeclaration } from '../../../runtime/declarations.js';
-import { labelOf, targetOf, type InputRenderer } from './types.js';
+import { groupLabel, groupLabelId, type InputRenderer, targetOf } from './types.js';
 
 const urlOf = (value: unknown) =>
   typeof value === 'string' ? value : isRecord(value) && typeof value.url === 'string' ? value.url : '';
@@ -32,13 +32,14 @@ export const imageInput: InputRenderer<ImageDeclaration> = ({
   };
   return html`<fieldset
     part="group drop-zone"
+    aria-labelledby=${groupLabelId(controlId)}
     @dragover=${(event: DragEvent) => event.preventDefault()}
     @drop=${(event: DragEvent) => {
       event.preventDefault();
       void put(imageUrl(event.dataTransfer?.files));
     }}
   >
-    <legend part="label">${labelOf(declaration)}</legend>
+    ${groupLabel(declaration, controlId)}
     <div part="control" class="control">
       <input
         part="input"

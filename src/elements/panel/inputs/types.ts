@@ -1,4 +1,4 @@
-import type { TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { VariableDeclaration } from '../../../runtime/declarations.js';
 
 /** What an input renderer is given for one declared variable. */
@@ -24,6 +24,16 @@ export type InputRenderer<Declaration extends VariableDeclaration = VariableDecl
 
 /** The name a variable is shown by. */
 export const labelOf = (declaration: VariableDeclaration): string => declaration.label || declaration.id;
+
+/** The id of a group's label: a group's fieldset is named by it (`aria-labelledby`). */
+export const groupLabelId = (controlId: string): string => `${controlId}-label`;
+
+/**
+ * The label of a group of controls (color, font, image): a span naming its fieldset, not a `<legend>`, which WebKit
+ * lays out apart from the fieldset's grid (the label then sat on a row of its own, above the controls).
+ */
+export const groupLabel = (declaration: VariableDeclaration, controlId: string): TemplateResult =>
+  html`<span part="label" id=${groupLabelId(controlId)}>${labelOf(declaration)}</span>`;
 
 /** The value of the control an `input`/`change` event came from. */
 export const targetOf = (event: Event) => event.target as HTMLInputElement;
