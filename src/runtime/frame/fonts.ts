@@ -1,6 +1,7 @@
 import type { VariableDeclaration } from '../declarations.js';
 import { issue, type Issue } from '../issues.js';
 import { safeFontUrl } from '../safety.js';
+import { refitWhereStale } from './refit.js';
 
 /** Name and source of every face added, so each is added once. */
 const added = new Set<string>();
@@ -31,8 +32,9 @@ export function applyFontValues(
     added.add(key);
     const face = new FontFace(name, `url(${JSON.stringify(new URL(source, document.baseURI).href)})`);
     document.fonts.add(face);
-    // A failed load leaves the fallback family in place; the error surfaces as an unloaded face, not a throw.
-    face.load().catch(() => undefined);
+    // Texts fitted in the fallback fit again in this face; WebKit fires no `loadingdone` for a face added from
+    // script. A failed load leaves the fallback family in place; the error surfaces as an unloaded face, not a throw.
+    face.load().then(refitWhereStale, () => undefined);
   }
   return issues;
 }
