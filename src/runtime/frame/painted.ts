@@ -50,9 +50,9 @@ export class PaintSettler {
 
   /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
   async afterSettledPaint(scrubbing = this.partOfScrub()): Promise<void> {
-    const paintMs = await afterNextPaint();
-    if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES, this.#pace);
-    else if (paintMs > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1, this.#pace);
+    const paint = await nextPaint();
+    if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES, this.#pace, paint);
+    else if (paint.ms > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1, this.#pace, paint);
     this.#answeredAt = performance.now();
   }
 
@@ -63,25 +63,37 @@ export class PaintSettler {
 }
 
 /**
- * Waits for `count` animation frames in a row on time (by the page's own `pace`, which it updates); true when none
- * came late (nothing lagged). A hidden document gets no frames and composites nothing: true at once; false when the
- * frames never caught up.
+ * Waits for `wanted` animation frames in a row on time after `paint` (by the page's own `pace`, which it updates);
+ * true when none came late (nothing lagged). Frames that began before the paint's task ran count first. A hidden
+ * document gets no frames and composites nothing: true at once; false when the frames never caught up.
  */
-async function untilFramesOnTime(count: number, pace: FramePace): Promise<boolean> {
+async function untilFramesOnTime(wanted: number, pace: FramePace, paint: Paint): Promise<boolean> {
   if (document.visibilityState === 'hidden') return true;
   const started = performance.now();
-  // The first frame's interval is counted from the paint, not from a frame: it says nothing of the pace.
-  let [last, fromFrame, onTime, late] = [started, false, 0, false];
-  while (onTime < count) {
-    // Before this frame's interval is added: a first lagging frame must not set the pace it is judged by.
-    const usual = pace.usualMs ?? 0;
-    const giveUpAt = started + Math.max(MAX_SETTLE_MS, MAX_SETTLE_FRAMES * usual);
+  const lateAfterMs = () => Math.max(LATE_FRAME_MS, LATE_FACTOR * (pace.usualMs ?? 0));
+  let [onTime, late] = [0, false];
+  /** Counts a frame that came `ms` after the last; judged before it is added, so a lag does not set its own pace. */
+  const count = (ms: number, isInterval: boolean) => {
+    if (ms <= lateAfterMs()) onTime++;
+    else [onTime, late] = [0, true];
+    if (isInterval) pace.add(ms);
+  };
+  // Frames that began before the task are judged from the paint's frame, one after the other; then the wait for
+  // the task, which the last of them held back if it ran over (a late frame, not one more on time).
+  let last = paint.at;
+  for (const at of paint.framesBefore) {
+    count(at - last, true);
+    last = at;
+  }
+  if (paint.framesBefore.length > 0 && started - last > lateAfterMs()) [onTime, late] = [0, true];
+  // The first frame after the task is counted from the task, not from a frame: it says nothing of the pace.
+  last = started;
+  for (let fromFrame = false; onTime < wanted; fromFrame = true) {
+    const giveUpAt = started + Math.max(MAX_SETTLE_MS, MAX_SETTLE_FRAMES * (pace.usualMs ?? 0));
     const at = await nextFrame(giveUpAt - performance.now());
     if (at === undefined) return false;
-    if (fromFrame) pace.add(at - last);
-    if (at - last <= Math.max(LATE_FRAME_MS, LATE_FACTOR * usual)) onTime++;
-    else [onTime, late] = [0, true];
-    [last, fromFrame] = [at, true];
+    count(at - last, fromFrame);
+    last = at;
   }
   return !late;
 }
@@ -106,17 +118,42 @@ export function afterThisFrame(): Promise<void> {
   });
 }
 
+/** A frame painted: when its animation callbacks ran, how long until the task after its paint, what came between. */
+interface Paint {
+  readonly at: number;
+  readonly ms: number;
+  /**
+   * The times of animation frames that began before the task after the paint ran. WebKit begins the next frame at
+   * once after a frame over its budget, ahead of queued tasks: those frames are the ones after the paint.
+   */
+  readonly framesBefore: readonly number[];
+}
+
 /**
- * Resolves right after the next frame was painted — a rAF runs before the main thread paints the new state, the task
- * it queues runs after — with the milliseconds between the two (style, layout and paint of that frame). A hidden
- * document paints nothing (and gets no rAF), so it resolves at once, with 0.
+ * The next frame's paint — a rAF runs before the main thread paints the new state, the task it queues runs after —
+ * known once that task runs. A hidden document paints nothing (and gets no rAF): at once, with 0 ms.
  */
-export function afterNextPaint(): Promise<number> {
+function nextPaint(): Promise<Paint> {
   return new Promise((resolve) => {
-    if (document.visibilityState === 'hidden') return resolve(0);
+    if (document.visibilityState === 'hidden') return resolve({ at: performance.now(), ms: 0, framesBefore: [] });
     requestAnimationFrame(() => {
-      const started = performance.now();
-      afterThisFrame().then(() => resolve(performance.now() - started));
+      const at = performance.now();
+      const framesBefore: number[] = [];
+      const watch = () => {
+        framesBefore.push(performance.now());
+        frame = requestAnimationFrame(watch);
+      };
+      let frame = requestAnimationFrame(watch);
+      afterThisFrame().then(() => {
+        // Cancelled, not left to run: a frame requested after the answer delays the port's next message.
+        cancelAnimationFrame(frame);
+        resolve({ at, ms: performance.now() - at, framesBefore });
+      });
     });
   });
+}
+
+/** Resolves right after the next frame was painted (see {@link nextPaint}), with the milliseconds it took. */
+export async function afterNextPaint(): Promise<number> {
+  return (await nextPaint()).ms;
 }
