@@ -3,7 +3,8 @@
 // the templates beside this file — Vite vanilla-TS, Vite + React 19, Vite + Vue 3, Vite + Svelte 5, webpack 5,
 // Rollup, esbuild, a plain page using the package's files from a CDN-like folder, and the server-rendered Next.js,
 // SvelteKit, Nuxt and Astro apps served by their own servers — then type-checks each, and
-// checks it in Chromium (checks.mjs) in each of its modes. Installs are cached under node_modules/.cache/fx-apps: an
+// checks it in Chromium (checks.mjs) in each of its modes, the plain page and the Vite vanilla and React apps in
+// WebKitGTK too. Installs are cached under node_modules/.cache/fx-apps: an
 // app's dependencies are installed again only when its lockfile changed.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,9 +12,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { chromiumFlags, chromiumPath } from '../../scripts/chromium.mjs';
 import { checkApp } from './lib/checks.mjs';
+import { chromiumBrowser, webKitBrowser } from './lib/drivers.mjs';
 import { freePort, proxyTo, serveStatic } from './lib/servers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,14 +28,15 @@ const composition = join(root, 'demo', 'compositions', 'launch');
 // build so an old one cannot stand in), or a page that loads the package from a CDN-like origin (`cdnPage`, no
 // install). `pages` lists the paths checked (`/` if absent). An app's `publicDir` is where its framework serves
 // static files from (public/ if absent); `bound` says its pages have the bound `#headline` input and the
-// `#ready-seen` and `#error-seen` outputs that the SSR checks read.
+// `#ready-seen` and `#error-seen` outputs that the SSR checks read; `webkit` that its pages are checked in WebKitGTK
+// too, after Chromium.
 const tsc = ['npx', 'tsc', '-p', '.'];
 const viteModes = { dev: { devServer: true }, prod: { build: ['npx', 'vite', 'build'], out: 'dist' } };
 const bundled = (build) => ({ build, out: 'dist', copyPage: true });
 const ssr = (build, out, serve, pages) => ({ prod: { build, out, serve, pages } });
 const APPS = {
-  vanilla: { typecheck: tsc, modes: viteModes },
-  react: { typecheck: tsc, modes: viteModes },
+  vanilla: { typecheck: tsc, modes: viteModes, webkit: true },
+  react: { typecheck: tsc, modes: viteModes, webkit: true },
   vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], modes: viteModes },
   // svelte-check drops every diagnostic of a file whose path has /node_modules/ in it, as the work folder's has:
   // it checks the app through a link from outside.
@@ -68,7 +69,7 @@ const APPS = {
   },
   // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
   // `<script type="module">`, and fx.iife.js from a `<script src>`.
-  static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } } },
+  static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } }, webkit: true },
   // Server-rendered apps: a production build with SSR on, served by the framework's own server.
   next: { bound: true, modes: ssr(['npx', 'next', 'build'], '.next', ['npx', 'next', 'start', '-H', '127.0.0.1']) },
   sveltekit: {
@@ -191,8 +192,8 @@ async function startDevServer(command, cwd, port) {
 }
 
 /** Builds and serves one mode, and checks each of its pages; `times` collects how long the build and checks took. */
-async function checkMode(browser, mode, work, { bound = false, times = [] } = {}) {
-  if (mode.cdnPage) return checkCdnPage(browser, mode.cdnPage, work);
+async function checkMode(browsers, mode, work, { bound = false, times = [] } = {}) {
+  if (mode.cdnPage) return checkCdnPage(browsers, mode.cdnPage, work);
   if (mode.build) {
     const built = Date.now();
     rmSync(join(work, mode.out), { recursive: true, force: true });
@@ -205,7 +206,7 @@ async function checkMode(browser, mode, work, { bound = false, times = [] } = {}
     if (!mode.serve) {
       const checked = Date.now();
       try {
-        return await serveAndCheck(browser, join(work, mode.out), 'index.html');
+        return await serveAndCheck(browsers, join(work, mode.out), 'index.html');
       } finally {
         times.push(`checks ${seconds(checked)}`);
       }
@@ -221,8 +222,7 @@ async function checkMode(browser, mode, work, { bound = false, times = [] } = {}
       const pages = mode.pages ?? ['/'];
       const results = {};
       for (const page of pages) {
-        proxy.failures.length = 0; // each page's own failed requests
-        const outcome = await checkApp(browser, `http://127.0.0.1:${proxy.port}${page}`, proxy.failures, { bound });
+        const outcome = await checkIn(browsers, `http://127.0.0.1:${proxy.port}${page}`, proxy.failures, { bound });
         for (const [check, result] of Object.entries(outcome))
           results[pages.length > 1 ? `${page} ${check}` : check] = result;
       }
@@ -236,17 +236,32 @@ async function checkMode(browser, mode, work, { bound = false, times = [] } = {}
   }
 }
 
-async function serveAndCheck(browser, folder, page, failures = []) {
+/**
+ * The checks of `url` in each of `browsers`, one after the other, each with its own record of failed requests; the
+ * checks of a browser after the first are named after it ("WebKit: ready").
+ */
+async function checkIn(browsers, url, failures, options) {
+  const results = {};
+  for (const [index, browser] of browsers.entries()) {
+    failures.length = 0;
+    const outcome = await checkApp(browser, url, failures, options);
+    for (const [check, result] of Object.entries(outcome))
+      results[index === 0 ? check : `${browser.name}: ${check}`] = result;
+  }
+  return results;
+}
+
+async function serveAndCheck(browsers, folder, page, failures = []) {
   const server = await serveStatic(folder, { failures });
   try {
-    return await checkApp(browser, `http://127.0.0.1:${server.port}/${page}`, failures);
+    return await checkIn(browsers, `http://127.0.0.1:${server.port}/${page}`, failures);
   } finally {
     await server.close();
   }
 }
 
 /** Serves the package's files on one origin and `page` (its `__CDN__` replaced by that origin) on another. */
-async function checkCdnPage(browser, page, work) {
+async function checkCdnPage(browsers, page, work) {
   const failures = [];
   const cdn = await serveStatic(join(work, 'cdn'), { failures, cors: true });
   try {
@@ -257,7 +272,7 @@ async function checkCdnPage(browser, page, work) {
       join(site, page),
       readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`),
     );
-    return await serveAndCheck(browser, site, page, failures);
+    return await serveAndCheck(browsers, site, page, failures);
   } finally {
     await cdn.close();
   }
@@ -272,7 +287,7 @@ const counts = { passed: 0, failed: 0 };
 const mark = { passed: 'ok  ', failed: 'FAIL' };
 
 /** Installs, type-checks and checks one app; its lines print together when it is done. */
-async function checkOneApp(browser, name, tarball) {
+async function checkOneApp(browsers, name, tarball) {
   const appStarted = Date.now();
   const lines = [];
   const times = [];
@@ -290,7 +305,7 @@ async function checkOneApp(browser, name, tarball) {
       return;
     }
     times.push(`install ${seconds(installed)}`);
-    const { typecheck, modes, bound } = APPS[name];
+    const { typecheck, modes, bound, webkit } = APPS[name];
     if (typecheck) {
       // One command, or several run in turn (a generator before the checker); the last one's words name the check.
       const given = typeof typecheck === 'function' ? typecheck(work) : typecheck;
@@ -310,7 +325,8 @@ async function checkOneApp(browser, name, tarball) {
     for (const [mode, how] of Object.entries(modes)) {
       let results;
       try {
-        results = await checkMode(browser, how, work, { bound, times });
+        const those = webkit ? [browsers.chromium, browsers.webkit] : [browsers.chromium];
+        results = await checkMode(those, how, work, { bound, times });
       } catch (error) {
         report(`${name} ${mode}: build and serve`, 'failed', error.message);
         continue;
@@ -329,15 +345,18 @@ async function checkOneApp(browser, name, tarball) {
 
 log('packing fx-sdk');
 const tarball = await pack();
-const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumFlags });
+const browsers = {
+  chromium: await chromiumBrowser(),
+  webkit: names.some((name) => APPS[name].webkit) ? await webKitBrowser() : undefined,
+};
 try {
   const queue = [...names];
   const worker = async () => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkOneApp(browser, name, tarball);
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await checkOneApp(browsers, name, tarball);
   };
   await Promise.all(Array.from({ length: CONCURRENT_APPS }, worker));
 } finally {
-  await browser.close();
+  await Promise.all(Object.values(browsers).map((browser) => browser?.close()));
 }
 log(`done in ${seconds(started)}`);
 console.log(`apps: ${counts.passed} passed, ${counts.failed} failed`);
