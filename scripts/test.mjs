@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type-check, format check, build, Node tests, the service's tests on PostgreSQL, browser tests (Chromium,
-// then Firefox ESR), real apps, the global install of `fx`; ends with one closing line per runner and
+// then Firefox ESR, then WebKitGTK), real apps, the global install of `fx`; ends with one closing line per runner and
 // a total.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -74,8 +74,8 @@ await step('fault matrix', 'node', [...nodeTestRunner.filter((arg) => arg !== '-
 });
 await step('browser tests', 'npx', ['wtr']);
 await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
-// WebKitGTK (`npm run test:webkit`) joins this list once its suite passes: 24 of its 1793 tests still fail there
-// (issue 28; README "Browsers").
+// WebKitGTK (MiniBrowser over WebDriver, under a private Xvfb: web-test-runner.webkit.config.mjs), one page at a time.
+await step('browser tests in WebKit', 'npx', ['wtr', '--config', 'web-test-runner.webkit.config.mjs']);
 // The packed browser package in real apps (Vite vanilla/React/Vue, webpack): test/apps/run.mjs.
 await step('apps', 'node', ['test/apps/run.mjs']);
 // The packed fx-sdk-server installed with `npm i -g`, then fx init + render from it: test/install/global-install.ts.
