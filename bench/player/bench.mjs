@@ -8,9 +8,10 @@ import { measureLiveUpdate } from './live-update.mjs';
 import { measureLoadToReady } from './load.mjs';
 import { measurePlayback } from './playback.mjs';
 import { measurePool } from './pool.mjs';
-import { measureScrub, paintFloorOf } from './scrub.mjs';
+import { measureScrub, measureSeeksOnTheirOwn, paintFloorOf } from './scrub.mjs';
 import { allowStaticCaching, checkOurBundles, PEER_NAME, peerInfo } from './setup.mjs';
 import { measureSize } from './size.mjs';
+import { measureWebKit } from './webkit.mjs';
 
 export const name = 'player';
 export const description =
@@ -22,6 +23,7 @@ const PLAN = {
   scrub: { compositions: ['12-subcomp-cards', '19-theme-grid'], seeks: 100 },
   playback: { composition: '20-launch-promo', clipStart: 0, playMs: 5000 },
   live: { warmup: { fx: 10, peer: 2 }, samples: { fx: 60, peer: 15 } },
+  webkit: { seeks: 60, live: { warmup: 5, samples: 30 } },
 };
 
 // Budgets from issue 3 (§6). Relative ones are computed from the peer's figures of this same run.
@@ -30,6 +32,8 @@ const LIVE_UPDATE_MS = 2;
 const ADVANCEMENT_MIN = 0.99;
 const DRIFT_P95_MS = 40;
 const SIZE_KIB = 20;
+// Issue 28 §3: WebKit's seek→painted median within this many of its page's own animation-frame intervals.
+const WEBKIT_SEEK_FRAMES = 2;
 
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const peerOf = (samples) => ({ name: PEER_NAME, samples });
@@ -38,6 +42,36 @@ const READY_SIGNALS = {
   fx: '"ready" event: the frame ran the composition scripts, read media metadata, seeked to 0 and decoded fonts and images (first frame ready to paint)',
   peer: '"ready" event: a 200 ms poll of the frame found a timeline or its runtime with a duration (assets are not awaited; its "assetsready" event follows)',
 };
+
+const chromiumOf = (samples) => ({ name: 'Chromium', samples });
+
+/** WebKit's rows, each beside Chromium's samples of the same measure (no rows when WebKit was skipped). */
+function webKitMetrics(webkit, chromium) {
+  if (webkit.skipped) return [];
+  return [
+    { name: 'WebKit load→ready cold', unit: 'ms', samples: webkit.cold, peer: chromiumOf(chromium.load.cold.fx) },
+    { name: 'WebKit load→ready warm', unit: 'ms', samples: webkit.warm, peer: chromiumOf(chromium.load.warm.fx) },
+    { name: 'WebKit live update→DOM', unit: 'ms', samples: webkit.live, peer: chromiumOf(chromium.live.fx.dom) },
+    { name: 'WebKit frame interval: page', unit: 'ms', samples: webkit.frameIntervals },
+    { name: 'WebKit frame interval: composition', unit: 'ms', samples: webkit.compositionFrameIntervals },
+    {
+      name: 'WebKit seek→painted',
+      unit: 'ms',
+      samples: webkit.seek,
+      budget: {
+        statistic: 'median',
+        max: round(WEBKIT_SEEK_FRAMES * median(webkit.compositionFrameIntervals), 2),
+      },
+      peer: chromiumOf(chromium.seeks),
+    },
+    {
+      name: 'WebKit scrub seek→painted',
+      unit: 'ms',
+      samples: webkit.scrub,
+      peer: chromiumOf(chromium.scrub.samples.fx),
+    },
+  ];
+}
 
 function byName(compositions, wanted) {
   const found = compositions.find((composition) => composition.name === wanted);
@@ -86,6 +120,18 @@ export async function run(context) {
       playMs: PLAN.playback.playMs,
     }),
   );
+  const scrubCompositions = PLAN.scrub.compositions.map((wanted) => byName(compositions, wanted));
+  const seeks = await timed('seeks on their own', () =>
+    measureSeeksOnTheirOwn(context, { compositions: scrubCompositions, count: PLAN.webkit.seeks, peer }),
+  );
+  const webkit = await timed('WebKit', () =>
+    measureWebKit(context, {
+      compositions: shared,
+      scrubCompositions,
+      ...PLAN.webkit,
+    }),
+  );
+  if (webkit.skipped) context.log(`WebKit skipped: ${webkit.skipped}`);
   const size = await measureSize(context.root);
   // The pool is optional (it needs a local snapshot): it is skipped, or reported as failed, without the rest.
   const pool = await measurePool(context, { peer, timed }).catch((error) => {
@@ -179,6 +225,7 @@ export async function run(context) {
         samples: [size.ours.sdk],
         peer: peerOf([peerKiB]),
       },
+      ...webKitMetrics(webkit, { load, live, scrub, seeks }),
       ...pool.metrics,
     ],
     details: {
@@ -249,6 +296,17 @@ export async function run(context) {
         peerPlayer: round(size.peer.element, 2),
         peerRuntime: round(size.peer.runtime, 2),
       },
+      webkit: webkit.skipped
+        ? { skipped: webkit.skipped }
+        : {
+            method:
+              'WebKitGTK MiniBrowser over WebDriver classic (scripts/webkit.mjs), the same page.mjs steps as in Chromium; cold: a new WebDriver session per load (an empty, ephemeral cache); seek→painted: seeks 300 ms after the last answer (each on its own); rows compare with Chromium in the same run',
+            frameIntervalMedianMs: {
+              page: round(median(webkit.frameIntervals), 2),
+              composition: round(median(webkit.compositionFrameIntervals), 2),
+            },
+            seekBudget: `${WEBKIT_SEEK_FRAMES} of the composition frame's own animation-frame intervals (the frames a seek's paint waits on)`,
+          },
       pool: pool.details,
       ...(stale ? { warning: stale } : {}),
     },

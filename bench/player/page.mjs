@@ -209,6 +209,28 @@ export async function paintFloor(delays) {
   return samples;
 }
 
+/** Milliseconds between `count` + 1 consecutive animation frames of this page: its own frame pace. */
+export async function frameIntervals(count) {
+  const times = [];
+  while (times.length <= count) times.push(await new Promise((resolve) => requestAnimationFrame(resolve)));
+  return times.slice(1).map((time, k) => time - times[k]);
+}
+
+/**
+ * Seeks the mounted player to each of `times`, each `gapMs` after the last answer (a seek on its own, as before a
+ * screenshot, not part of a scrub); milliseconds from each call until its answer (the frame showing it was painted).
+ */
+export async function seeksOnTheirOwn(times, gapMs) {
+  const samples = [];
+  for (const time of times) {
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+    const start = performance.now();
+    await seek(time);
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
 export function play() {
   return current().play();
 }

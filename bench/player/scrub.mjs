@@ -77,3 +77,25 @@ export function paintFloorOf({ samples, floor }) {
   });
   return { fx: figures(floor.fx), peer: figures(floor.peer), fxOverFloor: over('fx'), peerOverFloor: over('peer') };
 }
+
+/** A seek this long after the last answer is on its own (the paint settler's scrub gap is 100 ms). */
+export const ON_ITS_OWN_GAP_MS = 300;
+
+/**
+ * Ours in Chromium: `count` seeks (split over `compositions`), each {@link ON_ITS_OWN_GAP_MS} after the last answer,
+ * as before a screenshot; milliseconds from each call to its answer (the same times webkit.mjs seeks to).
+ */
+export async function measureSeeksOnTheirOwn(context, { compositions, count, peer }) {
+  const { page, pageModule, close } = await openPlayerPage(context, 'fx', peer);
+  const samples = [];
+  try {
+    for (const [index, composition] of compositions.entries()) {
+      const { duration } = await inPage(page, pageModule, 'load', 'fx', await context.url(composition.path));
+      const { times } = seekPlan(Math.ceil(count / compositions.length), duration, 0x0c0 + index);
+      samples.push(...(await inPage(page, pageModule, 'seeksOnTheirOwn', times, ON_ITS_OWN_GAP_MS)));
+    }
+  } finally {
+    await close();
+  }
+  return samples;
+}
