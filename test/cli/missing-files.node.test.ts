@@ -70,6 +70,31 @@ describe('a project that names files it does not have', () => {
     assert.equal(eventsOf(dry, 'error')[0]?.code, 'project_file_missing');
   });
 
+  test('fx cloud render: refused with project_file_missing before anything is sent (no service listens); exit 3', async () => {
+    const cloudEnv = { ...env, CLOUD_API_URL: 'http://127.0.0.1:9', CLOUD_API_KEY: 'fx_live_test' };
+    const refused = await fx(['cloud', 'render', project.path, '--json'], { env: cloudEnv, cwd: project.path });
+    assert.equal(refused.code, 3, refused.stderr);
+    const [error] = eventsOf(refused, 'error');
+    assert.equal(error?.code, 'project_file_missing');
+    assert.match(String(error?.message), /allowMissingFiles|--allow-missing-files/);
+  });
+
+  test('fx cloud render --dry-run --allow-missing-files: the same places as warnings; exit 0', async () => {
+    const dry = await fx(['cloud', 'render', project.path, '--dry-run', '--allow-missing-files', '--json'], { env });
+    assert.equal(dry.code, 0, dry.stderr);
+    const missing = eventsOf(dry, 'warning').filter((found) => found.code === 'project_file_missing');
+    assert.deepEqual(
+      missing.map(({ severity }) => severity),
+      ['warning', 'warning'],
+    );
+    assert.deepEqual(eventsOf(dry, 'error'), []);
+  });
+
+  test('fx cloud render --help names --allow-missing-files', async () => {
+    const help = await fx(['cloud', 'render', '--help'], { env });
+    assert.match(help.stdout, /--allow-missing-files\s+render even when the composition names files the upload lacks/);
+  });
+
   test('fx render --help names the flag', async () => {
     const help = await fx(['render', '--help'], { env });
     assert.match(help.stdout, /--allow-missing-files/);
