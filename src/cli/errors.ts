@@ -41,6 +41,8 @@ export const CliErrorCode = {
   dependencyMissing: 'cli_dependency_missing',
   /** A native module (better-sqlite3) is there but does not load for this Node: not built, or built for another. */
   nativeModuleBroken: 'cli_native_module_broken',
+  /** A batch row's video could not be downloaded, for a reason without a code of its own (the manifest's row error). */
+  downloadFailed: 'download_failed',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
