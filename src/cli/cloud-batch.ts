@@ -7,6 +7,7 @@ import { cloudRenderBatch, type BatchManifestRow } from '../client/cloud-render-
 import type { CloudProject, CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
 import { isFxError } from '../runtime/errors.js';
+import { CliErrorCode } from './errors.js';
 import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { readBatch } from './batch-input.js';
 import { MAX_BATCH_CONCURRENCY } from '../client/cloud-render-batch.js';
@@ -71,7 +72,7 @@ export async function cloudBatch(
             status: 'failed',
             output: null,
             error: {
-              code: isFxError(error) ? error.code : 'download_failed',
+              code: isFxError(error) ? error.code : CliErrorCode.downloadFailed,
               message: String((error as Error).message ?? error),
             },
           };

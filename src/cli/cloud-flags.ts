@@ -27,6 +27,11 @@ export const CLOUD_RENDER_FLAGS: Flags = {
     value: '<key>',
     description: 'sent with upload and submit: repeating the command creates nothing new',
   },
+  'allow-missing-files': {
+    type: 'boolean',
+    description:
+      'render even when the composition names files the upload lacks (project_file_missing); they show as missing',
+  },
   'dry-run': {
     type: 'boolean',
     description:
@@ -55,6 +60,7 @@ export function cloudRenderOptions(context: CommandContext): Omit<CloudRenderOpt
   return {
     ...sharedRenderSettings(values),
     ...optional('strictVariables', values['strict-variables'] ? true : undefined),
+    ...optional('allowMissingFiles', values['allow-missing-files'] ? true : undefined),
     ...optional('callbackUrl', stringFlag(context, 'callback-url')),
     ...optional('callbackId', stringFlag(context, 'callback-id')),
     ...optional('idempotencyKey', stringFlag(context, 'idempotency-key')),

@@ -42,7 +42,7 @@ async function run(context: CommandContext): Promise<number | void> {
   const assetId = stringFlag(context, 'asset-id');
   const url = stringFlag(context, 'url');
   const template = stringFlag(context, 'output') ?? DEFAULT_CLOUD_OUTPUT;
-  if (values['dry-run']) return dryRun(out, directory, assetId ?? url);
+  if (values['dry-run']) return dryRun(out, directory, assetId ?? url, values['allow-missing-files'] === true);
   const project: CloudProject =
     url !== undefined
       ? { url }
@@ -143,7 +143,12 @@ export function showProgress(out: Output, progress: CloudRenderProgress, fields:
   );
 }
 
-async function dryRun(out: Output, directory: string, remote: string | undefined): Promise<void> {
+async function dryRun(
+  out: Output,
+  directory: string,
+  remote: string | undefined,
+  allowMissingFiles: boolean,
+): Promise<void> {
   if (remote !== undefined) {
     out.event(OutputEvent.result, { files: [], total_bytes: 0, remote });
     out.line(`nothing to upload: the render uses ${remote}`);
@@ -157,11 +162,13 @@ async function dryRun(out: Output, directory: string, remote: string | undefined
   for (const file of sizes) out.line(`${file.path.padEnd(width)}  ${formatBytes(file.bytes).padStart(10)}`);
   out.line(`${sizes.length} file(s), ${formatBytes(total)} before compression; nothing was sent`);
   const missing = await missingFromUpload(files);
+  // With --allow-missing-files the service renders them as missing: warnings, not a refusal.
+  const severity = allowMissingFiles ? ('warning' as const) : ('error' as const);
   for (const { file, issue } of missing) {
-    out.event(OutputEvent.warning, { file, ...issue });
-    out.note(`${file}: ${out.style('red', 'error')} ${issue.code}: ${issue.message}`);
+    out.event(OutputEvent.warning, { file, ...issue, severity });
+    out.note(`${file}: ${out.style(allowMissingFiles ? 'yellow' : 'red', severity)} ${issue.code}: ${issue.message}`);
   }
-  if (missing.length > 0) {
+  if (missing.length > 0 && !allowMissingFiles) {
     throw new FxError(
       CompileIssueCode.fileMissing,
       `${missing.length} place(s) name files the upload would not hold; the service would refuse the render. First: ${missing[0]!.issue.message}`,

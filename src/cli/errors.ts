@@ -41,6 +41,8 @@ export const CliErrorCode = {
   dependencyMissing: 'cli_dependency_missing',
   /** A native module (better-sqlite3) is there but does not load for this Node: not built, or built for another. */
   nativeModuleBroken: 'cli_native_module_broken',
+  /** A batch row's video could not be downloaded, for a reason without a code of its own (the manifest's row error). */
+  downloadFailed: 'download_failed',
 } as const;
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
@@ -122,6 +124,8 @@ const HINTS: Record<string, string> = {
   [ClientErrorCode.networkError]: 'is the service running? check CLOUD_API_URL',
   [ClientErrorCode.timeout]: 'the render goes on: check it later with `fx cloud get <render_id>`',
   [ErrorCode.renderProjectInvalid]: 'fix the variables (see `fx metadata <file>` for what is declared)',
+  [CompileIssueCode.fileMissing]:
+    'add the files (`fx lint` or `fx cloud render --dry-run` lists each place), or render anyway with --allow-missing-files',
   [ErrorCode.resolutionFormatUnsupported]: 'use --format mp4 for 4k, or render alpha at 1080p',
   [ErrorCode.idempotencyKeyInvalid]: 'use 1 to 255 characters of A-Z a-z 0-9 _ : . -',
   [ErrorCode.renderNotFound]: 'list your renders with `fx cloud list`',

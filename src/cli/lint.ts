@@ -34,6 +34,10 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
     const target = resolve(root, path);
     return isInsideFolder(root, target) && existsSync(target) && statSync(target).isFile();
   };
+  const readFile = (path: string) => {
+    const target = resolve(root, path);
+    return isInsideFolder(root, target) ? readFileSync(target, 'utf8') : undefined;
+  };
   const linted: LintedFile[] = [];
   for (const file of files) {
     const html = await readText(join(directory, file.path));
@@ -46,7 +50,10 @@ export async function lintProject(directory: string): Promise<LintedFile[]> {
         return undefined;
       }
     };
-    linted.push({ file: file.path, findings: lintComposition(html, { readSource, hasFile, file: file.path }) });
+    linted.push({
+      file: file.path,
+      findings: lintComposition(html, { readSource, hasFile, readFile, file: file.path }),
+    });
   }
   return linted;
 }

@@ -1,5 +1,6 @@
 /** `fx`: finds the command, parses its flags, runs it, and turns any failure into `code: message`, a hint and an exit code. */
 import { isFxError } from '../runtime/errors.js';
+import { ErrorCode } from '../wire/constants.js';
 import { commandHelp, parseCommandArgs } from './args.js';
 import { commandGroup, findCommand, topHelp } from './commands.js';
 import { cliError, CliErrorCode, exitCodeOf, hintOf } from './errors.js';
@@ -73,7 +74,7 @@ function fail(out: Output, raw: unknown): number {
   // A module of a broken install fails as Node says it; the user needs to hear what to install.
   const error = installProblem(raw) ?? raw;
   const exitCode = exitCodeOf(error);
-  const code = isFxError(error) ? error.code : 'internal_error';
+  const code = isFxError(error) ? error.code : ErrorCode.internalError;
   const message = error instanceof Error ? error.message : String(error);
   out.error(code, message, hintOf(error), exitCode);
   if (isFxError(error))

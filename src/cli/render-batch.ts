@@ -11,6 +11,7 @@ import { batchRows } from '../client/batch-rows.js';
 import { renderBatch } from '../render/batch.js';
 import { MAX_CONCURRENCY } from '../render/options.js';
 import { render } from '../render/render.js';
+import { FailureCode } from '../wire/constants.js';
 import type { RenderOptions } from '../render/types.js';
 import { readBatch } from './batch-input.js';
 import { stringFlag, type CommandContext } from './command.js';
@@ -111,7 +112,7 @@ export async function renderBatchRows(
       const failure = error as { code?: string; message?: string };
       const row = finished({
         status: 'failed',
-        error: { code: failure.code ?? 'render_failed', message: failure.message ?? String(error) },
+        error: { code: failure.code ?? FailureCode.failed, message: failure.message ?? String(error) },
       });
       await manifest.set(index, row);
       out.event(OutputEvent.result, { stage: 'row', ...row });

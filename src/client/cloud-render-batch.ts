@@ -1,6 +1,6 @@
 import { isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
-import { ErrorCode } from '../wire/constants.js';
+import { ErrorCode, FailureCode } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
 import { batchRows } from './batch-rows.js';
 import { checkIdempotencyKey } from './checks.js';
@@ -100,7 +100,7 @@ async function runBatch(
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = {
-          code: isFxError(error) ? error.code : 'render_failed',
+          code: isFxError(error) ? error.code : FailureCode.failed,
           message: error instanceof Error ? error.message : String(error),
         };
         manifest[row] = manifestRow(row, variables, warnings, undefined, failure);

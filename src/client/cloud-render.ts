@@ -21,6 +21,7 @@ import { abortedError, ClientErrorCode, FxApiError, refused } from './errors.js'
 import { FxClient } from './fx-client.js';
 import type { ClientOptions } from './options.js';
 import { CloudRenderStage, type CloudRenderProgress } from './progress.js';
+import { checkMissingFiles } from './missing-files.js';
 import { fetchWithUploadProgress } from './upload-progress.js';
 import { readSource, type ProjectEntry, type ProjectFile, type ProjectSource } from './zip/sources.js';
 import { zipFiles } from './zip/zip-project.js';
@@ -54,6 +55,11 @@ export interface CloudRenderOptions extends ClientOptions {
   readonly variables?: Readonly<Record<string, unknown>>;
   /** Warnings (an undeclared id, a value out of range) refuse the render too, before any request. */
   readonly strictVariables?: boolean;
+  /**
+   * Render even when the entry names files the project lacks: they show as missing (a broken image, no font).
+   * Without it, such a project is refused with `project_file_missing` before anything is zipped or sent.
+   */
+  readonly allowMissingFiles?: boolean;
   /** Submit, and resolve with the queued record: no polling, no download. */
   readonly noWait?: boolean;
   /** Resolve once completed without downloading the video (it stays at `render.video_url`). */
@@ -98,8 +104,8 @@ export interface LocalProject {
 }
 
 /**
- * The whole "render this" in one call: read the project, check its variables against its declarations and every
- * option (nothing is sent when one is wrong), zip, upload, submit, wait, download — reporting each stage through
+ * The whole "render this" in one call: read the project, check its variables against its declarations, the files
+ * it names (unless `allowMissingFiles`) and every option (nothing is sent when one is wrong), zip, upload, submit, wait, download — reporting each stage through
  * `onProgress`. Abort with `signal` at any stage: nothing keeps running here (a submitted render goes on at the
  * service; delete it to stop it). A failed render rejects with its failure `code`.
  *
@@ -155,8 +161,9 @@ export interface PreparedProject {
 }
 
 /**
- * @internal Checks the options, reads the project, checks the values `rows` gives for it (it throws to refuse),
- * then zips and uploads the project's files — in that order, so a refusal costs no upload.
+ * @internal Checks the options, reads the project, checks its entry (declarations, length, the files it names
+ * unless `allowMissingFiles`) and the values `rows` gives for it (it throws to refuse), then zips and uploads the
+ * project's files — in that order, so a refusal costs no upload.
  */
 export async function prepareProject(
   project: CloudProject,
@@ -168,6 +175,7 @@ export async function prepareProject(
   const settings = renderSettings(options);
   const local = await readProject(project, options.signal);
   if (local?.metadata) checkRenderable(local.metadata, local.composition, settings.fps ?? RenderDefaults.fps);
+  if (local && options.allowMissingFiles !== true) await checkMissingFiles(local.files, local.composition);
   const checked = rows(local);
   const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
   const source = local
@@ -235,6 +243,7 @@ function renderSettings(options: CloudRenderOptions): RenderRequest {
     ...(options.resolution === undefined ? {} : { resolution: options.resolution }),
     ...(options.aspectRatio === undefined ? {} : { aspect_ratio: options.aspectRatio }),
     ...(options.strictVariables === undefined ? {} : { strict_variables: options.strictVariables }),
+    ...(options.allowMissingFiles === undefined ? {} : { allow_missing_files: options.allowMissingFiles }),
     ...(options.callbackUrl === undefined ? {} : { callback_url: checkCallbackUrl(options.callbackUrl) }),
     ...(options.callbackId === undefined ? {} : { callback_id: options.callbackId }),
   };

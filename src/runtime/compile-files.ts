@@ -10,9 +10,8 @@ import { fileReferences, type FileReference } from './compile-dependencies.js';
 import type { Context } from './compile-context.js';
 import { parseUrl } from './data.js';
 import { isFxError } from './errors.js';
-import { issue } from './issues.js';
 import { FrameAttr } from './frame-config.js';
-import { isMissingStatus, missingFileIssue, projectPathOf } from './missing-files.js';
+import { isMissingStatus, missingFileIssue, MissingPlaces, projectPathOf } from './missing-files.js';
 
 /** Pushes a `project_file_missing` error to `ctx.issues` for each place `doc` names a missing project file. */
 export async function checkProjectFiles(ctx: Context, doc: Document, base: string, entryUrl: string): Promise<void> {
@@ -42,27 +41,19 @@ export async function checkProjectFiles(ctx: Context, doc: Document, base: strin
   const missing = references.map((reference) => missingUrls.has(reference.url));
   const shown = (url: string) => projectPathOf(url, folder) ?? url;
   // Each place once, and a bounded list: a hostile stylesheet may name one missing file 150 000 times.
-  const places = new Set<string>();
-  let more = 0;
+  const places = new MissingPlaces();
   const referrers = new Map<Element, string>();
   references.forEach((reference, index) => {
     if (!missing[index]) return;
     let referrer = referrers.get(reference.element);
     if (referrer === undefined) referrers.set(reference.element, (referrer = referrerOf(reference, base, entry.href)));
-    const key = `${referrer}\n${reference.where}\n${reference.url}`;
-    if (places.has(key)) return;
-    if (places.size === MAX_MISSING_PLACES) return void more++;
-    places.add(key);
-    ctx.issues.push(missingFileIssue(reference, shown(referrer), shown(reference.url)));
-  });
-  if (more > 0)
-    ctx.issues.push(
-      issue(CompileIssueCode.fileMissing, [], `and ${more} more places name files the project does not have`),
+    const from = referrer;
+    places.add(`${from}\n${reference.where}\n${reference.url}`, () =>
+      missingFileIssue(reference, shown(from), shown(reference.url)),
     );
+  });
+  ctx.issues.push(...places.issues());
 }
-
-/** Places named as missing, at most; the rest are counted in one more issue. */
-const MAX_MISSING_PLACES = 50;
 
 /** The file that wrote `reference`: the sub-composition whose instance holds it, else the entry. */
 function referrerOf(reference: FileReference, base: string, entry: string): string {

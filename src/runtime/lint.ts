@@ -53,6 +53,11 @@ export interface LintOptions {
    * `project_file_missing` for each place the composition names a file it does not have (see missing-files.ts).
    */
   readonly hasFile?: (path: string) => boolean;
+  /**
+   * The text of a project file at a path (from the project's root), or `undefined` when it cannot be read. With
+   * `hasFile`, the stylesheets the composition links are checked for missing files too (`url()`, `@font-face`).
+   */
+  readonly readFile?: (path: string) => string | undefined;
   /** The linted file's path in the project (default `index.html`): relative URLs resolve against it. */
   readonly file?: string;
 }
@@ -133,7 +138,18 @@ export function lintComposition(html: string, options: LintOptions = {}): LintFi
       ),
     );
   }
-  if (options.hasFile) findings.push(...missingFilesIn(html, options.file ?? 'index.html', options.hasFile));
+  if (options.hasFile) {
+    const { readFile } = options;
+    // A stylesheet that cannot be read is not checked: the compile reports what it cannot read itself.
+    const read = (path: string) => {
+      try {
+        return readFile?.(path);
+      } catch {
+        return undefined;
+      }
+    };
+    findings.push(...missingFilesIn(html, options.file ?? 'index.html', options.hasFile, { read }));
+  }
   reportUnused(doc, scopes, findings);
   return placeDeclarationFailures(html, dedupe(findings));
 }

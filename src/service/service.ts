@@ -9,7 +9,7 @@ import { chainAuthenticators } from './auth/authenticator.js';
 import { checkConfig } from './config-check.js';
 import { resolveConfig, ServiceRole, type ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
-import { DatabaseError } from './db/errors.js';
+import { DatabaseError, DatabaseErrorCode } from './db/errors.js';
 import { openStores } from './db/open-stores.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
@@ -51,7 +51,10 @@ export async function createService(input: ServiceConfig): Promise<Service> {
   checkConfig(config, { ...input });
   const { role } = config;
   if (role !== ServiceRole.embedded && !config.databaseUrl)
-    throw new DatabaseError('database_required', `the "${role}" role needs "databaseUrl" (PostgreSQL), got none`);
+    throw new DatabaseError(
+      DatabaseErrorCode.required,
+      `the "${role}" role needs "databaseUrl" (PostgreSQL), got none`,
+    );
   const renders = role !== ServiceRole.api;
   const stores = await openStores(config);
   const storage = config.storage ?? new LocalBlobStorage(join(config.dataDir, 'blobs'));

@@ -41,6 +41,11 @@ export const ErrorCode = {
   urlFetchFailed: 'url_fetch_failed',
   /** The renderer's own code (`RenderErrorCode.durationTooLong`): submit and render refuse it the same way. */
   compositionTooLong: 'composition_duration_too_long',
+  /**
+   * The compiler's own code (`CompileIssueCode.fileMissing`): the entry (its sub-compositions, the stylesheets they
+   * link) names files the asset lacks; submit refuses it as the render would, unless `allow_missing_files`.
+   */
+  projectFileMissing: 'project_file_missing',
   rangeNotSatisfiable: 'range_not_satisfiable',
   idempotencyKeyReused: 'idempotency_key_reused',
   // A refused project: the same codes whether the service or the client refuses it (zip-limits.ts).
@@ -70,6 +75,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.compositionNotFound]: 422,
   [ErrorCode.urlFetchFailed]: 422,
   [ErrorCode.compositionTooLong]: 422,
+  [ErrorCode.projectFileMissing]: 422,
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.idempotencyKeyReused]: 422,
   [ErrorCode.assetEntryMissing]: 422,

@@ -45,6 +45,7 @@ export const RENDER_REQUEST_FIELDS = defineSchema(() => ({
   aspect_ratio: { schema: z.enum(ASPECT_RATIOS), expected: oneOf(ASPECT_RATIOS) },
   variables: { schema: z.record(z.string(), z.unknown()), expected: 'a JSON object of values by variable id' },
   strict_variables: { schema: z.boolean(), expected: 'true or false' },
+  allow_missing_files: { schema: z.boolean(), expected: 'true or false' },
   callback_url: { schema: text(1, 2048), expected: 'an https: URL of at most 2048 characters' },
   callback_id: { schema: text(1, 255), expected: 'a string of 1 to 255 characters' },
 }));

@@ -72,6 +72,7 @@ export const renderSchema = defineSchema(() =>
     aspect_ratio: z.enum(ASPECT_RATIOS),
     variables: z.record(z.string(), z.unknown()),
     strict_variables: z.boolean(),
+    allow_missing_files: z.boolean(),
     callback_url: z.nullable(z.string()),
     callback_id: z.nullable(z.string()),
     warnings: z.array(issueSchema),

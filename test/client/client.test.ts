@@ -28,6 +28,7 @@ const RENDER = {
   aspect_ratio: '16:9',
   variables: {},
   strict_variables: false,
+  allow_missing_files: false,
   callback_url: null,
   callback_id: null,
   warnings: [],

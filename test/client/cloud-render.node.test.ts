@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { apiKeyCredentials } from '../../src/client/api-key.js';
 import { cloudRenderBatch } from '../../src/client/cloud-render-batch.js';
 import { cloudRender, type CloudRenderOptions } from '../../src/client/cloud-render.js';
+import type { FxApiError } from '../../src/client/errors.js';
 import type { CloudRenderProgress } from '../../src/client/progress.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { probe, tempDir } from '../render/helpers.js';
@@ -206,6 +207,64 @@ describe('cloudRender', () => {
       assert.equal(result, code);
       assert.equal(zipped, false);
     }
+    assert.equal(setup.proxy.seen.length, before);
+  });
+
+  test('files the entry names that the project lacks: project_file_missing before anything is zipped or sent', async () => {
+    const before = setup.proxy.seen.length;
+    const html = compositionHtml({ duration: 0.5 }).replace(
+      '</div></body>',
+      '<img src="img/gone.png" alt=""><link rel="stylesheet" href="styles/site.css"><div data-composition-src="parts/p.html"></div></div></body>',
+    );
+    let zipped = false;
+    const refusal = await cloudRender(
+      {
+        files: [
+          ...files(html).map((file) =>
+            file.path === 'styles/site.css' ? { ...file, data: 'h1 { background: url(../bg.png) }' } : file,
+          ),
+          { path: 'parts/p.html', data: '<div data-composition-id="p"><video src="clip.mp4"></video></div>' },
+        ],
+      },
+      { ...options, onProgress: (p) => (zipped ||= p.stage === 'zipping') },
+    ).then(
+      () => assert.fail('resolved'),
+      (error: FxApiError) => error,
+    );
+    assert.equal(refusal.code, 'project_file_missing');
+    assert.equal(refusal.param, 'composition');
+    assert.deepEqual(
+      refusal.issues?.map((found) => found.path),
+      [
+        ['index.html', '<img src>', 'img/gone.png'],
+        ['styles/site.css', 'url()', 'bg.png'],
+        ['parts/p.html', '<video src>', 'parts/clip.mp4'],
+      ],
+    );
+    assert.match(refusal.message, /nothing sent/);
+    assert.equal(zipped, false);
+    assert.equal(setup.proxy.seen.length, before);
+  });
+
+  test('allowMissingFiles: uploaded and rendered, the service told (allow_missing_files in the record)', async () => {
+    const html = compositionHtml({ duration: 0.5 }).replace(
+      '</div></body>',
+      '<img src="img/gone.png" alt=""></div></body>',
+    );
+    const { render } = await cloudRender(
+      { files: files(html) },
+      { ...options, allowMissingFiles: true, download: false },
+    );
+    assert.equal(render.status, 'completed');
+    assert.equal(render.allow_missing_files, true);
+    const plain = await cloudRender({ files: files() }, { ...options, noWait: true });
+    assert.equal(plain.render.allow_missing_files, false);
+  });
+
+  test('allowMissingFiles that is not a boolean: parameter_invalid before anything is sent', async () => {
+    const before = setup.proxy.seen.length;
+    const bad = { ...options, allowMissingFiles: 'yes' as unknown as boolean };
+    assert.equal(await codeOf(cloudRender({ files: files() }, bad)), 'parameter_invalid');
     assert.equal(setup.proxy.seen.length, before);
   });
 

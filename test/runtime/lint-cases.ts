@@ -84,7 +84,10 @@ export interface LintCase {
   readonly html: string;
   /** Files `readSource` serves by path; an `Error` is thrown by the reader. No entry means no reader. */
   readonly sources?: Readonly<Record<string, string | Error>>;
-  /** The project's files (`hasFile` answers from them); the case is `index.html`. No entry means no `hasFile`. */
+  /**
+   * The project's files (`hasFile` answers from them, and `readFile` from `sources`); the case is `index.html`. No
+   * entry means no `hasFile`.
+   */
   readonly files?: readonly string[];
   /** Every finding, as {@link describeFinding} writes it. Order does not matter. */
   readonly findings: readonly string[];
@@ -750,6 +753,37 @@ export const lintCases: readonly LintCase[] = [
     [],
   ),
   absent(C.projectFileMissing, 'without hasFile nothing is looked up', fullDocument([], NAMES_FILES)),
+  {
+    ...inProject(
+      reported(
+        C.projectFileMissing,
+        "a linked stylesheet's url() and @font-face source, resolved against the stylesheet",
+        fullDocument([], '<link rel="stylesheet" href="css/main.css"><link rel="stylesheet" href="css/gone.css">'),
+        [
+          error(C.projectFileMissing, 'css/main.css', 'url()', 'fonts/f.woff2'),
+          error(C.projectFileMissing, 'css/main.css', 'url()', 'css/bg.png'),
+          fileMissing('<link href>', 'css/gone.css'),
+        ],
+      ),
+      ['css/main.css', 'img/ok.png'],
+    ),
+    sources: {
+      'css/main.css':
+        '@font-face { font-family: F; src: url("../fonts/f.woff2") format("woff2") } ' +
+        'body { background: url(bg.png) } p { background: url(../img/ok.png), url(data:image/png;base64,AA==), url(https://cdn.example/x.png) }',
+    },
+  },
+  {
+    ...inProject(
+      absent(
+        C.projectFileMissing,
+        "a linked stylesheet's files the project has, and a stylesheet that cannot be read",
+        fullDocument([], '<link rel="stylesheet" href="a.css"><link rel="stylesheet" href="b.css">'),
+      ),
+      ['a.css', 'b.css', 'f.woff2'],
+    ),
+    sources: { 'a.css': '@font-face { font-family: F; src: url(f.woff2) }', 'b.css': new Error('EACCES') },
+  },
 
   // root attributes (from metadata)
   reported(
@@ -973,6 +1007,7 @@ export function lintCase(testCase: Pick<LintCase, 'html' | 'sources' | 'files'>)
   const options: LintOptions = {
     ...(testCase.sources ? { readSource: readerOf(testCase.sources) } : {}),
     ...(files ? { hasFile: (path: string) => files.has(path) } : {}),
+    ...(files && testCase.sources ? { readFile: readerOf(testCase.sources) } : {}),
   };
   return lintComposition(testCase.html, options);
 }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { CompileIssueCode } from '../../src/runtime/compile-codes.js';
 import { RenderErrorCode } from '../../src/render/errors.js';
 import { renderRecord } from '../../src/service/renders/render-record.js';
 import {
@@ -134,6 +135,7 @@ test('the render record has exactly the documented required fields', () => {
         aspect_ratio: '16:9',
         variables: {},
         strict_variables: false,
+        allow_missing_files: false,
         callback_url: null,
         callback_id: null,
       },
@@ -183,8 +185,9 @@ test('the option lists and bounds of the submit body are the documented ones', (
   );
 });
 
-test('a render too long for the service fails with the code the renderer uses for it', () => {
+test('a render too long, or naming missing files, is refused at submit with the code the render fails with', () => {
   assert.equal(ErrorCode.compositionTooLong, RenderErrorCode.durationTooLong);
+  assert.equal(ErrorCode.projectFileMissing, CompileIssueCode.fileMissing);
 });
 
 test('headers, id prefixes, secret prefixes, failure codes and the idempotency key pattern are documented', () => {

@@ -1,6 +1,7 @@
 import type { VariableDeclaration } from '../declarations.js';
 import { issue, type Issue } from '../issues.js';
 import { safeFontUrl } from '../safety.js';
+import { FrameCode } from './frame-codes.js';
 import { refitWhereStale } from './refit.js';
 
 /** Name and source of every face added, so each is added once. */
@@ -23,7 +24,11 @@ export function applyFontValues(
     const source = safeFontUrl(value.source);
     if (source === undefined) {
       issues.push(
-        issue('font_source_refused', [id, 'source'], `font "${name}" has a source that is not an allowed font URL`),
+        issue(
+          FrameCode.fontSourceRefused,
+          [id, 'source'],
+          `font "${name}" has a source that is not an allowed font URL`,
+        ),
       );
       continue;
     }

@@ -5,6 +5,7 @@
 import { CONFIG_ELEMENT_ID, type FrameConfig } from '../frame-config.js';
 import { installAliases, injectedOverrides } from './aliases.js';
 import { Message } from '../protocol-messages.js';
+import { FrameCode } from './frame-codes.js';
 import type { FxRendererHooks } from './contract.js';
 import { FRAME_BASE_STYLE } from './base-style.js';
 import { adoptStyle } from './css-isolation.js';
@@ -71,10 +72,10 @@ function boot(): void {
   player.reads.report = (ids) => send({ type: Message.reads, ids });
   addEventListener('error', (event) => {
     if (rerunning()) return;
-    send({ type: Message.error, code: 'script_error', message: String(event.message || event.error) });
+    send({ type: Message.error, code: FrameCode.scriptError, message: String(event.message || event.error) });
   });
   addEventListener('unhandledrejection', (event) =>
-    send({ type: Message.error, code: 'script_error', message: `unhandled rejection: ${String(event.reason)}` }),
+    send({ type: Message.error, code: FrameCode.scriptError, message: `unhandled rejection: ${String(event.reason)}` }),
   );
   addEventListener('DOMContentLoaded', () => player.variables.applyAll(document), { once: true });
   const start = () =>

@@ -1,3 +1,12 @@
+/** Codes of {@link DatabaseError}. */
+export const DatabaseErrorCode = {
+  urlInvalid: 'database_url_invalid',
+  schemaNewer: 'database_schema_newer',
+  required: 'database_required',
+  commitOutcomeUnknown: 'commit_outcome_unknown',
+} as const;
+export type DatabaseErrorCode = (typeof DatabaseErrorCode)[keyof typeof DatabaseErrorCode];
+
 /**
  * A database setting or state the service cannot start with, or (`commit_outcome_unknown`) a transaction whose
  * COMMIT lost its connection and whose outcome the server could not be asked: its work may or may not have landed,
@@ -6,7 +15,7 @@
 export class DatabaseError extends Error {
   override name = 'DatabaseError';
   constructor(
-    readonly code: 'database_url_invalid' | 'database_schema_newer' | 'database_required' | 'commit_outcome_unknown',
+    readonly code: DatabaseErrorCode,
     message: string,
     options?: ErrorOptions,
   ) {
@@ -15,4 +24,4 @@ export class DatabaseError extends Error {
 }
 
 export const isCommitOutcomeUnknown = (error: unknown): boolean =>
-  error instanceof DatabaseError && error.code === 'commit_outcome_unknown';
+  error instanceof DatabaseError && error.code === DatabaseErrorCode.commitOutcomeUnknown;

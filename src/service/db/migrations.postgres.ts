@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { DatabaseError } from './errors.js';
+import { DatabaseError, DatabaseErrorCode } from './errors.js';
 
 /** One schema change. Append new ones with the next version; never edit one that has shipped. */
 export interface Migration {
@@ -188,7 +188,7 @@ export async function migrate(
     const unknown = [...applied].filter((version) => version > newest);
     if (unknown.length > 0)
       throw new DatabaseError(
-        'database_schema_newer',
+        DatabaseErrorCode.schemaNewer,
         `the database has schema version ${Math.max(...unknown)}, newer than this service knows (${newest}); run the newer service`,
       );
     const pending = migrations.filter((migration) => !applied.has(migration.version));

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { DatabaseError } from './errors.js';
+import { DatabaseError, DatabaseErrorCode } from './errors.js';
 import { migrate } from './migrations.postgres.js';
 
 export type PgPool = pg.Pool;
@@ -33,7 +33,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const parsed = URL.parse(url);
   if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:'))
     throw new DatabaseError(
-      'database_url_invalid',
+      DatabaseErrorCode.urlInvalid,
       `"databaseUrl" must be a postgres:// URL, got a ${parsed ? `${parsed.protocol} URL` : 'malformed one'}`,
     );
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: PG_TYPES });
@@ -90,7 +90,7 @@ export async function transaction<T>(pool: PgPool, work: (client: Queryable) => 
     if (outcome === 'committed') return result;
     if (outcome === 'aborted') throw error;
     throw new DatabaseError(
-      'commit_outcome_unknown',
+      DatabaseErrorCode.commitOutcomeUnknown,
       `transaction ${xid} lost its connection during COMMIT and its outcome could not be learnt (${String(outcome)})`,
       { cause: error },
     );

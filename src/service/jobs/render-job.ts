@@ -93,6 +93,7 @@ export function renderInputs(
     aspectRatio: render.request.aspect_ratio,
     variables: render.request.variables,
     allowCompositionReadsUnder: pageFolders(render.request),
+    allowMissingFiles: render.request.allow_missing_files === true,
     maxDurationSeconds: config.limits.maxDurationSeconds,
     maxFrames: config.limits.maxFrames,
     unsafeAllowPrivateNetwork: config.allowPrivateNetworkUrls,

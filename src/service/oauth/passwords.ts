@@ -10,11 +10,18 @@ const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 1024;
 
+/** Codes of {@link PasswordError}. */
+export const PasswordErrorCode = {
+  tooShort: 'password_too_short',
+  tooLong: 'password_too_long',
+} as const;
+export type PasswordErrorCode = (typeof PasswordErrorCode)[keyof typeof PasswordErrorCode];
+
 /** A password that cannot be set; `code` is stable. */
 export class PasswordError extends Error {
   override name = 'PasswordError';
   constructor(
-    readonly code: 'password_too_short' | 'password_too_long',
+    readonly code: PasswordErrorCode,
     message: string,
   ) {
     super(message);
@@ -25,12 +32,12 @@ export class PasswordError extends Error {
 export function assertPasswordAcceptable(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH)
     throw new PasswordError(
-      'password_too_short',
+      PasswordErrorCode.tooShort,
       `the password must be at least ${PASSWORD_MIN_LENGTH} characters, got ${password.length}`,
     );
   if (password.length > PASSWORD_MAX_LENGTH)
     throw new PasswordError(
-      'password_too_long',
+      PasswordErrorCode.tooLong,
       `the password must be at most ${PASSWORD_MAX_LENGTH} characters, got ${password.length}`,
     );
 }

@@ -87,10 +87,15 @@ export interface ResolvedOAuthSettings {
   readonly log: (message: string, details?: Record<string, unknown>) => void;
 }
 
+export const OAuthSettingsErrorCode = {
+  /** A setting of the authorization server that cannot work. */
+  invalid: 'oauth_settings_invalid',
+} as const;
+
 /** A setting of the authorization server that cannot work; thrown at start-up. */
 export class OAuthSettingsError extends Error {
   override name = 'OAuthSettingsError';
-  readonly code = 'oauth_settings_invalid';
+  readonly code = OAuthSettingsErrorCode.invalid;
 }
 
 export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSettings {

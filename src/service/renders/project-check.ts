@@ -1,11 +1,15 @@
 import '../../runtime/dom-parser.node.js';
+import { DEFAULT_LIMITS as COMPILE_LIMITS } from '../../runtime/compile-loader.js';
 import type { Issue } from '../../runtime/issues.js';
+import { missingFilesInProject } from '../../runtime/missing-files-project.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { lengthProblem } from '../../runtime/render-limits.js';
 import { validateVariables } from '../../runtime/values.js';
 import type { Limits } from '../config.js';
 import { ErrorCode } from '../../wire/constants.js';
 import { ServiceError } from '../errors.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import { relativePathProblem } from '../../wire/zip-limits.js';
 
 export interface ProjectCheck {
   readonly metadata: CompositionMetadata;
@@ -61,4 +65,41 @@ export function checkCompositionLength(
   if (duration === undefined) return;
   const problem = lengthProblem(JSON.stringify(composition), duration, fps, limits);
   if (problem) throw new ServiceError(ErrorCode.compositionTooLong, problem, { param: 'composition' });
+}
+
+/**
+ * Refuses an entry that names files the asset under `prefix` lacks (`project_file_missing`, each place in
+ * `issues`, by the rule lint and the compile use: its sub-compositions and linked stylesheets too), as the render
+ * would fail later. Only the files it names are looked up in storage, each once and at most as many as the compile
+ * reads.
+ */
+export async function checkProjectFiles(
+  storage: BlobStorage,
+  prefix: string,
+  html: string,
+  composition: string,
+): Promise<void> {
+  // A path no zip entry may have (an empty segment, a control character) is not in the asset: never asked.
+  const open = (path: string) => (relativePathProblem(path, 'file') ? undefined : storage.open(`${prefix}/${path}`));
+  const issues = await missingFilesInProject(
+    html,
+    composition,
+    {
+      has: async (path) => (await open(path)) !== undefined,
+      read: async (path) => {
+        const file = await open(path);
+        // Larger than the compile reads: it refuses that file with its own code when it renders.
+        if (!file || file.size > COMPILE_LIMITS.fileBytes) return undefined;
+        const bytes = await storage.read(`${prefix}/${path}`);
+        return bytes && new TextDecoder().decode(bytes);
+      },
+    },
+    { depth: COMPILE_LIMITS.depth, maxFiles: COMPILE_LIMITS.files },
+  );
+  if (issues.length === 0) return;
+  throw new ServiceError(
+    ErrorCode.projectFileMissing,
+    `the composition ${JSON.stringify(composition)} names files the asset does not have: ${issues[0]!.message}${issues.length > 1 ? ` (and ${issues.length - 1} more issue(s))` : ''}; add them to the project, or send "allow_missing_files": true to render without them`,
+    { param: 'composition', issues },
+  );
 }

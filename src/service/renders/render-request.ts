@@ -43,6 +43,7 @@ export function parseRenderRequest(body: unknown, policy: RequestPolicy): Parsed
     aspect_ratio: parsed.aspect_ratio ?? null,
     variables,
     strict_variables: parsed.strict_variables ?? false,
+    allow_missing_files: parsed.allow_missing_files ?? false,
     callback_url:
       parsed.callback_url === undefined ? null : checkCallbackUrl(parsed.callback_url, policy.allowInsecureCallbacks),
     callback_id: parsed.callback_id ?? null,

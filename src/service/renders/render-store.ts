@@ -89,7 +89,8 @@ export const toRender = (row: RenderTableRow): RenderRow => ({
   accountId: row.account_id,
   credentialId: row.credential_id,
   status: row.status,
-  request: JSON.parse(row.request),
+  // Renders stored before `allow_missing_files` existed were refused on a missing file.
+  request: { allow_missing_files: false, ...JSON.parse(row.request) },
   warnings: JSON.parse(row.warnings),
   projectKey: row.project_key,
   stage: row.stage,

@@ -16,6 +16,8 @@ export interface RenderRequest {
   readonly aspect_ratio: AspectRatio;
   readonly variables: Record<string, unknown>;
   readonly strict_variables: boolean;
+  /** Render even when the project lacks files the composition names (they show as missing). */
+  readonly allow_missing_files: boolean;
   readonly callback_url: string | null;
   readonly callback_id: string | null;
 }

@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.js';
 import { newId } from '../ids.js';
 import { StorageKey } from '../storage/keys.js';
 import { aspectRatioOf } from '../../wire/aspect-ratio.js';
-import { checkCompositionLength, checkProject } from './project-check.js';
+import { checkCompositionLength, checkProject, checkProjectFiles } from './project-check.js';
 import { parseRenderRequest } from './render-request.js';
 import type { RenderRow } from './render-types.js';
 import { fetchPage, withBaseHref } from './url-page.js';
@@ -71,6 +71,9 @@ export async function submitRender(context: ServiceContext, principal: Principal
   const composition = parsed.url === null ? parsed.composition : URL_ENTRY;
   const { metadata, warnings } = checkProject(source.html, composition, parsed.variables, parsed.strict_variables);
   checkCompositionLength(metadata.duration, composition, parsed.fps, context.config.limits);
+  // A page's files live on its own server: the renderer's compile and network rules judge those.
+  if (source.pageUrl === null && !parsed.allow_missing_files)
+    await checkProjectFiles(context.storage, source.projectKey, source.html, composition);
   const request = {
     ...parsed,
     page_url: source.pageUrl,

@@ -100,6 +100,7 @@ export const RENDER_REQUEST = {
   aspect_ratio: '16:9',
   variables: {},
   strict_variables: false,
+  allow_missing_files: false,
   callback_url: null,
   callback_id: null,
 } as const;
