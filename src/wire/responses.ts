@@ -72,7 +72,8 @@ export const renderSchema = defineSchema(() =>
     aspect_ratio: z.enum(ASPECT_RATIOS),
     variables: z.record(z.string(), z.unknown()),
     strict_variables: z.boolean(),
-    allow_missing_files: z.boolean(),
+    // A service older than the field does not send it: those renders never allowed missing files.
+    allow_missing_files: z._default(z.boolean(), false),
     callback_url: z.nullable(z.string()),
     callback_id: z.nullable(z.string()),
     warnings: z.array(issueSchema),

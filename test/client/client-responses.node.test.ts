@@ -123,6 +123,11 @@ describe('malformed answers are response_invalid', () => {
     assert.ok(pulled <= 34, `read ${pulled} MiB`);
   });
 
+  test('a record from a service older than allow_missing_files reads as false', async () => {
+    const { fetch } = fakeFetch(json((({ allow_missing_files: _a, ...rest }) => rest)(RENDER)));
+    assert.equal((await clientWith(fetch).getRender('rnd_a')).allow_missing_files, false);
+  });
+
   test('unknown fields are kept, not refused', async () => {
     const { fetch } = fakeFetch(json({ ...RENDER, shiny_new_field: { a: 1 } }));
     const render = await clientWith(fetch).getRender('rnd_a');
