@@ -204,7 +204,9 @@ describe('the popup, checked', () => {
     expect(opens, 'not opened a second time').to.equal(1);
     const popup = { closed: false, location: { href: 'about:blank' }, close: () => (popup.closed = true) };
     const signingIn = auth.signInWithPopup({ window: popup as unknown as Window, pollMs: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Sent once the PKCE challenge is made (crypto.subtle: later than 50 ms on a loaded machine).
+    for (let waited = 0; popup.location.href === 'about:blank' && waited < 5000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(popup.location.href, 'sent to the sign-in server').to.match(/^http/);
     popup.closed = true;
     await expectCode(signingIn, AuthErrorCode.popupClosed);
