@@ -19,7 +19,7 @@ export const ChromiumOnly = {
 } as const;
 export type ChromiumOnly = keyof typeof ChromiumOnly;
 
-/** What WebKitGTK (2.50, driven by WebKitWebDriver) lacks that a test needs, said once; README lists them. */
+/** What WebKitGTK (2.50, driven by WebKitWebDriver) lacks that a test needs, said once; docs/browsers.md lists them. */
 export const WebKitLacks = {
   fontCors: 'it loads cross-origin fonts without CORS headers, so an opaque-origin frame has no failure to show',
   heldKeys: 'the WebDriver launcher sends key presses and text only, not a held modifier (sendKeys down/up)',

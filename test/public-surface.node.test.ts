@@ -1,5 +1,5 @@
 // The names each published entry offers, read from its built declarations (dist/types, after stripInternal): they
-// must be exactly the lists below, which are what README and DESIGN.md document plus the types their signatures
+// must be exactly the lists below, which are what docs/sdk.md, docs/elements.md and DESIGN.md document plus the types their signatures
 // use. A new public name fails here until it is documented and added; a helper stays out of the barrel, or carries
 // `@internal`. Needs dist/ built, as `npm test` does before this.
 import { test } from 'node:test';
@@ -58,7 +58,7 @@ const RUNTIME_TYPES = [
   'VariableDeclaration',
   'VariableValues',
 ];
-// The /v3 client (request/response pairs, FxClient, zipping, cloudRender, batches) and sign-in: README "Render this".
+// The /v3 client (request/response pairs, FxClient, zipping, cloudRender, batches) and sign-in: docs/elements.md "Render this", docs/client.md.
 const CLIENT_VALUES = [
   'BatchErrorCode',
   'ClientErrorCode',
@@ -142,7 +142,7 @@ const AUTH_VALUES = ['AuthErrorCode', 'BROWSER_CLIENT_ID', 'MemoryCredentialStor
 const AUTH_TYPES = ['AuthError', 'CredentialStore', 'LockRunner', 'SessionOptions', 'TokenRecord'];
 const BROWSER_AUTH_VALUES = ['BrowserSignIn', 'createBrowserSignIn', 'loadApiKey', 'openBrowserStore', 'saveApiKey'];
 const BROWSER_AUTH_TYPES = ['BrowserSignInOptions', 'PopupOptions'];
-// README "Frameworks": each element's properties and listeners, and per framework one markup type per element.
+// docs/elements.md "Frameworks": each element's properties and listeners, and per framework one markup type per element.
 const FRAMEWORK_TYPES = [
   'FxCompositionListeners',
   'FxCompositionProperties',

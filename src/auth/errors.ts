@@ -1,6 +1,6 @@
 import { FxError } from '../runtime/errors.js';
 
-/** Codes of the errors `src/auth` throws, said once; README "Signing in" lists them. */
+/** Codes of the errors `src/auth` throws, said once; docs/client.md "Signing in" lists them. */
 export const AuthErrorCode = {
   /** An option cannot work (issuer or redirect URI not an http(s) URL, …). */
   optionInvalid: 'auth_option_invalid',

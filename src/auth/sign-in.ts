@@ -69,7 +69,7 @@ export class BrowserSignIn extends OAuthSession {
    */
   async signInWithPopup(options: PopupOptions = {}): Promise<TokenRecord> {
     const popup = options.window === undefined ? this.openPopup(options) : options.window;
-    // Said to the user who clicked; README "Signing in" tells developers where to call this from.
+    // Said to the user who clicked; docs/client.md "Signing in" tells developers where to call this from.
     if (!popup)
       throw authError(
         AuthErrorCode.popupBlocked,

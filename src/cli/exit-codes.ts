@@ -1,5 +1,5 @@
 /**
- * Exit codes of `fx`, said once. README "The fx command" lists them; scripts branch on them, so a code keeps its
+ * Exit codes of `fx`, said once. docs/cli.md lists them; scripts branch on them, so a code keeps its
  * meaning once published.
  */
 export const ExitCode = {

@@ -1,5 +1,5 @@
 /**
- * The variables core as the SDK publishes it: what README's "The SDK" table and DESIGN.md's public surface name. The
+ * The variables core as the SDK publishes it: what docs/sdk.md's table and DESIGN.md's public surface name. The
  * helpers behind it (constants, color grading, scoping, the HTML parser wrapper) stay internal: the element, the
  * frame runtime, the renderer and the service import those modules directly.
  */

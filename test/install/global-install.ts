@@ -48,7 +48,7 @@ before(async () => {
     [
       'install',
       '--global',
-      // As the README says to: npm 11 warns about a global install's scripts that no --allow-scripts names.
+      // As docs/cli.md says to: npm 11 warns about a global install's scripts that no --allow-scripts names.
       '--allow-scripts=better-sqlite3',
       '--prefix',
       prefix,
@@ -78,7 +78,7 @@ test('the tarball holds the bundle, the browser bundles and the starter, and no 
   );
 });
 
-test("the README's install line installs without a warning about install scripts", () => {
+test("docs/cli.md's install line installs without a warning about install scripts", () => {
   assert.doesNotMatch(installWarnings, /install-scripts|allowScripts/i, installWarnings);
 });
 

@@ -81,7 +81,7 @@ async function previewFrames(
     const files: string[] = [];
     for (const time of times) {
       // Each seek on its own, as `seek()` promises the composited picture only then (a seek within the scrub gap of
-      // the last answer answers once painted: README, `seek()`). The screenshot alone takes less than the gap.
+      // the last answer answers once painted: docs/elements.md, `seek()`). The screenshot alone takes less than the gap.
       await new Promise((resolve) => setTimeout(resolve, SCRUB_GAP_MS + 50));
       await page.evaluate(
         (seconds) =>

@@ -1,4 +1,4 @@
-// <fx-composition> and <fx-variables-panel> typed in Vue templates (the README's snippet): props, and `@event`
+// <fx-composition> and <fx-variables-panel> typed in Vue templates (the snippet of docs/elements.md): props, and `@event`
 // handlers with typed events.
 import type { DefineComponent } from 'vue';
 import type { FxCompositionEventMap } from 'fx-sdk';
