@@ -47,7 +47,7 @@ export default defineConfig(({ mode }) => {
   return {
     // The browser builds carry the runtime's code (built first, see scripts/build.mjs): every bundler, a CDN page and
     // a classic script then need no second file, and the frame no second download. A classic script has no
-    // import.meta (src/elements/runtime-url.ts falls back for it).
+    // import.meta (src/elements/composition/runtime-url.ts falls back for it).
     define: {
       ...(target.format === 'iife' ? { 'import.meta.url': 'undefined' } : {}),
       ...(embedsRuntime ? { __FX_RUNTIME_SCRIPT__: JSON.stringify(runtimeScript()) } : {}),

@@ -8,6 +8,6 @@ export * from './client/index.js';
 export * from './auth/index.js';
 // Importing the SDK registers <fx-composition>, <fx-render-button> and <fx-variables-panel>, as a classic <script>
 // would; the imports also carry the tags' HTMLElementTagNameMap entries into the declarations.
-import './elements/define.js';
-import './elements/define-render-button.js';
-import './elements/define-panel.js';
+import './elements/composition/define.js';
+import './elements/render-button/define.js';
+import './elements/panel/define.js';

@@ -15,10 +15,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { FxErrorCode } from '../src/elements/constants.js';
-import { FontSourceIssueCode } from '../src/elements/font-sources.js';
-import { FxVariablesPanelErrorCode } from '../src/elements/panel-constants.js';
-import { FxRenderButtonErrorCode } from '../src/elements/render-button-constants.js';
+import { FxErrorCode } from '../src/elements/internal/constants.js';
+import { FontSourceIssueCode } from '../src/elements/composition/font-sources.js';
+import { FxVariablesPanelErrorCode } from '../src/elements/panel/constants.js';
+import { FxRenderButtonErrorCode } from '../src/elements/render-button/constants.js';
 import { AuthErrorCode } from '../src/auth/errors.js';
 import { CliErrorCode } from '../src/cli/errors.js';
 import { BatchErrorCode } from '../src/client/batch-rows.js';

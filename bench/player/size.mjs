@@ -10,7 +10,7 @@ const LIT = ['lit', 'lit/*'];
 
 /**
  * Ours as shipped (`fx-player.iife.js`, which carries the frame's runtime, and `fx.iife.js`, the whole SDK),
- * and the element as a minimal ES bundle (esbuild from src/elements/define.ts, lit and the compiler included),
+ * and the element as a minimal ES bundle (esbuild from src/elements/composition/define.ts, lit and the compiler included),
  * split into its parts. The peer: its classic-script player bundle + the runtime it injects into the frame.
  */
 export async function measureSize(root) {
@@ -20,11 +20,15 @@ export async function measureSize(root) {
     runtime: gzipKiB(await read(BUNDLES.fx.runtime)),
     sdk: gzipKiB(await read(BUNDLES.fx.sdk)),
   };
-  const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts' }));
+  const elementOnly = gzipKiB(await bundleModule({ root, entry: 'src/elements/composition/define.ts' }));
   // Where the element's bytes go: without lit, and without the compiler too (what the element's own code is).
-  const withoutLit = gzipKiB(await bundleModule({ root, entry: 'src/elements/define.ts', external: LIT }));
+  const withoutLit = gzipKiB(await bundleModule({ root, entry: 'src/elements/composition/define.ts', external: LIT }));
   const withoutLitAndCompiler = gzipKiB(
-    await bundleModule({ root, entry: 'src/elements/define.ts', external: [...LIT, '*/runtime/compile.js'] }),
+    await bundleModule({
+      root,
+      entry: 'src/elements/composition/define.ts',
+      external: [...LIT, '*/runtime/compile.js'],
+    }),
   );
   const peer = {
     element: gzipKiB(await read(BUNDLES.peer.element)),

@@ -14,9 +14,9 @@ import {
   type ReactElement,
   type Ref,
 } from 'react';
-import type { FxComposition as FxCompositionElement } from '../elements/fx-composition.js';
-import type { FxRenderButton as FxRenderButtonElement } from '../elements/fx-render-button.js';
-import type { FxVariablesPanel as FxVariablesPanelElement } from '../elements/fx-variables-panel.js';
+import type { FxComposition as FxCompositionElement } from '../elements/composition/fx-composition.js';
+import type { FxRenderButton as FxRenderButtonElement } from '../elements/render-button/fx-render-button.js';
+import type { FxVariablesPanel as FxVariablesPanelElement } from '../elements/panel/fx-variables-panel.js';
 import type {
   FxCompositionListeners,
   FxCompositionProperties,

@@ -58,7 +58,7 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
 
 /**
  * True when `data` has the shape of a frame message. A shape is not the truth: a composition can forge any
- * message, so the element still bounds what it reads (src/elements/frame-reports.ts); arrays are checked only up
+ * message, so the element still bounds what it reads (src/elements/composition/frame-reports.ts); arrays are checked only up
  * to {@link MAX_LIST_ITEMS} items, and must be read no further.
  */
 export const isFrameMessage = (data: unknown): data is FrameMessage => matchesShape(FRAME_SHAPES, data);

@@ -3,8 +3,8 @@
 // or overlapping down to 320 px wide.
 import { expect } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import { AUTOHIDE_MS } from '../../src/elements/controls-autohide.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
+import { AUTOHIDE_MS } from '../../src/elements/composition/controls-autohide.js';
 import { compositionHtml, frameOf, mount, nextEvent, probeUntil, sleep, waitFor, whenReady } from './helpers.js';
 
 const DURATION = 20;

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { a11ySnapshot, findAccessibilityNode, sendKeys } from '@web/test-runner-commands';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { compositionHtml, mount, nextEvent, probe, sleep, track, whenReady } from './helpers.js';
 import { isWebKit, itWithChromium, WebKitLacks } from '../browsers.js';
 

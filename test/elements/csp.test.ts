@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { ask, track, waitFor } from './helpers.js';
 
 const PAGES = {

@@ -3,7 +3,7 @@
 import { expect } from '@open-wc/testing';
 import { compileComposition } from '../../src/runtime/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
-import type { FxErrorDetail } from '../../src/elements/events.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { compositionHtml, mount, nextEvent, RUNTIME_URL } from './helpers.js';
 
 /** The test server under its other name: another origin, which answers without CORS under /test/fixtures/no-cors/. */

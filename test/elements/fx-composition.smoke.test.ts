@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../src/elements/define.js';
-import { FxComposition } from '../../src/elements/fx-composition.js';
+import '../../src/elements/composition/define.js';
+import { FxComposition } from '../../src/elements/composition/fx-composition.js';
 
 FxComposition.runtimeUrl = new URL('/dist/fx-runtime.js', location.href).href;
 

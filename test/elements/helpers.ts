@@ -4,9 +4,9 @@
  * the page through the `fx-screenshot` server command (web-test-runner.config.mjs).
  */
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
-import '../../src/elements/define.js';
-import { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
+import '../../src/elements/composition/define.js';
+import { FxComposition } from '../../src/elements/composition/fx-composition.js';
 
 export const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 FxComposition.runtimeUrl = RUNTIME_URL;

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
 import {
   compositionHtml,
   frameOf,

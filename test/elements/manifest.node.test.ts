@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { FxAttribute, FxEvent } from '../../src/elements/constants.js';
-import { FxVariablesPanelAttribute, FxVariablesPanelEvent } from '../../src/elements/panel-constants.js';
+import { FxAttribute, FxEvent } from '../../src/elements/internal/constants.js';
+import { FxVariablesPanelAttribute, FxVariablesPanelEvent } from '../../src/elements/panel/constants.js';
 
 interface Reference {
   name: string;

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { sendMouse } from '@web/test-runner-commands';
 import 'media-chrome';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { compositionHtml, nextEvent, probe, sleep, track, waitFor, watchUncaught, whenReady } from './helpers.js';
 
 const DURATION = 4;

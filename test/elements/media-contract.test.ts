@@ -2,7 +2,7 @@
 // load events, readyState/networkState, seeking/waiting/playing, playbackRate (the composition and its media follow
 // it) and volume, with the platform's errors for refused values.
 import { expect } from '@open-wc/testing';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import {
   compositionHtml,
   mount,

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxErrorDetail } from '../../src/elements/events.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { mount, nextEvent, whenReady } from './helpers.js';
 
 const composition = (body: string) =>

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxErrorDetail } from '../../src/elements/events.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { compositionHtml, mount, nextEvent, probe, recordEvents, sleep, watchUncaught, whenReady } from './helpers.js';
 
 const FPS = 30;

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { compositionHtml, mount, nextEvent, probe, sleep, whenReady } from './helpers.js';
 import { HOSTILE_URLS, PWNED_MESSAGE, vectorLabel, vectorValue } from '../runtime/hostile-urls.js';
 

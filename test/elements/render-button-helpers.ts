@@ -5,10 +5,10 @@
 import { fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import '../../src/elements/define.js';
-import '../../src/elements/define-render-button.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import type { FxRenderButton } from '../../src/elements/fx-render-button.js';
+import '../../src/elements/composition/define.js';
+import '../../src/elements/render-button/define.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
+import type { FxRenderButton } from '../../src/elements/render-button/fx-render-button.js';
 import { saveTestConfig } from '../auth/fixtures/test-config.js';
 import { waitFor } from './helpers.js';
 

@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { createBrowserSignIn } from '../../src/auth/sign-in.js';
 import { cloudRender } from '../../src/client/cloud-render.js';
-import type { FxRenderedDetail } from '../../src/elements/fx-render-button.js';
+import type { FxRenderedDetail } from '../../src/elements/render-button/fx-render-button.js';
 import { waitFor } from './helpers.js';
 import { fromUserClick, userClick } from '../user-click.js';
 import {

@@ -2,7 +2,7 @@
 // same frame shows the new value at the playhead, in the frame it answers after; what cannot run again faithfully
 // is reloaded instead (live-variables.test.ts has the reload itself).
 import { expect } from '@open-wc/testing';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import {
   compositionHtml,
   frameOf,

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { FxComposition } from '../../src/elements/fx-composition.js';
+import { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { mount, nextEvent, RUNTIME_URL } from './helpers.js';
 
 const COMPOSITION = '/test/fixtures/basic/index.html';

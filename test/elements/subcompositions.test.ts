@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { isWebKit, WebKitLacks } from '../browsers.js';
-import type { FxErrorDetail } from '../../src/elements/events.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { mount, nextEvent, probe, recordEvents, sleep, whenReady } from './helpers.js';
 
 const BROKEN = '/test/fixtures/broken/index.html';

@@ -2,8 +2,8 @@
 // scripts register as window.__timelines[<root id>]: the preview becomes ready with that length and seeks land in
 // it. A timeline that repeats forever, an empty one, or none at all is a typed `error` event, never a hang.
 import { expect } from '@open-wc/testing';
-import type { FxErrorDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { MetadataIssueCode } from '../../src/runtime/metadata.js';
 import { TIMELINE_SETTLE_MS } from '../../src/runtime/timeline-duration.js';
 import { mount, nextEvent, probe, recordEvents, watchUncaught, whenReady } from './helpers.js';

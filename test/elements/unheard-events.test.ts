@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import '../../src/elements/define-panel.js';
-import type { FxErrorDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import '../../src/elements/panel/define.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { attribute, compositionHtml, mount, nextEvent, probe, sleep, track, waitFor, whenReady } from './helpers.js';
 
 // What a page that listens late still hears: a framework hydrating server-rendered markup attaches its handlers

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { compositionHtml, mount, nextEvent, probe, sleep, waitFor, whenReady } from './helpers.js';
 
 // Values set while a load is under way (an app filling them from a fetch, a framework hydrating its SSR output):

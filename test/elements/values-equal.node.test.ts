@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { VALUE_LIMITS } from '../../src/runtime/value-bounds.js';
-import { sameValues } from '../../src/elements/values-equal.js';
+import { sameValues } from '../../src/elements/internal/values-equal.js';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 1;

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { Issue } from '../../src/runtime/issues.js';
-import { checkVariableBounds } from '../../src/elements/variable-bounds.js';
+import { checkVariableBounds } from '../../src/elements/composition/variable-bounds.js';
 import { compositionHtml, mount, whenReady } from './helpers.js';
 
 const DEMO_COMPOSITIONS = [

@@ -1,7 +1,7 @@
 /** Mounting an `<fx-variables-panel>` next to an `<fx-composition>`, and driving its controls as a user would. */
-import '../../src/elements/define-panel.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import type { FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
+import '../../src/elements/panel/define.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
+import type { FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
 import { compositionHtml, mount, track, waitFor, whenReady, type CompositionOptions } from './helpers.js';
 
 export const FONT_SIZE = 20;

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
+import type { FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
 import { mountPair } from './variables-panel-helpers.js';
 
 /** Each field's label (or legend), controls and tools, as boxes. */

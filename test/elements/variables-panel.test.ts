@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
-import type { FxVariablesPanel } from '../../src/elements/fx-variables-panel.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
+import type { FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
 import { frameOf, nextEvent, probe, probeUntil, recordEvents, sleep, waitFor } from './helpers.js';
 import {
   FONT_URL,

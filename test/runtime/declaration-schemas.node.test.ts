@@ -95,7 +95,7 @@ test('the schema script in --check mode agrees byte for byte', () => {
 });
 
 // The element and the in-frame runtime have a size budget zod alone would eat half of.
-for (const entry of ['src/elements/define.ts', 'src/runtime/frame/index.ts']) {
+for (const entry of ['src/elements/composition/define.ts', 'src/runtime/frame/index.ts']) {
   test(`bundling ${entry} pulls in neither zod nor the zod schemas`, async () => {
     const result = await build({
       absWorkingDir: root,

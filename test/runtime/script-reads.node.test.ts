@@ -1,12 +1,12 @@
 // Which ids composition scripts read through `getVariables()` (src/runtime/frame/script-reads.ts), in Node: every
 // way of reading is recorded, nothing a script sees changes, and the report is bounded and rate-limited. The
-// host's side of the same report: addTrustedReads (src/elements/frame-reports.ts).
+// host's side of the same report: addTrustedReads (src/elements/composition/frame-reports.ts).
 import { describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScriptReads } from '../../src/runtime/frame/script-reads.js';
 import { SCRIPT_READS, Message } from '../../src/runtime/protocol-messages.js';
 import { isFrameMessage } from '../../src/runtime/protocol-host.js';
-import { addTrustedReads } from '../../src/elements/frame-reports.js';
+import { addTrustedReads } from '../../src/elements/composition/frame-reports.js';
 
 const values = () => ({ title: 'Hello', size: 20, shown: true });
 

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxVariablesChangeDetail } from '../../src/elements/events.js';
+import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
 import { SCRIPT_READS } from '../../src/runtime/protocol-messages.js';
 import { mount, nextEvent, recordEvents, sleep, waitFor, whenReady } from '../elements/helpers.js';
 import { hostileComposition } from './hostile.js';

@@ -2,8 +2,8 @@
 // the host lists their folder in `allowCompositionReadsUnder`; refusals that leave a file for the frame to load
 // itself are warnings, not `error` events.
 import { expect } from '@open-wc/testing';
-import type { FxErrorDetail } from '../../src/elements/events.js';
-import type { FxComposition } from '../../src/elements/fx-composition.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
+import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
 import { CompileIssueCode } from '../../src/runtime/compile.js';
 import { nextEvent, probe, track, whenReady } from '../elements/helpers.js';
 

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import type { FxErrorDetail } from '../../src/elements/events.js';
+import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { compositionHtml, mount, nextEvent, sleep, watchUncaught, whenReady } from '../elements/helpers.js';
 
 describe('security: <fx-composition> hostile input from the host side', () => {

@@ -28,7 +28,7 @@ export default {
           }
           for (const entry of module.exports ?? [])
             if (entry.declaration.module) entry.declaration.module = SHIPPED_MODULE;
-          // Importing the module defines the tag (src/elements/define.ts), which the analyzer does not read.
+          // Importing the module defines the tag (src/elements/composition/define.ts), which the analyzer does not read.
           for (const declaration of module.declarations ?? []) {
             if (
               !declaration.tagName ||

@@ -1,8 +1,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { FxEvent } from '../constants.js';
-import type { FxErrorDetail, FxVariablesChangeDetail } from '../events.js';
-import type { FxComposition } from '../fx-composition.js';
-import { internal } from '../unheard-events.js';
+import { FxEvent } from '../internal/constants.js';
+import type { FxErrorDetail, FxVariablesChangeDetail } from '../internal/events.js';
+import type { FxComposition } from '../composition/fx-composition.js';
+import { internal } from '../composition/unheard-events.js';
 
 export interface BindingEvents {
   /** Another composition (or none) is bound now. */

@@ -7,7 +7,7 @@ import { Attr } from '../../runtime/constants.js';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import { FxError } from '../../runtime/errors.js';
 import { extractCompositionMetadata } from '../../runtime/metadata.js';
-import { FxVariablesPanelErrorCode } from '../panel-constants.js';
+import { FxVariablesPanelErrorCode } from './constants.js';
 import { startTags, type StartTag } from './start-tags.js';
 
 /** The attribute's text: one declaration per line, single-quoted so the JSON's double quotes stay readable. */

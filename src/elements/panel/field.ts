@@ -1,7 +1,7 @@
 import { html, nothing, type SVGTemplateResult } from 'lit';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import type { Issue } from '../../runtime/issues.js';
-import { PanelText } from '../panel-constants.js';
+import { PanelText } from './constants.js';
 import { Icon } from './icons.js';
 import { INPUTS } from './inputs/index.js';
 import { labelOf, type InputRenderer } from './inputs/types.js';

@@ -1,6 +1,6 @@
 /** The HTML of the composition a panel edits: its `srcdoc`, else the text its `src` serves. */
 import { FxError } from '../../runtime/errors.js';
-import { FxVariablesPanelErrorCode } from '../panel-constants.js';
+import { FxVariablesPanelErrorCode } from './constants.js';
 
 export interface CompositionSource {
   readonly src: string;

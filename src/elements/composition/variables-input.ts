@@ -1,6 +1,6 @@
 /** The `variables` attribute and property: parsed, and checked before anything goes to the frame. */
-import { isRecord } from '../runtime/data.js';
-import { valueBoundsProblem } from '../runtime/value-bounds.js';
+import { isRecord } from '../../runtime/data.js';
+import { valueBoundsProblem } from '../../runtime/value-bounds.js';
 
 /** What a `variables` input comes to: values the frame may get, or why it may not. */
 export type VariablesInput = { readonly values: Record<string, unknown> } | { readonly problem: string };

@@ -4,16 +4,16 @@
  * knows from its own compile (duration, size, frame rate, declarations) and bounds everything else — including a
  * duration no compile can know, the length of the timeline a root without `data-duration` registers.
  */
-import type { VariableDeclaration } from '../runtime/declarations.js';
-import type { Issue } from '../runtime/issues.js';
-import type { CompositionMetadata } from '../runtime/metadata.js';
-import type { ReadyMessage } from '../runtime/protocol-messages.js';
-import { MetadataIssueCode, timelineMissingIssue } from '../runtime/root-metadata.js';
-import { DurationSource, MAX_TIMELINE_SECONDS, TIMELINE_SETTLE_MS } from '../runtime/timeline-duration.js';
-import { MAX_LIST_ITEMS } from '../runtime/protocol-host.js';
-import { SCRIPT_READS } from '../runtime/protocol-messages.js';
-import { seekTarget } from '../runtime/seek-target.js';
-import { valueBoundsProblem } from '../runtime/value-bounds.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
+import type { Issue } from '../../runtime/issues.js';
+import type { CompositionMetadata } from '../../runtime/metadata.js';
+import type { ReadyMessage } from '../../runtime/protocol-messages.js';
+import { MetadataIssueCode, timelineMissingIssue } from '../../runtime/root-metadata.js';
+import { DurationSource, MAX_TIMELINE_SECONDS, TIMELINE_SETTLE_MS } from '../../runtime/timeline-duration.js';
+import { MAX_LIST_ITEMS } from '../../runtime/protocol-host.js';
+import { SCRIPT_READS } from '../../runtime/protocol-messages.js';
+import { seekTarget } from '../../runtime/seek-target.js';
+import { valueBoundsProblem } from '../../runtime/value-bounds.js';
 
 /** The frame grid the element compiles with (the compiler's default, said here so both ends agree). */
 export const PREVIEW_FPS = 30;

@@ -9,12 +9,12 @@ import {
   type EmbedProject,
   type ProjectDependency,
   type ProjectFilesOptions,
-} from '../client/zip/embed-files.js';
-import { ProjectSourceErrorCode, ZipError } from '../client/zip/errors.js';
-import type { ProjectEntry } from '../client/zip/sources.js';
-import { variableValueFiles } from '../runtime/compile-dependencies.js';
-import { parseUrl } from '../runtime/data.js';
-import type { VariableDeclaration } from '../runtime/declarations.js';
+} from '../../client/zip/embed-files.js';
+import { ProjectSourceErrorCode, ZipError } from '../../client/zip/errors.js';
+import type { ProjectEntry } from '../../client/zip/sources.js';
+import { variableValueFiles } from '../../runtime/compile-dependencies.js';
+import { parseUrl } from '../../runtime/data.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
 
 /** The element's inputs the project reads. */
 interface ProjectHost {

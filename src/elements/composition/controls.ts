@@ -1,5 +1,5 @@
 import { html, nothing, svg, type TemplateResult } from 'lit';
-import type { Issue } from '../runtime/issues.js';
+import type { Issue } from '../../runtime/issues.js';
 
 export interface ControlsState {
   readonly paused: boolean;

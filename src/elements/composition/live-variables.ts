@@ -1,11 +1,11 @@
 import type { ReactiveElement } from 'lit';
-import type { VariableDeclaration } from '../runtime/declarations.js';
-import type { Issue } from '../runtime/issues.js';
-import { Message, type HostMessage, type VariablesMessage } from '../runtime/protocol-messages.js';
-import { FxErrorCode, FxEvent } from './constants.js';
-import { emit, emitIssues } from './events.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
+import type { Issue } from '../../runtime/issues.js';
+import { Message, type HostMessage, type VariablesMessage } from '../../runtime/protocol-messages.js';
+import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import { emit, emitIssues } from '../internal/events.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
-import { sameValues } from './values-equal.js';
+import { sameValues } from '../internal/values-equal.js';
 import { readVariables } from './variables-input.js';
 
 /** What `String({})` gives: an object property a server render wrote into the attribute. */

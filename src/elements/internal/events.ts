@@ -1,4 +1,4 @@
-import type { Issue } from '../runtime/issues.js';
+import type { Issue } from '../../runtime/issues.js';
 import { FxEvent } from './constants.js';
 
 export interface FxErrorDetail {

@@ -1,5 +1,5 @@
-import { FxEvent } from './constants.js';
-import type { FxErrorDetail } from './events.js';
+import { FxEvent } from '../internal/constants.js';
+import type { FxErrorDetail } from '../internal/events.js';
 
 /** Listeners of the SDK's own parts (the controls' hint, a bound panel): they do not count as the page hearing. */
 const internalListeners = new WeakSet<object>();

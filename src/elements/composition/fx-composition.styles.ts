@@ -1,5 +1,5 @@
 import { css, unsafeCSS } from 'lit';
-import { COMPOSITION_BACKDROP } from '../runtime/constants.js';
+import { COMPOSITION_BACKDROP } from '../../runtime/constants.js';
 
 const { r, g, b } = COMPOSITION_BACKDROP;
 /** The renderer paints the same colour behind an opaque render: what the composition leaves empty matches. */

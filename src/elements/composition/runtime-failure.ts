@@ -1,4 +1,4 @@
-import { isRuntimeFailedMessage } from '../runtime/runtime-script.js';
+import { isRuntimeFailedMessage } from '../../runtime/runtime-script.js';
 
 /**
  * Resolves `true` once the runtime `<script src>` in `iframe` reports that it failed to load (a 404, a blocked or

@@ -1,7 +1,7 @@
-import { BROWSER_CLIENT_ID } from '../auth/authorization-server.js';
-import { createBrowserSignIn, type BrowserSignIn } from '../auth/sign-in.js';
-import type { Credentials } from '../client/credentials.js';
-import { CloudRenderStage, type CloudRenderProgress } from '../client/progress.js';
+import { BROWSER_CLIENT_ID } from '../../auth/authorization-server.js';
+import { createBrowserSignIn, type BrowserSignIn } from '../../auth/sign-in.js';
+import type { Credentials } from '../../client/credentials.js';
+import { CloudRenderStage, type CloudRenderProgress } from '../../client/progress.js';
 
 export interface SignInSettings {
   /** The issuer; default: `/oauth` on the service's origin. */

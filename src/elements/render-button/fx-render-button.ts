@@ -1,18 +1,18 @@
-import './lit-dev-notice.js';
+import '../internal/lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { cloudRender, type CloudRenderResult } from '../client/cloud-render.js';
-import { ClientErrorCode } from '../client/errors.js';
-import { clientConfig } from '../client/options.js';
-import type { Credentials } from '../client/credentials.js';
-import type { Render } from '../wire/responses.js';
-import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
-import { FxError, isFxError } from '../runtime/errors.js';
-import { DEFAULT_POLL_INTERVAL_MS } from '../client/wait.js';
-import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './render-button-constants.js';
-import type { FxComposition } from './fx-composition.js';
+import { cloudRender, type CloudRenderResult } from '../../client/cloud-render.js';
+import { ClientErrorCode } from '../../client/errors.js';
+import { clientConfig } from '../../client/options.js';
+import type { Credentials } from '../../client/credentials.js';
+import type { Render } from '../../wire/responses.js';
+import { describeProgress, progressFraction, type CloudRenderProgress } from '../../client/progress.js';
+import { FxError, isFxError } from '../../runtime/errors.js';
+import { DEFAULT_POLL_INTERVAL_MS } from '../../client/wait.js';
+import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './constants.js';
+import type { FxComposition } from '../composition/fx-composition.js';
 import { styles } from './fx-render-button.styles.js';
-import { readSignedIn, signedInCredentials, type SignInSettings } from './render-button-sign-in.js';
+import { readSignedIn, signedInCredentials, type SignInSettings } from './sign-in.js';
 
 /** The properties a sign-in depends on. */
 const SIGN_IN_PROPERTIES = ['service', 'issuer', 'clientId', 'redirectUri', 'credentials'] as const;

@@ -1,5 +1,5 @@
 import { nothing, type ReactiveController, type TemplateResult } from 'lit';
-import type { Issue } from '../runtime/issues.js';
+import type { Issue } from '../../runtime/issues.js';
 import { ControlsAutohide } from './controls-autohide.js';
 import { renderControls } from './controls.js';
 import { Fullscreen } from './fullscreen.js';

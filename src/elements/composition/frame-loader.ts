@@ -1,18 +1,18 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { parseUrl } from '../runtime/data.js';
-import { FxError, isFxError } from '../runtime/errors.js';
-import type { CompositionMetadata } from '../runtime/metadata.js';
-import type { FrameMessage, ReadyMessage } from '../runtime/protocol-messages.js';
+import { parseUrl } from '../../runtime/data.js';
+import { FxError, isFxError } from '../../runtime/errors.js';
+import type { CompositionMetadata } from '../../runtime/metadata.js';
+import type { FrameMessage, ReadyMessage } from '../../runtime/protocol-messages.js';
 import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
-import { FxErrorCode, FxEvent } from './constants.js';
-import { emit, emitIssues } from './events.js';
+import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import { emit, emitIssues } from '../internal/events.js';
 import { addTrustedReads, landingTime, settledMetadata, stageOf, type Stage } from './frame-reports.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
 import { runtimeLoadFailure } from './runtime-failure.js';
 import { embeddedRuntimeScript } from './runtime-url.js';
 import type { LoadingFrame, ShownValues } from './live-variables.js';
-import { unreadDeclarations } from './unread-declarations.js';
-import { sameValues } from './values-equal.js';
+import { unreadDeclarations } from '../internal/unread-declarations.js';
+import { sameValues } from '../internal/values-equal.js';
 
 /** How long a reload's incoming frame may take to paint the playhead before it swaps in anyway (and seeks on stage). */
 const SWAP_SEEK_MS = 2000;

@@ -1,4 +1,4 @@
-import { DeclarationIssueCode, type Issue } from '../runtime/issues.js';
+import { DeclarationIssueCode, type Issue } from '../../runtime/issues.js';
 
 const DECLARATION_CODES = new Set<string>(Object.values(DeclarationIssueCode));
 

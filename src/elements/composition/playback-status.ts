@@ -1,5 +1,5 @@
-import { FxEvent } from './constants.js';
-import { emit } from './events.js';
+import { FxEvent } from '../internal/constants.js';
+import { emit } from '../internal/events.js';
 
 /** HTMLMediaElement's `readyState` values the element uses. */
 const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;

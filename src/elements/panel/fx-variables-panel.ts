@@ -1,38 +1,33 @@
-import './lit-dev-notice.js';
+import '../internal/lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { VariableType } from '../runtime/constants.js';
-import type { VariableDeclaration } from '../runtime/declarations.js';
-import { FxError, isFxError } from '../runtime/errors.js';
-import type { Issue } from '../runtime/issues.js';
-import { extractCompositionMetadata } from '../runtime/metadata.js';
-import { resolveVariables } from '../runtime/precedence.js';
-import { FxErrorCode } from './constants.js';
-import type { FxErrorDetail, FxVariablesChangeDetail } from './events.js';
-import type { FxComposition } from './fx-composition.js';
-import {
-  FxVariablesPanelAttribute,
-  FxVariablesPanelErrorCode,
-  FxVariablesPanelEvent,
-  PanelText,
-} from './panel-constants.js';
-import { PanelBinding } from './panel/binding.js';
-import { renderCommand, valuesJson } from './panel/copy.js';
-import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './panel/declaration-edit.js';
-import { declarationForm, type DeclarationEditing } from './panel/declaration-form.js';
-import { writeDeclarations } from './panel/declarations-html.js';
-import { UndoHistory } from './panel/history.js';
-import { field } from './panel/field.js';
-import { FormFocus } from './panel/form-focus.js';
-import { issueList } from './panel/issue-list.js';
-import { isUndoKey } from './panel/keys.js';
-import { compositionReads, withScriptReads, type CompositionReads } from './panel/reads.js';
-import { readSource } from './panel/source.js';
-import { toolbar } from './panel/toolbar.js';
-import { undeclaredList } from './panel/undeclared.js';
-import { unreadDeclarations, unreadProblem } from './unread-declarations.js';
-import { styles } from './panel/styles.js';
-import { placeIssues } from './panel/value-issues.js';
+import type { VariableType } from '../../runtime/constants.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
+import { FxError, isFxError } from '../../runtime/errors.js';
+import type { Issue } from '../../runtime/issues.js';
+import { extractCompositionMetadata } from '../../runtime/metadata.js';
+import { resolveVariables } from '../../runtime/precedence.js';
+import { FxErrorCode } from '../internal/constants.js';
+import type { FxErrorDetail, FxVariablesChangeDetail } from '../internal/events.js';
+import type { FxComposition } from '../composition/fx-composition.js';
+import { FxVariablesPanelAttribute, FxVariablesPanelErrorCode, FxVariablesPanelEvent, PanelText } from './constants.js';
+import { PanelBinding } from './binding.js';
+import { renderCommand, valuesJson } from './copy.js';
+import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './declaration-edit.js';
+import { declarationForm, type DeclarationEditing } from './declaration-form.js';
+import { writeDeclarations } from './declarations-html.js';
+import { UndoHistory } from './history.js';
+import { field } from './field.js';
+import { FormFocus } from './form-focus.js';
+import { issueList } from './issue-list.js';
+import { isUndoKey } from './keys.js';
+import { compositionReads, withScriptReads, type CompositionReads } from './reads.js';
+import { readSource } from './source.js';
+import { toolbar } from './toolbar.js';
+import { undeclaredList } from './undeclared.js';
+import { unreadDeclarations, unreadProblem } from '../internal/unread-declarations.js';
+import { styles } from './styles.js';
+import { placeIssues } from './value-issues.js';
 
 /** `declarationschange`'s detail: the new list and the composition's HTML carrying it. */
 export interface DeclarationsChangeDetail {

@@ -1,7 +1,7 @@
-import { blobToDataUrl, isRecord, parseUrl } from '../runtime/data.js';
-import type { VariableDeclaration } from '../runtime/declarations.js';
-import { FONT_CONTENT_TYPE, fontFileType } from '../runtime/font-files.js';
-import { issue, type Issue } from '../runtime/issues.js';
+import { blobToDataUrl, isRecord, parseUrl } from '../../runtime/data.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
+import { FONT_CONTENT_TYPE, fontFileType } from '../../runtime/font-files.js';
+import { issue, type Issue } from '../../runtime/issues.js';
 
 /**
  * Font variables may name a font file (`{ name, source }`). The composition frame has an opaque origin, so it

@@ -1,11 +1,11 @@
-import type { VariableDeclaration } from '../runtime/declarations.js';
-import { LayoutIssueCode, describe, issue, type Issue } from '../runtime/issues.js';
-import { FxError } from '../runtime/errors.js';
-import { FxErrorCode, FxEvent } from './constants.js';
-import type { FxVariablesChangeDetail } from './events.js';
+import type { VariableDeclaration } from '../../runtime/declarations.js';
+import { LayoutIssueCode, describe, issue, type Issue } from '../../runtime/issues.js';
+import { FxError } from '../../runtime/errors.js';
+import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import type { FxVariablesChangeDetail } from '../internal/events.js';
 import type { FxComposition } from './fx-composition.js';
 import { internal } from './unheard-events.js';
-import { sameValues } from './values-equal.js';
+import { sameValues } from '../internal/values-equal.js';
 
 /** A wide glyph in most faces: a string of them at the declared `maxLength` is about the widest it allows. */
 const WIDE_GLYPH = 'W';

@@ -1,5 +1,5 @@
 /** Whether two `variables` values are equal by content: a re-render that builds an equal object is a no-op. */
-import { VALUE_LIMITS } from '../runtime/value-bounds.js';
+import { VALUE_LIMITS } from '../../runtime/value-bounds.js';
 
 const isPlain = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null) return false;

@@ -1,6 +1,6 @@
-import { isRate, isVolume, Message, PLAYBACK_RATE, type HostMessage } from '../runtime/protocol-messages.js';
-import { FxEvent } from './constants.js';
-import { emit } from './events.js';
+import { isRate, isVolume, Message, PLAYBACK_RATE, type HostMessage } from '../../runtime/protocol-messages.js';
+import { FxEvent } from '../internal/constants.js';
+import { emit } from '../internal/events.js';
 
 /** A number the way a `double` property of the DOM takes it: converted, and a `TypeError` when not finite. */
 function finite(name: string, value: unknown): number {
