@@ -63,14 +63,15 @@ async function waitForStatus(url, driver) {
 
 /**
  * Starts Xvfb and WebKitWebDriver; resolves with the driver's port and a `stop()` that ends both (also on the
- * runner's exit, so a failed run leaves no display or driver behind).
+ * runner's exit, so a failed run leaves no display or driver behind). `deviceScaleFactor` (an integer: GTK's
+ * `GDK_SCALE`) gives the browser's windows that many device pixels per CSS pixel.
  */
-export async function startWebKitDriver() {
+export async function startWebKitDriver({ deviceScaleFactor } = {}) {
   const xvfb = await startXvfb();
   const port = await freePort();
   const driver = spawn(webKitDriverPath(), [`--port=${port}`, '--host=127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DISPLAY: xvfb.display },
+    env: { ...process.env, DISPLAY: xvfb.display, ...(deviceScaleFactor && { GDK_SCALE: String(deviceScaleFactor) }) },
   });
   // The browser's processes write here too, mostly that there is no sound card or D-Bus: kept for a failed start.
   let stderr = '';

@@ -1,18 +1,11 @@
-// Shared by the demo's end-to-end tests: `npm start` (with --no-build: npm test built dist/ already) on free ports
-// with its own service data, a Chromium to open it, and reads of what the page shows.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+// Shared by the demo's end-to-end tests in Chromium: `npm start` (npm-start.ts) and a Chromium to open it, and reads
+// of what the page shows.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
-import { freePort } from '../service/helpers/oauth-flow.js';
-import { tempDir } from '../render/helpers.js';
+import { startDemoServer, type DemoServer } from './npm-start.js';
 
-export interface Demo {
-  readonly url: string;
+export interface Demo extends DemoServer {
   readonly browser: Browser;
-  /** Where files written by a test go (removed by `stop`). */
-  readonly dir: string;
-  stop(): Promise<void>;
 }
 
 /**
@@ -26,50 +19,28 @@ export interface DemoScreen {
   readonly deviceScaleFactor: number;
 }
 
-/** Starts `scripts/start.mjs --no-build` and a browser; resolves once the page and the service both listen. */
+/** Starts `npm start` and a Chromium; resolves once the page and the service both listen. */
 export async function startDemo(screen?: DemoScreen): Promise<Demo> {
-  const dir = await tempDir('fx-demo-test-');
-  const [port, servicePort] = [await freePort(), await freePort()];
-  const start: ChildProcess = spawn('node', ['scripts/start.mjs', '--no-build'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      FX_SERVICE_PORT: String(servicePort),
-      FX_SERVICE_DATA_DIR: join(dir.path, 'service'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const found = /fx demo:\s+(\S+)/.exec(output)?.[1];
-      // Ready once the service is listening too.
-      if (found && /render service listening/.test(output)) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    };
-    start.stdout!.on('data', read);
-    start.stderr!.on('data', read);
-    start.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
+  const server = await startDemoServer();
   const screenFlags = screen
     ? [`--window-size=${screen.width},${screen.height}`, `--force-device-scale-factor=${screen.deviceScaleFactor}`]
     : [];
-  const browser = await chromium.launch({
-    executablePath: BrowserExecutable.chromium(),
-    args: [...COMMON_FLAGS, ...screenFlags],
-  });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: BrowserExecutable.chromium(),
+      args: [...COMMON_FLAGS, ...screenFlags],
+    });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
   return {
-    url,
+    ...server,
     browser,
-    dir: dir.path,
     async stop() {
       await browser.close();
-      start.kill('SIGTERM');
-      await dir.cleanup();
+      await server.stop();
     },
   };
 }
