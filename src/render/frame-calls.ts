@@ -26,9 +26,15 @@ export async function awaitReady(): Promise<LoadedComposition> {
   };
 }
 
-/** Seeks to `seconds`; resolves once the frame is ready to paint. */
-export function seekTo(seconds: number): Promise<number> {
-  return window.__fx.seek(seconds);
+/**
+ * Seeks to `seconds`; resolves once the frame is ready to paint and no media element is still seeking (the
+ * runtime's seek stops waiting for one after a few seconds; a capture then would show it elsewhere).
+ */
+export async function seekTo(seconds: number): Promise<number> {
+  const fx = window.__fx as RendererView;
+  const time = await fx.seek(seconds);
+  if (typeof fx.mediaSeeked === 'function') await fx.mediaSeeked();
+  return time;
 }
 
 /**

@@ -88,6 +88,28 @@ export async function probe(
   return JSON.parse(stdout);
 }
 
+/** The video packets of a file in file order: presentation time (s) and byte position. */
+export async function packetsOf(file: string): Promise<{ time: number; position: number }[]> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v',
+    '-show_entries',
+    'packet=pts_time,pos',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [time, position] = line.split(',').map(Number);
+      return { time: time!, position: position! };
+    });
+}
+
 /** RGBA of pixel (x, y) in frame `index`; VP9 alpha needs the libvpx decoder, asked for with `vp9Alpha`. */
 export async function pixelAt(
   file: string,
@@ -290,4 +312,49 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Serves files of `dir` on 127.0.0.1 (HTTP Range, one folder level) as a slow download would: each file's bytes
+ * from `cut(name)` on are held until `holdMs` after the first request for that file, then sent.
+ */
+export async function slowDownloadServer(
+  dir: string,
+  cut: (name: string) => number,
+  holdMs: number,
+): Promise<{ origin: string; close: () => Promise<void> }> {
+  const releases = new Map<string, number>();
+  const server = createServer((request, response) => {
+    void (async () => {
+      const name = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
+      const bytes = await readFile(join(dir, name.replaceAll('/', ''))).catch(() => undefined);
+      if (!bytes) return void response.writeHead(404).end();
+      if (!releases.has(name)) releases.set(name, Date.now() + holdMs);
+      const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+      const start = range ? Number(range[1]) : 0;
+      const end = range?.[2] ? Math.min(Number(range[2]), bytes.length - 1) : bytes.length - 1;
+      response.writeHead(range ? 206 : 200, {
+        'content-type': 'video/mp4',
+        'accept-ranges': 'bytes',
+        'content-length': end - start + 1,
+        ...(range ? { 'content-range': `bytes ${start}-${end}/${bytes.length}` } : {}),
+      });
+      const held = Math.max(start, cut(name));
+      if (start < held) response.write(bytes.subarray(start, Math.min(held, end + 1)));
+      if (end >= held) {
+        await new Promise((resolve) => setTimeout(resolve, releases.get(name)! - Date.now()));
+        response.write(bytes.subarray(held, end + 1));
+      }
+      response.end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

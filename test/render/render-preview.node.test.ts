@@ -2,7 +2,7 @@
 // same variables, in the full Chromium a user's page runs in (PSNR over FFmpeg's psnr filter).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { bundleDir } from '../../src/render/bundles.js';
@@ -10,7 +10,18 @@ import { BrowserExecutable, COMMON_FLAGS } from '../../src/render/chromium.js';
 import { render } from '../../src/render/index.js';
 import { ServerPath, startProjectServer, type ProjectServer } from '../../src/render/project-server.js';
 import { SCRUB_GAP_MS } from '../../src/runtime/frame/painted.js';
-import { copyFixture, extractFrame, ffmpeg, FIXTURES, grayAt, psnr, rowAt, tempDir } from './helpers.js';
+import {
+  copyFixture,
+  extractFrame,
+  ffmpeg,
+  FIXTURES,
+  grayAt,
+  packetsOf,
+  psnr,
+  rowAt,
+  slowDownloadServer,
+  tempDir,
+} from './helpers.js';
 
 const VARIABLES = { accent: '#2080ff', title: 'Preview = render' };
 /** The fixtures compared here, with their composition size: the preview shows each at that size, device scale 1. */
@@ -21,17 +32,29 @@ const PROJECTS = {
   fitted: [320, 180],
   'text-lines': [640, 360],
   'video-tile': [320, 180],
+  'video-tiles': [640, 360],
 } as const;
 type Project = keyof typeof PROJECTS;
 /** Copied into the project as a web font: a hinted TrueType font (Debian's fonts-dejavu-core, fontconfig's default). */
 const SYSTEM_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
 /** Fixtures the test completes with files it makes (a web font, a clip): served from their copy. */
-const COMPLETED: readonly Project[] = ['text-lines', 'video-tile'];
+const COMPLETED: readonly Project[] = ['text-lines', 'video-tile', 'video-tiles'];
 const projectDir = (project: Project) =>
   COMPLETED.includes(project) ? join(dir.path, project) : join(FIXTURES, project);
 /** video-tile's clip: 25 fps, frame k flat gray of luma 30 + 6k, starting at `CLIP_START` in the composition. */
 const CLIP_FPS = 25;
 const CLIP_START = 0.2;
+/** video-tiles' clips: id, place (x, y) of its 320×180 tile, `data-start` and length (s), as in its index.html. */
+const TILES = [
+  ['a', 0, 0, 0, 3.2],
+  ['b', 320, 0, 0, 3.2],
+  ['c', 0, 180, 1.44, 1.76],
+  ['d', 320, 180, 2.56, 0.64],
+] as const;
+/** Tiles whose clip downloads slowly: bytes past its first 10 frames come this long after the first request. */
+const SLOW_TILES = ['a'];
+const SLOW_HOLD_MS = 10000;
+let slowServer: { origin: string; close: () => Promise<void> };
 let dir: { path: string; cleanup: () => Promise<void> };
 const servers = new Map<Project, ProjectServer>();
 let browser: Browser;
@@ -43,6 +66,7 @@ before(async () => {
   // prettier-ignore
   await ffmpeg(['-f', 'lavfi', '-i', `nullsrc=s=160x90:r=${CLIP_FPS}:d=1.2,geq=lum='30+N*6':cb=128:cr=128,format=yuv420p`,
     '-c:v', 'libx264', '-bf', '2', '-crf', '4', join(projectDir('video-tile'), 'clip.mp4')]);
+  slowServer = await makeVideoTiles(projectDir('video-tiles'));
   for (const project of Object.keys(PROJECTS) as Project[])
     servers.set(project, await startProjectServer(projectDir(project), bundleDir()));
   browser = await chromium.launch({ executablePath: BrowserExecutable.chromium(), args: [...COMMON_FLAGS] });
@@ -51,8 +75,53 @@ before(async () => {
 after(async () => {
   await browser?.close();
   for (const server of servers.values()) await server.close();
+  await slowServer?.close();
   await dir.cleanup();
 });
+
+/**
+ * video-tiles' clips (frame k shows k in binary in its top quarter: 8 columns, white = 1; a and b 1280×720), and the server of the slow ones,
+ * whose URLs replace their names in the copied index.html.
+ */
+async function makeVideoTiles(folder: string): Promise<{ origin: string; close: () => Promise<void> }> {
+  const firstHeld = new Map<string, number>();
+  for (const [id, , , , seconds] of TILES) {
+    const file = join(folder, `clip-${id}.mp4`);
+    // A moving test picture (decoding costs what a real clip's does), the number in its top quarter.
+    const size = id === 'a' || id === 'b' ? '1280x720' : '640x360';
+    const band = (plane: string, value: string) => `${plane}='if(lt(Y,H/4),${value},${plane}(X,Y))'`;
+    const bits = band('lum', 'if(mod(floor(N/pow(2,floor(X*8/W))),2),235,16)');
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=s=${size}:r=25:d=${seconds}`,
+      '-vf',
+      `format=yuv420p,geq=${bits}:${band('cb', '128')}:${band('cr', '128')}`,
+      '-c:v',
+      'libx264',
+      '-g',
+      '1000',
+      '-bf',
+      '2',
+      '-crf',
+      '18',
+      '-preset',
+      'veryfast',
+      '-movflags',
+      '+faststart',
+      file,
+    ]);
+    const heldFrom = (await packetsOf(file)).filter((packet) => packet.time >= 10 / 25);
+    firstHeld.set(`clip-${id}.mp4`, Math.min(...heldFrom.map((packet) => packet.position)));
+  }
+  const server = await slowDownloadServer(folder, (name) => firstHeld.get(name) ?? Infinity, SLOW_HOLD_MS);
+  const index = join(folder, 'index.html');
+  let html = await readFile(index, 'utf8');
+  for (const id of SLOW_TILES) html = html.replace(`src="clip-${id}.mp4"`, `src="${server.origin}/clip-${id}.mp4"`);
+  await writeFile(index, html);
+  return server;
+}
 
 /** A page with the element, exactly as a user embeds it: the classic bundle and `<fx-composition src variables>`. */
 function previewPage(server: ProjectServer, variables: Record<string, unknown>, width: number): string {
@@ -233,4 +302,55 @@ test('a video tile: render and preview show the clip frame of each seek time', a
     assert.equal(await frameShown(rendered), expected, `the render at ${time} s shows clip frame ${expected}`);
     assert.equal(await frameShown(previews[index]!), expected, `the preview at ${time} s shows clip frame ${expected}`);
   }
+});
+
+/** The number each video-tiles tile shows in a 640×360 gray picture (`offset` into raw 8-bit frames). */
+function tileNumber(gray: Buffer, offset: number, x: number, y: number): number {
+  let number = 0;
+  for (let bit = 0; bit < 8; bit++) if (gray[offset + (y + 22) * 640 + x + 20 + 40 * bit]! > 128) number |= 1 << bit;
+  return number;
+}
+
+/** Frames of each tile's clip that `gray` (raw 640×360 frames) shows at `times`, next to the ones it should. */
+function tilesShown(gray: Buffer, times: readonly number[]): { shown: string[]; expected: string[] } {
+  const shown: string[] = [];
+  const expected: string[] = [];
+  for (const [index, time] of times.entries()) {
+    for (const [id, x, y, start, seconds] of TILES) {
+      if (time < start || time >= start + seconds) continue;
+      const frame = Math.min(Math.floor((time - start) * 25 + 1e-6), Math.round(seconds * 25) - 1);
+      expected.push(`${time.toFixed(3)} s ${id} ${frame}`);
+      shown.push(`${time.toFixed(3)} s ${id} ${tileNumber(gray, index * 640 * 360, x, y)}`);
+    }
+  }
+  return { shown, expected };
+}
+
+// The registry's heygen-avatar-promo-card (five avatar tiles, two starting late) rendered its tiles at other moments
+// of their clips than the preview and the source. A seek that outlasts the runtime's wait (3 s: here a slow
+// download, there a one-keyframe clip decoded on a loaded machine) was captured while the video still sought, and
+// Chromium then composited that video one seek behind in every later capture of the worker (the same fixture in a
+// probe: 72 of 420 tile frames one or two clip frames behind). Every rendered frame shows each tile's clip frame at
+// the composition's time, and so does the preview after each seek.
+test('video tiles, two starting late, one downloading slowly: every frame shows each clip at the composition time', async () => {
+  const result = await render({
+    projectDir: projectDir('video-tiles'),
+    composition: 'index.html',
+    fps: 30,
+    quality: 'standard',
+    format: 'mp4',
+    outputPath: join(dir.path, 'video-tiles.mp4'),
+    unsafeAllowPrivateNetwork: true,
+  });
+  const rendered = await ffmpeg(['-i', result.videoPath, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1']);
+  const frameTimes = Array.from({ length: result.frames }, (_, index) => index / 30);
+  const inRender = tilesShown(rendered, frameTimes);
+  assert.deepEqual(inRender.shown, inRender.expected, 'the render shows each clip frame of the composition time');
+  const times = [2.7, 0.5, 1.6, 3.1, 1.0];
+  const previews = await previewFrames('video-tiles', {}, times);
+  const grays = await Promise.all(
+    previews.map((png) => ffmpeg(['-i', png, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'])),
+  );
+  const preview = tilesShown(Buffer.concat(grays), times);
+  assert.deepEqual(preview.shown, preview.expected, 'the preview shows each clip frame of the seek time');
 });

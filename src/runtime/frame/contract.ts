@@ -57,6 +57,12 @@ export interface FxRendererHooks {
    * (`composition_duration_missing`, `timeline_duration_invalid`); `undefined` otherwise.
    */
   durationIssue(): Issue | undefined;
+  /**
+   * Resolves once no media element of the composition is seeking, however long that takes. `seek` stops waiting
+   * for a media element after a few seconds, so that a preview answers; a frame captured while a video still seeks
+   * shows another frame of it (and in Chromium, every later capture of that video too), so the renderer waits.
+   */
+  mediaSeeked(): Promise<void>;
 }
 
 declare global {

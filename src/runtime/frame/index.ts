@@ -58,6 +58,7 @@ function boot(): void {
     clipWindow: { value: clipWindow },
     bindingIssues: { value: (() => player.variables.bindingIssues) satisfies FxRendererHooks['bindingIssues'] },
     durationIssue: { value: (() => player.durationIssue) satisfies FxRendererHooks['durationIssue'] },
+    mediaSeeked: { value: (() => player.mediaSeeked()) satisfies FxRendererHooks['mediaSeeked'] },
   });
   if (config.aliases) installAliases(window.__fx, overrides);
   adoptStyle().replaceSync(FRAME_BASE_STYLE);

@@ -96,6 +96,18 @@ function untilFramePresented(video: HTMLVideoElement): Promise<number | undefine
   });
 }
 
+/** Resolves once `media` ends its seek (or fails, or loses its source), with no deadline (see `MediaSync.seeked`). */
+function untilSeekEnds(media: HTMLMediaElement): Promise<void> {
+  return new Promise((resolve) => {
+    const events = ['seeked', 'error', 'emptied'];
+    const done = () => {
+      for (const name of events) media.removeEventListener(name, done);
+      resolve();
+    };
+    for (const name of events) media.addEventListener(name, done);
+  });
+}
+
 /**
  * A position beside `position` (within {@link MOVED}, so a later seek to the same time still counts as there) and
  * inside the frame that starts at `frameStart`, which a seek to `position` showed: seeking there shows it again.
@@ -137,6 +149,16 @@ export class MediaSync {
     return this.#presented;
   }
   #presented: Promise<void> = Promise.resolve();
+  /**
+   * Resolves once no media element is seeking any more, however long that takes: a seek gives up waiting after
+   * {@link SEEK_TIMEOUT_MS} (a preview must answer), the renderer must not. A BeginFrame captured while a video was
+   * still seeking (a slow download, or a long GOP decoded on a loaded machine) left Chromium (156) compositing that
+   * video one seek behind in every later capture of the page: the tile showed the worker's previous frame to the end.
+   */
+  async seeked(): Promise<void> {
+    await Promise.all(this.media.filter((media) => media.seeking).map(untilSeekEnds));
+  }
+
   /** The videos the last seek moved, each with the frame it presented and the position it was seeked to. */
   #shown = new Map<HTMLVideoElement, { frameStart: number; position: number }>();
 

@@ -188,6 +188,11 @@ export class Player {
     return this.#media?.presented ?? Promise.resolve();
   }
 
+  /** Resolves once no media element is seeking, with no deadline (the renderer's; see `MediaSync.seeked`). */
+  mediaSeeked(): Promise<void> {
+    return this.#media?.seeked() ?? Promise.resolve();
+  }
+
   /** Presents the frames of the videos the last seek moved once more (see `MediaSync.presentAgain`). */
   presentMediaAgain(): Promise<void> {
     return this.#paused ? (this.#media?.presentAgain() ?? Promise.resolve()) : Promise.resolve();
