@@ -1,7 +1,7 @@
 /** Everything the browser SDK offers except the zod schemas (kept out of the classic-script bundle for size). */
 export * from './runtime/index.js';
-export { compileComposition, CompileIssueCode } from './runtime/compile.js';
-export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } from './runtime/compile.js';
+export { compileComposition, CompileIssueCode } from './runtime/compile/compile.js';
+export type { CompileOptions, CompiledComposition, HtmlEntry, CompileLimits } from './runtime/compile/compile.js';
 export * from './elements/index.js';
 // "Render this": the /v3 client (with zipping, cloudRender and batches) and sign-in, in browsers and in Node.
 export * from './client/index.js';

@@ -5,7 +5,7 @@
 // a code is written as a string literal outside its table.
 //
 // Left out, on purpose, because no caller ever sees them:
-// - `address_not_public` (AddressRefusedError, src/render/egress-fetch.ts): always caught and turned into
+// - `address_not_public` (AddressRefusedError, src/render/network/egress-fetch.ts): always caught and turned into
 //   `url_not_allowed`, a webhook delivery error text, or a blocked-request warning.
 // - `work_limit_busy` (WorkLimitBusyError, src/service/oauth/work-limit.ts): caught; the sign-in page answers 503.
 // - `commit_outcome_unknown` (DatabaseError): handled by the idempotency layer; the request answers
@@ -27,8 +27,8 @@ import { ClientErrorCode } from '../src/client/errors.js';
 import { ProjectSourceErrorCode } from '../src/client/zip/errors.js';
 import { AudioIssueCode } from '../src/render/audio.js';
 import { RenderErrorCode } from '../src/render/errors.js';
-import { NetworkIssueCode } from '../src/render/network-policy.js';
-import { CompileIssueCode } from '../src/runtime/compile-codes.js';
+import { NetworkIssueCode } from '../src/render/network/policy.js';
+import { CompileIssueCode } from '../src/runtime/compile/codes.js';
 import { RuntimeErrorCode } from '../src/runtime/errors.js';
 import { BindingIssueCode, DeclarationIssueCode, LayoutIssueCode, ValueIssueCode } from '../src/runtime/issues.js';
 import { LintCode } from '../src/runtime/lint.js';

@@ -6,7 +6,7 @@ import { bundleDir } from '../../src/render/bundles.js';
 import { CaptureWorker } from '../../src/render/capture-worker.js';
 import { compileInBrowser } from '../../src/render/compile-in-browser.js';
 import { encoderPreset } from '../../src/render/encoder-presets.js';
-import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
+import { RenderNetworkPolicy } from '../../src/render/network/policy.js';
 import { startProjectServer } from '../../src/render/project-server.js';
 import { render } from '../../src/render/render.js';
 import { startVideoEncoder } from '../../src/render/video-encoder.js';

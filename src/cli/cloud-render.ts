@@ -16,7 +16,7 @@ import { OutputEvent, type Output } from './output.js';
 import { fillOutputPath, Placeholder } from './output-path.js';
 import { variablesOf } from './variables.js';
 import { missingFromUpload } from './upload-files.js';
-import { CompileIssueCode } from '../runtime/compile-codes.js';
+import { CompileIssueCode } from '../runtime/compile/codes.js';
 import { FxError } from '../runtime/errors.js';
 
 export const command: Command = {

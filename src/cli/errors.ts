@@ -3,7 +3,7 @@ import { BatchErrorCode } from '../client/batch-rows.js';
 import { ClientErrorCode } from '../client/errors.js';
 import { RenderErrorCode } from '../render/errors.js';
 import { FxError, isFxError } from '../runtime/errors.js';
-import { CompileIssueCode } from '../runtime/compile-codes.js';
+import { CompileIssueCode } from '../runtime/compile/codes.js';
 import { ErrorCode } from '../wire/constants.js';
 import { ExitCode } from './exit-codes.js';
 

@@ -1,12 +1,12 @@
 /**
- * The missing-file rule (src/runtime/missing-files.ts) over what `fx cloud render` would upload: the service has
+ * The missing-file rule (src/runtime/compile/missing-files.ts) over what `fx cloud render` would upload: the service has
  * only those files, so one the upload's ignore set leaves out is as missing as one that was never there. The
  * stylesheets the compositions link are read too (`.css` files).
  */
 import '../runtime/dom-parser.node.js';
 import { readBytes, sizeOf, type ProjectFile } from '../client/zip/sources.js';
 import type { Issue } from '../runtime/issues.js';
-import { missingFilesIn } from '../runtime/missing-files.js';
+import { missingFilesIn } from '../runtime/compile/missing-files.js';
 
 export interface MissingFile {
   readonly file: string;

@@ -1,9 +1,9 @@
 /**
- * The service's submit check on missing files (src/runtime/missing-files.ts), here before anything is zipped or
+ * The service's submit check on missing files (src/runtime/compile/missing-files.ts), here before anything is zipped or
  * sent: the entry, its sub-compositions and the stylesheets they link must name only files the upload holds.
  */
-import { DEFAULT_LIMITS as COMPILE_LIMITS } from '../runtime/compile-loader.js';
-import { missingFilesInProject } from '../runtime/missing-files-project.js';
+import { DEFAULT_LIMITS as COMPILE_LIMITS } from '../runtime/compile/loader.js';
+import { missingFilesInProject } from '../runtime/compile/missing-files-project.js';
 import { ErrorCode } from '../wire/constants.js';
 import { FxApiError } from './errors.js';
 import { sizeOf, type ProjectFile } from './zip/sources.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { issue, type Issue } from '../runtime/issues.js';
 import { listAudioClips } from './frame-calls.js';
-import type { RenderNetworkPolicy } from './network-policy.js';
+import type { RenderNetworkPolicy } from './network/policy.js';
 import type { BrowserPage } from './page.js';
 import type { ProjectServer } from './project-server.js';
 

@@ -4,12 +4,12 @@ import { rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { CdpConnection } from './cdp.js';
 import { BEGIN_FRAME_FLAGS, BrowserExecutable, COMMON_FLAGS, egressProxyFlags } from './chromium.js';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { startEgressProxy, type EgressProxy } from './network/egress-proxy.js';
 import { RenderErrorCode, renderError } from './errors.js';
-import type { RenderNetworkPolicy } from './network-policy.js';
+import type { RenderNetworkPolicy } from './network/policy.js';
 import { BrowserPage } from './page.js';
 import { createProfileDir } from './profile-dirs.js';
-import { guardRequests } from './request-guard.js';
+import { guardRequests } from './network/request-guard.js';
 import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';
 

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { CaptureWorker } from './capture-worker.js';
-import type { FrameRange } from './chunk-plan.js';
+import type { FrameRange } from './chunks/plan.js';
 import type { EncoderPreset } from './encoder-presets.js';
 import type { FfmpegProcess } from './ffmpeg-process.js';
 import { FrameSink } from './frame-sink.js';

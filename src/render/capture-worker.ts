@@ -3,7 +3,7 @@ import type { Issue } from '../runtime/issues.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
 import { awaitReady, seekTo } from './frame-calls.js';
-import type { RenderNetworkPolicy } from './network-policy.js';
+import type { RenderNetworkPolicy } from './network/policy.js';
 import type { BrowserPage } from './page.js';
 import type { RenderWatch } from './watch.js';
 import type { CaptureMode } from './types.js';

@@ -1,6 +1,6 @@
 import { isAbsolute, normalize, sep } from 'node:path';
 import { FxError } from '../runtime/errors.js';
-import type { compileComposition } from '../runtime/compile.js';
+import type { compileComposition } from '../runtime/compile/compile.js';
 import type { Issue } from '../runtime/issues.js';
 import type { DurationSource } from '../runtime/timeline-duration.js';
 import { RenderErrorCode, renderError } from './errors.js';

@@ -39,7 +39,7 @@ const PRORES: Record<RenderQuality, readonly string[]> = {
 const JPEG_QUALITY: Record<RenderQuality, number> = { draft: 80, standard: 90, high: 95 };
 
 /**
- * The encoder settings of every format and quality, said once. Chunked renders (`chunk-join.ts`) join separate
+ * The encoder settings of every format and quality, said once. Chunked renders (`chunks/join.ts`) join separate
  * encodes with these settings by stream copy: each encode opens with a keyframe and its GOPs are closed (x264's
  * default, no open-gop; VP9's alt-refs stay in their file; ProRes is intra-only), so nothing refers across a join.
  */

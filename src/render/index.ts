@@ -4,12 +4,12 @@
  */
 export { render, thumbnailPathFor } from './render.js';
 export { renderBatch } from './batch.js';
-export { planChunks, checkChunkRanges, ChunkProgress, DEFAULT_MIN_CHUNK_FRAMES } from './chunk-plan.js';
-export type { FrameRange, ChunkPlanOptions } from './chunk-plan.js';
-export { renderChunk } from './chunk-render.js';
-export type { ChunkOptions, ChunkResult, TimelineAudioClip } from './chunk-render.js';
-export { joinChunks } from './chunk-join.js';
-export type { JoinChunksOptions } from './chunk-join.js';
+export { planChunks, checkChunkRanges, ChunkProgress, DEFAULT_MIN_CHUNK_FRAMES } from './chunks/plan.js';
+export type { FrameRange, ChunkPlanOptions } from './chunks/plan.js';
+export { renderChunk } from './chunks/render.js';
+export type { ChunkOptions, ChunkResult, TimelineAudioClip } from './chunks/render.js';
+export { joinChunks } from './chunks/join.js';
+export type { JoinChunksOptions } from './chunks/join.js';
 export { RenderErrorCode } from './errors.js';
 export {
   RENDER_FORMATS,
@@ -27,7 +27,7 @@ export {
   outputGeometry,
 } from './options.js';
 export { AudioIssueCode } from './audio.js';
-export { NetworkIssueCode } from './network-policy.js';
+export { NetworkIssueCode } from './network/policy.js';
 export type {
   RenderOptions,
   RenderResult,

@@ -3,10 +3,10 @@ import type { CaptureWorker, LoadedComposition, WorkerSettings } from './capture
 import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';
-import { CompileIssueCode } from '../runtime/compile-codes.js';
+import { CompileIssueCode } from '../runtime/compile/codes.js';
 import { FxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
-import { renderBlockers } from '../runtime/missing-files.js';
+import { renderBlockers } from '../runtime/compile/missing-files.js';
 import { DurationSource } from '../runtime/timeline-duration.js';
 import type { ProjectServer } from './project-server.js';
 import type { WorkerPool } from './worker-pool.js';

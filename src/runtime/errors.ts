@@ -1,4 +1,4 @@
-import type { CompileIssueCode } from './compile-codes.js';
+import type { CompileIssueCode } from './compile/codes.js';
 import type { Issue } from './issues.js';
 
 /** Codes the runtime throws besides the compiler's ({@link CompileIssueCode}). */

@@ -10,8 +10,8 @@ import { BindingIssueCode, DeclarationIssueCode, ValueIssueCode, issue, describe
 import { metadataOf } from './metadata.js';
 import { isBindableSrcTag, isBindableTextTag, isSafeMediaUrl } from './safety.js';
 import { compositionOwner } from './scope.js';
-import { CompileIssueCode } from './compile-codes.js';
-import { missingFilesIn } from './missing-files.js';
+import { CompileIssueCode } from './compile/codes.js';
+import { missingFilesIn } from './compile/missing-files.js';
 import { validateVariables } from './values.js';
 
 /** Codes lint adds to those of declarations and metadata. */

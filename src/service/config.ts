@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_DURATION_SECONDS, DEFAULT_MAX_FRAMES } from '../render/options.js';
 import { hostname } from 'node:os';
-import type { JoinChunksOptions } from '../render/chunk-join.js';
-import type { ChunkOptions, ChunkResult } from '../render/chunk-render.js';
+import type { JoinChunksOptions } from '../render/chunks/join.js';
+import type { ChunkOptions, ChunkResult } from '../render/chunks/render.js';
 import type { RenderFunction, RenderOptions, RenderResult } from '../render/types.js';
 import { ZIP_LIMITS } from '../wire/zip-limits.js';
 import { DEFAULT_VARIABLES_LIMITS } from '../wire/render-request.js';
@@ -109,8 +109,8 @@ export interface ChunkRenderer {
 
 /** The real chunk functions, loaded when a chunked render first needs them. */
 const REAL_CHUNK_RENDERER: ChunkRenderer = {
-  renderChunk: async (options) => (await import('../render/chunk-render.js')).renderChunk(options),
-  joinChunks: async (options) => (await import('../render/chunk-join.js')).joinChunks(options),
+  renderChunk: async (options) => (await import('../render/chunks/render.js')).renderChunk(options),
+  joinChunks: async (options) => (await import('../render/chunks/join.js')).joinChunks(options),
 };
 
 export interface ServiceConfig {

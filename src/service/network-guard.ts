@@ -1,9 +1,9 @@
-import { AddressRefusedError, publicFetch } from '../render/egress-fetch.js';
+import { AddressRefusedError, publicFetch } from '../render/network/egress-fetch.js';
 
 // The public-address rule lives with the renderer, which applies it to what uploaded projects load; the service
 // draws the line for URL pages and webhooks in the same place, and connects the same way: to the addresses it
 // checked, never to what the name resolves to a second time.
-export { isPrivateAddress } from '../render/public-address.js';
+export { isPrivateAddress } from '../render/network/public-address.js';
 export { AddressRefusedError };
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);

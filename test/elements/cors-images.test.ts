@@ -1,7 +1,7 @@
 // Issue 13, section 3: `<img crossorigin>` of the project's own files, served without CORS headers, shows in the
 // opaque-origin frame: the compiler inlines what the composition may read as data: URLs (the sandbox stays as it is).
 import { expect } from '@open-wc/testing';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import { mount, probe, probeUntil, whenReady } from './helpers.js';
 
 const ENTRY = '/test/fixtures/no-cors/crossorigin.html';

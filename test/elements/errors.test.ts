@@ -1,7 +1,7 @@
 // Issue 9, item 6: errors a user can act on. A composition without a duration is the renderer's
 // `composition_duration_missing` in the preview too, and a cross-origin `src` refused for want of CORS says so.
 import { expect } from '@open-wc/testing';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import { compositionHtml, mount, nextEvent, RUNTIME_URL } from './helpers.js';

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { isWebKit, itUnlessWebKit } from '../browsers.js';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import {
   ask,
   compositionHtml,

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { FxErrorDetail } from '../../src/elements/internal/events.js';
-import { isFrameMessage } from '../../src/runtime/protocol.js';
+import { isFrameMessage } from '../../src/runtime/protocol/host.js';
 import { compositionHtml, mount, nextEvent, sleep, watchUncaught, whenReady } from './helpers.js';
 
 describe('<fx-composition> under bad input', () => {

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { SCRIPT_READS } from '../../src/runtime/protocol-messages.js';
+import { SCRIPT_READS } from '../../src/runtime/protocol/messages.js';
 import { compositionHtml, mount, nextEvent, probe, sleep, waitFor, whenReady } from './helpers.js';
 
 /**

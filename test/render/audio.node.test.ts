@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { audioInputs, AudioIssueCode, type PageAudioClip } from '../../src/render/audio.js';
-import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
+import { RenderNetworkPolicy } from '../../src/render/network/policy.js';
 import type { ProjectServer } from '../../src/render/project-server.js';
 import { ffmpeg, processesMentioning, recordingServer, tempDir, waitFor, wavBytes } from './helpers.js';
 

@@ -3,7 +3,7 @@
 // literals in every spelling without connecting, and behaves like fetch where its callers rely on it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AddressRefusedError, publicFetch } from '../../src/render/egress-fetch.js';
+import { AddressRefusedError, publicFetch } from '../../src/render/network/egress-fetch.js';
 import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from './rebinding.js';
 
 let web: Twins;

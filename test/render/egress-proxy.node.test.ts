@@ -5,8 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { startEgressProxy, type EgressProxy } from '../../src/render/egress-proxy.js';
-import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
+import { startEgressProxy, type EgressProxy } from '../../src/render/network/egress-proxy.js';
+import { RenderNetworkPolicy } from '../../src/render/network/policy.js';
 import { recordingServer } from './helpers.js';
 import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from './rebinding.js';
 

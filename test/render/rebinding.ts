@@ -9,7 +9,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createTcpServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net';
-import { isPrivateAddress, type AddressRules } from '../../src/render/public-address.js';
+import { isPrivateAddress, type AddressRules } from '../../src/render/network/public-address.js';
 
 /** Stands for a public address: reachable on this machine, yet outside what the tests treat as private. */
 export const PUBLIC_STAND_IN = '127.0.0.2';

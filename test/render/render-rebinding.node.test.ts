@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { render } from '../../src/render/index.js';
-import { unsafeReplaceAddressRules } from '../../src/render/public-address.js';
+import { unsafeReplaceAddressRules } from '../../src/render/network/public-address.js';
 import type { RenderResult } from '../../src/render/types.js';
 import { ffmpeg, looksLike, solidPng, tempDir, tileColor } from './helpers.js';
 import { httpTwins, PRIVATE_ADDRESS, PUBLIC_STAND_IN, scriptedRules, tcpTwins, type Twins } from './rebinding.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import { BrowserProcess } from '../../src/render/browser.js';
 import { resolveCaptureMode } from '../../src/render/chromium.js';
-import { RenderNetworkPolicy } from '../../src/render/network-policy.js';
+import { RenderNetworkPolicy } from '../../src/render/network/policy.js';
 import { RenderWatch } from '../../src/render/watch.js';
 import { recordingServer } from './helpers.js';
 import { httpTwins, PUBLIC_STAND_IN, scriptedRules } from './rebinding.js';

@@ -2,7 +2,7 @@
 // otherwise. Without it Chromium rasterised a font size in the preview's frame with or without subpixel glyph
 // positions at random per load, off the render by up to half a device pixel (test/demo checks the pictures).
 import { expect } from '@open-wc/testing';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import { openCompiled } from './compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { referencedUrls } from '../../src/runtime/compile-dependencies.js';
+import { referencedUrls } from '../../src/runtime/compile/dependencies.js';
 import { parseHtml } from '../../src/runtime/html.js';
 
 const BASE = 'https://site.example/comp/index.html';

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { compileComposition, type CompileOptions } from '../../src/runtime/compile.js';
+import { compileComposition, type CompileOptions } from '../../src/runtime/compile/compile.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 const BASE = new URL('/virtual/', location.href).href;

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { absolutizeImageValues } from '../../src/runtime/compile-image-values.js';
+import { absolutizeImageValues } from '../../src/runtime/compile/image-values.js';
 
 const DECLARED_AT = 'https://site.example/parts/card.html';
 const VALUED_AT = 'https://site.example/index.html';

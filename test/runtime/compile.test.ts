@@ -5,10 +5,10 @@ import {
   withOverrides,
   type CompileOptions,
   type CompiledComposition,
-} from '../../src/runtime/compile.js';
+} from '../../src/runtime/compile/compile.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
-import { scopeCss } from '../../src/runtime/compile-css.js';
+import { scopeCss } from '../../src/runtime/compile/css.js';
 import { openCompiled } from './compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;

@@ -1,5 +1,5 @@
 /** Test tool: loads a compiled composition into a same-origin (unsandboxed) frame so a test can look inside. */
-import type { CompiledComposition } from '../../src/runtime/compile.js';
+import type { CompiledComposition } from '../../src/runtime/compile/compile.js';
 
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));

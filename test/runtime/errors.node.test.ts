@@ -2,7 +2,7 @@
 // assignments below do not compile without the narrowing), and a code table types the errors built from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompileIssueCode } from '../../src/runtime/compile-codes.js';
+import { CompileIssueCode } from '../../src/runtime/compile/codes.js';
 import { FxError, isFxError, RuntimeErrorCode } from '../../src/runtime/errors.js';
 import { validateVariables } from '../../src/runtime/values.js';
 import { RenderErrorCode, renderError } from '../../src/render/errors.js';

@@ -373,7 +373,7 @@ export function vectorLabel(vector: UrlVector): string {
 
 /**
  * URLs a composition may name for the compiler to read (sub-compositions, stylesheets, scripts, fonts), with the
- * verdict of the read scope (src/runtime/compile-reads.ts) for an entry at {@link READ_SCOPE_ENTRY}: `inside` its
+ * verdict of the read scope (src/runtime/compile/reads.ts) for an entry at {@link READ_SCOPE_ENTRY}: `inside` its
  * folder or `outside`. The tricks are those that make a string look inside while the URL parser (or a server that
  * decodes before resolving `..`) puts it elsewhere.
  */

@@ -2,7 +2,7 @@
 // `window.__hfVariables`: the runtime answers both as aliases of `__fx` / `__fxVariables` (same values, same
 // per-instance scoping, same precedence), unless the composition says `data-fx-compat="none"`.
 import { expect } from '@open-wc/testing';
-import { compileComposition, type CompiledComposition } from '../../src/runtime/compile.js';
+import { compileComposition, type CompiledComposition } from '../../src/runtime/compile/compile.js';
 import { openCompiled } from './compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;

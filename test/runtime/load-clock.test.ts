@@ -1,7 +1,7 @@
 // The composition's Date.now() holds still while it loads (load-clock.ts): a script timing its own load takes the
 // same branch however long the machine took, as GSAP's ticker does when it decides whether a frame passed.
 import { expect } from '@open-wc/testing';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import { openCompiled } from './compiled-frame.js';
 
 const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;

@@ -2,8 +2,8 @@
 import '../../src/runtime/dom-parser.node.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_MISSING_PLACES, missingFilesIn } from '../../src/runtime/missing-files.js';
-import { missingFilesInProject } from '../../src/runtime/missing-files-project.js';
+import { MAX_MISSING_PLACES, missingFilesIn } from '../../src/runtime/compile/missing-files.js';
+import { missingFilesInProject } from '../../src/runtime/compile/missing-files-project.js';
 
 const entry = (body: string) =>
   `<!doctype html><html><body><div data-composition-id="m" data-width="64" data-height="48" data-duration="1">${body}</div></body></html>`;

@@ -2,8 +2,8 @@
 // whole, so the frame never plays at a rate or volume the element would refuse.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isHostMessage } from '../../src/runtime/protocol-frame.js';
-import { Message, PLAYBACK_RATE } from '../../src/runtime/protocol-messages.js';
+import { isHostMessage } from '../../src/runtime/protocol/frame.js';
+import { Message, PLAYBACK_RATE } from '../../src/runtime/protocol/messages.js';
 
 describe('set-rate', () => {
   test('accepts rates within the range browsers play media at', () => {

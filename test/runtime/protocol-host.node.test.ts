@@ -2,8 +2,8 @@
 // `ranAgain`) still counts, anything else malformed is dropped whole.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isFrameMessage } from '../../src/runtime/protocol-host.js';
-import { Message } from '../../src/runtime/protocol-messages.js';
+import { isFrameMessage } from '../../src/runtime/protocol/host.js';
+import { Message } from '../../src/runtime/protocol/messages.js';
 
 const answer = { type: Message.variables, values: { title: 'x' }, issues: [], readsVariablesAtLoad: true };
 

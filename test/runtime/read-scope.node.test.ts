@@ -1,7 +1,7 @@
 // The compiler's read scope over the hostile read-URL corpus: an entry's folder and nothing that only looks like it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ReadScope } from '../../src/runtime/compile-reads.js';
+import { ReadScope } from '../../src/runtime/compile/reads.js';
 import { READ_SCOPE_ENTRY, READ_SCOPE_URLS } from './hostile-urls.js';
 
 const scope = new ReadScope(READ_SCOPE_ENTRY, [], READ_SCOPE_ENTRY);

@@ -4,8 +4,8 @@
 import { describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScriptReads } from '../../src/runtime/frame/script-reads.js';
-import { SCRIPT_READS, Message } from '../../src/runtime/protocol-messages.js';
-import { isFrameMessage } from '../../src/runtime/protocol-host.js';
+import { SCRIPT_READS, Message } from '../../src/runtime/protocol/messages.js';
+import { isFrameMessage } from '../../src/runtime/protocol/host.js';
 import { addTrustedReads } from '../../src/elements/composition/frame-reports.js';
 
 const values = () => ({ title: 'Hello', size: 20, shown: true });

@@ -4,7 +4,7 @@
 // (timeline.ts), so every path gives the render's picture. Nothing is stepped past the playhead: a timeline's
 // callbacks may add to the page (a terminal printing its next line), which must not show before its time.
 import { expect } from '@open-wc/testing';
-import { compileComposition } from '../../src/runtime/compile.js';
+import { compileComposition } from '../../src/runtime/compile/compile.js';
 import { mount, probe, PROBE_SCRIPT, whenReady } from '../elements/helpers.js';
 import { openCompiled } from './compiled-frame.js';
 

@@ -8,7 +8,7 @@ import {
   CompileIssueCode,
   type CompileOptions,
   type CompiledComposition,
-} from '../../src/runtime/compile.js';
+} from '../../src/runtime/compile/compile.js';
 import { applyBindings } from '../../src/runtime/bindings.js';
 import { FrameAttr } from '../../src/runtime/frame-config.js';
 import { isSafeMediaUrl } from '../../src/runtime/safety.js';

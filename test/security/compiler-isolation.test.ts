@@ -2,7 +2,7 @@
 // host URL's query or fragment (tokens); a sub-composition's wrapped script must not read the top level's
 // overrides; a sub-composition's global CSS names must not replace its parent's.
 import { expect } from '@open-wc/testing';
-import { compileComposition, type CompiledComposition } from '../../src/runtime/compile.js';
+import { compileComposition, type CompiledComposition } from '../../src/runtime/compile/compile.js';
 import { openCompiled } from '../runtime/compiled-frame.js';
 import { fontFamilyNames } from '../browsers.js';
 

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { FxVariablesChangeDetail } from '../../src/elements/internal/events.js';
-import { SCRIPT_READS } from '../../src/runtime/protocol-messages.js';
+import { SCRIPT_READS } from '../../src/runtime/protocol/messages.js';
 import { mount, nextEvent, recordEvents, sleep, waitFor, whenReady } from '../elements/helpers.js';
 import { hostileComposition } from './hostile.js';
 import { cloneStall, longestTask } from './stalls.js';

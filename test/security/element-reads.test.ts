@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import type { FxErrorDetail } from '../../src/elements/internal/events.js';
 import type { FxComposition } from '../../src/elements/composition/fx-composition.js';
-import { CompileIssueCode } from '../../src/runtime/compile.js';
+import { CompileIssueCode } from '../../src/runtime/compile/compile.js';
 import { nextEvent, probe, track, whenReady } from '../elements/helpers.js';
 
 const ENTRY = '/test/fixtures/security/comp/uses-shared.html';

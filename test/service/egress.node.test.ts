@@ -4,7 +4,7 @@
 // never contacted, and a lookup that answers privately is refused with the usual error.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { unsafeReplaceAddressRules } from '../../src/render/public-address.js';
+import { unsafeReplaceAddressRules } from '../../src/render/network/public-address.js';
 import {
   httpTwins,
   PRIVATE_ADDRESS,

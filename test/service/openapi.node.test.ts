@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CompileIssueCode } from '../../src/runtime/compile-codes.js';
+import { CompileIssueCode } from '../../src/runtime/compile/codes.js';
 import { RenderErrorCode } from '../../src/render/errors.js';
 import { renderRecord } from '../../src/service/renders/render-record.js';
 import {

@@ -1,11 +1,11 @@
 /**
  * The files of an embedded composition as a project: what its compile read and what it names, each under a path
  * relative to the entry's folder, the entry itself as `index.html` (the service's default entry). Fetched under the
- * compiler's rules (compile-reads.ts): only URLs the composition may read (the entry's folder and
+ * compiler's rules (compile/reads.ts): only URLs the composition may read (the entry's folder and
  * `allowCompositionReadsUnder`), the entry with the page's cookies, everything else without. A file outside the
  * entry's folder has no place in the zip: it stays a URL the renderer loads itself (`external`).
  */
-import { ReadScope } from '../../runtime/compile-reads.js';
+import { ReadScope } from '../../runtime/compile/reads.js';
 import { decodePath, parseUrl } from '../../runtime/data.js';
 import { ProjectSourceErrorCode, ZipError } from './errors.js';
 import type { ProjectEntry } from './sources.js';

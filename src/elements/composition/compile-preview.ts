@@ -1,5 +1,10 @@
 /** How `<fx-composition>` compiles what it shows. */
-import { compileComposition, withOverrides, type CompiledComposition, type HtmlEntry } from '../../runtime/compile.js';
+import {
+  compileComposition,
+  withOverrides,
+  type CompiledComposition,
+  type HtmlEntry,
+} from '../../runtime/compile/compile.js';
 import type { Issue } from '../../runtime/issues.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
 import { PREVIEW_FPS } from './frame-reports.js';

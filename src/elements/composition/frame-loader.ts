@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { parseUrl } from '../../runtime/data.js';
 import { FxError, isFxError } from '../../runtime/errors.js';
 import type { CompositionMetadata } from '../../runtime/metadata.js';
-import type { FrameMessage, ReadyMessage } from '../../runtime/protocol-messages.js';
+import type { FrameMessage, ReadyMessage } from '../../runtime/protocol/messages.js';
 import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
 import { FxErrorCode, FxEvent } from '../internal/constants.js';
 import { emit, emitIssues } from '../internal/events.js';

@@ -7,11 +7,11 @@
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import type { Issue } from '../../runtime/issues.js';
 import type { CompositionMetadata } from '../../runtime/metadata.js';
-import type { ReadyMessage } from '../../runtime/protocol-messages.js';
+import type { ReadyMessage } from '../../runtime/protocol/messages.js';
 import { MetadataIssueCode, timelineMissingIssue } from '../../runtime/root-metadata.js';
 import { DurationSource, MAX_TIMELINE_SECONDS, TIMELINE_SETTLE_MS } from '../../runtime/timeline-duration.js';
-import { MAX_LIST_ITEMS } from '../../runtime/protocol-host.js';
-import { SCRIPT_READS } from '../../runtime/protocol-messages.js';
+import { MAX_LIST_ITEMS } from '../../runtime/protocol/host.js';
+import { SCRIPT_READS } from '../../runtime/protocol/messages.js';
 import { seekTarget } from '../../runtime/seek-target.js';
 import { valueBoundsProblem } from '../../runtime/value-bounds.js';
 

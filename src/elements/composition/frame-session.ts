@@ -1,4 +1,4 @@
-import { isFrameMessage } from '../../runtime/protocol-host.js';
+import { isFrameMessage } from '../../runtime/protocol/host.js';
 import { addTrustedReads } from './frame-reports.js';
 import {
   Message,
@@ -7,7 +7,7 @@ import {
   type HostMessage,
   type ReadyMessage,
   type VariablesMessage,
-} from '../../runtime/protocol-messages.js';
+} from '../../runtime/protocol/messages.js';
 
 /** How long a frame may take to get ready, and to paint a seek: one that stops answering must not leave anyone waiting. */
 export const READY_TIMEOUT_MS = 20_000;

@@ -5,7 +5,7 @@ import type { VariableDeclaration } from '../../runtime/declarations.js';
 import { FxError } from '../../runtime/errors.js';
 import type { Issue } from '../../runtime/issues.js';
 import type { CompositionMetadata } from '../../runtime/metadata.js';
-import { Message, type FrameMessage, type ReadyMessage } from '../../runtime/protocol-messages.js';
+import { Message, type FrameMessage, type ReadyMessage } from '../../runtime/protocol/messages.js';
 import { FxErrorCode, FxEvent } from '../internal/constants.js';
 import { emit, type FxCompositionEventMap, type FxErrorDetail } from '../internal/events.js';
 import { FocusGuard } from './focus-guard.js';

@@ -1,7 +1,7 @@
 import type { ReactiveElement } from 'lit';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import type { Issue } from '../../runtime/issues.js';
-import { Message, type HostMessage, type VariablesMessage } from '../../runtime/protocol-messages.js';
+import { Message, type HostMessage, type VariablesMessage } from '../../runtime/protocol/messages.js';
 import { FxErrorCode, FxEvent } from '../internal/constants.js';
 import { emit, emitIssues } from '../internal/events.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';

@@ -1,4 +1,4 @@
-import { isRate, isVolume, Message, PLAYBACK_RATE, type HostMessage } from '../../runtime/protocol-messages.js';
+import { isRate, isVolume, Message, PLAYBACK_RATE, type HostMessage } from '../../runtime/protocol/messages.js';
 import { FxEvent } from '../internal/constants.js';
 import { emit } from '../internal/events.js';
 

@@ -12,7 +12,7 @@ import {
 } from '../../client/zip/embed-files.js';
 import { ProjectSourceErrorCode, ZipError } from '../../client/zip/errors.js';
 import type { ProjectEntry } from '../../client/zip/sources.js';
-import { variableValueFiles } from '../../runtime/compile-dependencies.js';
+import { variableValueFiles } from '../../runtime/compile/dependencies.js';
 import { parseUrl } from '../../runtime/data.js';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 

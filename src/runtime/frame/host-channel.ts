@@ -1,5 +1,5 @@
-import { isConnectMessage, isHostMessage } from '../protocol-frame.js';
-import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol-messages.js';
+import { isConnectMessage, isHostMessage } from '../protocol/frame.js';
+import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol/messages.js';
 import { afterNextPaint, afterThisFrame, PaintSettler } from './painted.js';
 import type { Player } from './player.js';
 import { SeekQueue } from './seek-queue.js';

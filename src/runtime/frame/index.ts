@@ -4,7 +4,7 @@
  */
 import { CONFIG_ELEMENT_ID, type FrameConfig } from '../frame-config.js';
 import { installAliases, injectedOverrides } from './aliases.js';
-import { Message } from '../protocol-messages.js';
+import { Message } from '../protocol/messages.js';
 import { FrameCode } from './frame-codes.js';
 import type { FxRendererHooks } from './contract.js';
 import { FRAME_BASE_STYLE } from './base-style.js';

@@ -1,4 +1,4 @@
-import { SCRIPT_READS } from '../protocol-messages.js';
+import { SCRIPT_READS } from '../protocol/messages.js';
 
 /**
  * Names a script touches without meaning a variable: `await` and JSON.stringify look up `then` and `toJSON`, and

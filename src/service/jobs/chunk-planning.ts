@@ -1,5 +1,5 @@
 import '../../runtime/dom-parser.node.js';
-import { planChunks } from '../../render/chunk-plan.js';
+import { planChunks } from '../../render/chunks/plan.js';
 import { extractCompositionMetadata } from '../../runtime/metadata.js';
 import type { ServiceContext } from '../context.js';
 import type { RenderRow } from '../renders/render-types.js';

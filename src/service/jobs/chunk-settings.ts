@@ -1,4 +1,4 @@
-import { DEFAULT_MIN_CHUNK_FRAMES } from '../../render/chunk-plan.js';
+import { DEFAULT_MIN_CHUNK_FRAMES } from '../../render/chunks/plan.js';
 import { FxError } from '../../runtime/errors.js';
 
 /** When and how a render is split into chunks rendered by different jobs (see `planChunks`). */

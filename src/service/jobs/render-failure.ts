@@ -1,5 +1,5 @@
 import { RenderErrorCode } from '../../render/errors.js';
-import { CompileIssueCode } from '../../runtime/compile.js';
+import { CompileIssueCode } from '../../runtime/compile/compile.js';
 import { FailureCode } from '../../wire/constants.js';
 import type { RenderFailure } from '../renders/render-types.js';
 

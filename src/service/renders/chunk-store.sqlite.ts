@@ -1,4 +1,4 @@
-import type { FrameRange } from '../../render/chunk-plan.js';
+import type { FrameRange } from '../../render/chunks/plan.js';
 import { RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import {

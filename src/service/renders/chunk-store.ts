@@ -1,6 +1,6 @@
 import { RenderStatus } from '../../wire/constants.js';
-import type { FrameRange } from '../../render/chunk-plan.js';
-import type { ChunkResult } from '../../render/chunk-render.js';
+import type { FrameRange } from '../../render/chunks/plan.js';
+import type { ChunkResult } from '../../render/chunks/render.js';
 
 /** States of a chunk: `queued → rendering → done`, back to `queued` for a retry, `failed` once out of attempts. */
 export const ChunkStatus = {

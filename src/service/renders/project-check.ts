@@ -1,7 +1,7 @@
 import '../../runtime/dom-parser.node.js';
-import { DEFAULT_LIMITS as COMPILE_LIMITS } from '../../runtime/compile-loader.js';
+import { DEFAULT_LIMITS as COMPILE_LIMITS } from '../../runtime/compile/loader.js';
 import type { Issue } from '../../runtime/issues.js';
-import { missingFilesInProject } from '../../runtime/missing-files-project.js';
+import { missingFilesInProject } from '../../runtime/compile/missing-files-project.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { lengthProblem } from '../../runtime/render-limits.js';
 import { validateVariables } from '../../runtime/values.js';

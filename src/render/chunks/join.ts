@@ -1,20 +1,20 @@
 import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Issue } from '../runtime/issues.js';
-import { audioInputs, audioMixArgs, type PageAudioClip } from './audio.js';
-import { checkChunkRanges } from './chunk-plan.js';
-import { CHUNK_DEMUXERS, checkChunkFiles, videoFrames } from './chunk-probe.js';
-import type { ChunkResult } from './chunk-render.js';
-import { startEgressProxy } from './egress-proxy.js';
-import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
-import { abortedError, RenderErrorCode, renderError } from './errors.js';
-import { FfmpegProcess } from './ffmpeg-process.js';
-import { RenderNetworkPolicy } from './network-policy.js';
-import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './options.js';
-import { thumbnailFrame, thumbnailPathFor } from './render.js';
-import type { RenderResult } from './types.js';
-import { RenderWatch } from './watch.js';
+import type { Issue } from '../../runtime/issues.js';
+import { audioInputs, audioMixArgs, type PageAudioClip } from '../audio.js';
+import { checkChunkRanges } from './plan.js';
+import { CHUNK_DEMUXERS, checkChunkFiles, videoFrames } from './probe.js';
+import type { ChunkResult } from './render.js';
+import { startEgressProxy } from '../network/egress-proxy.js';
+import { encoderPreset, type EncoderPreset } from '../encoder-presets.js';
+import { abortedError, RenderErrorCode, renderError } from '../errors.js';
+import { FfmpegProcess } from '../ffmpeg-process.js';
+import { RenderNetworkPolicy } from '../network/policy.js';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../options.js';
+import { thumbnailFrame, thumbnailPathFor } from '../render.js';
+import type { RenderResult } from '../types.js';
+import { RenderWatch } from '../watch.js';
 
 export interface JoinChunksOptions {
   /** The chunks' results, in frame order, covering every frame of the composition once. */

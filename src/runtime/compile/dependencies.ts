@@ -4,10 +4,10 @@
  * values). Together with what the compiler read, that is the composition's dependency set — what a project zip of
  * it must hold.
  */
-import { Attr, VariableType } from './constants.js';
+import { Attr, VariableType } from '../constants.js';
 import { cssUrlTokens } from './css-scan.js';
-import { declarationList } from './declaration-map.js';
-import { isRecord, parseUrl } from './data.js';
+import { declarationList } from '../declaration-map.js';
+import { isRecord, parseUrl } from '../data.js';
 
 /** Attributes naming a file to load, by element (`*`: any element). Links to navigate to (`<a href>`) are not files. */
 const URL_ATTRIBUTES: readonly [selector: string, attribute: string][] = [

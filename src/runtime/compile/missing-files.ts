@@ -1,18 +1,18 @@
 /**
  * The one rule for files a composition names that its project does not have: each place it names one is an
  * `project_file_missing` error naming the file, the file that names it and where (`<img src>`, `<style> url()`,
- * `image variable "logo" default`…). The compile asks the project's server (preview and render, compile-files.ts);
+ * `image variable "logo" default`…). The compile asks the project's server (preview and render, compile/files.ts);
  * lint, `fx cloud render --dry-run` and the service ask a list of the project's files ({@link missingFilesIn}).
  * Each place is named once and at most {@link MAX_MISSING_PLACES} are, then one issue counts the rest.
  * Files on other hosts are not the project's: the network rules decide about those.
  */
-import { CompileIssueCode } from './compile-codes.js';
-import { STYLESHEET_LINKS } from './compile-context.js';
-import { fileReferences, type FileReference } from './compile-dependencies.js';
+import { CompileIssueCode } from './codes.js';
+import { STYLESHEET_LINKS } from './context.js';
+import { fileReferences, type FileReference } from './dependencies.js';
 import { cssUrlTokens } from './css-scan.js';
-import { decodePath } from './data.js';
-import { parseHtml } from './html.js';
-import { issue, type Issue } from './issues.js';
+import { decodePath } from '../data.js';
+import { parseHtml } from '../html.js';
+import { issue, type Issue } from '../issues.js';
 
 /** Answers that say a file is not there; other failures (5xx, CORS, a dropped connection) are the network's. */
 export const isMissingStatus = (status: number): boolean => status === 404 || status === 410;

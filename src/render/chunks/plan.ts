@@ -1,5 +1,5 @@
-import { RenderErrorCode, renderError } from './errors.js';
-import type { RenderProgress } from './types.js';
+import { RenderErrorCode, renderError } from '../errors.js';
+import type { RenderProgress } from '../types.js';
 
 /** Frames [from, to) of a composition: frame i shows time i / fps. */
 export interface FrameRange {

@@ -1,11 +1,11 @@
 /**
  * How the compiler fetches files: each one once per compile, within the size and count limits, composition-named
- * ones only where and as what compile-reads.ts allows, and without cookies.
+ * ones only where and as what compile/reads.ts allows, and without cookies.
  */
-import { CompileIssueCode } from './compile-codes.js';
-import { checkFontBytes, checkType, type ReadRole, type ReadScope } from './compile-reads.js';
-import { blobToDataUrl, parseUrl } from './data.js';
-import { FxError } from './errors.js';
+import { CompileIssueCode } from './codes.js';
+import { checkFontBytes, checkType, type ReadRole, type ReadScope } from './reads.js';
+import { blobToDataUrl, parseUrl } from '../data.js';
+import { FxError } from '../errors.js';
 import { isMissingStatus } from './missing-files.js';
 
 /** The code of a file past the size limits names its role: a large image is not a large sub-composition. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { RenderErrorCode, renderError } from './errors.js';
-import type { RenderFormat } from './types.js';
+import { RenderErrorCode, renderError } from '../errors.js';
+import type { RenderFormat } from '../types.js';
 
 /** The codec each format's chunks must carry. */
 const CODECS: Record<RenderFormat, string> = { mp4: 'h264', webm: 'vp9', mov: 'prores' };

@@ -3,9 +3,9 @@
  * against the file that wrote them, and inlining font files. Uses the browser's CSS parser (CSSOM), so the
  * compiler runs in a browser (the preview's page, or the renderer's Chromium).
  */
-import { Attr } from './constants.js';
-import { parseUrl } from './data.js';
-import { FrameAttr } from './frame-config.js';
+import { Attr } from '../constants.js';
+import { parseUrl } from '../data.js';
+import { FrameAttr } from '../frame-config.js';
 import { cssUrlTokens, fontFaceBlocks, replaceRanges } from './css-scan.js';
 
 // At-rules that cannot live inside @scope; they stay global.
@@ -56,7 +56,7 @@ export function scopeCss(css: string, scopeSelector: string, root: ScopeRoot = {
 
 /**
  * {@link scopeCss} over all stylesheets of one instance. `isolate` sees every parsed sheet first (to rename their
- * document-wide names together, compile-css-names.ts) and returns what to do to each scoped text.
+ * document-wide names together, compile/css-names.ts) and returns what to do to each scoped text.
  */
 export function scopeInstanceCss(
   texts: readonly string[],

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { issue, type Issue } from '../runtime/issues.js';
+import { issue, type Issue } from '../../runtime/issues.js';
 import { addressRules, publicAddresses, type AddressRules } from './public-address.js';
 
 /** Requests of the page the renderer refused; the render goes on without what they would have loaded. */

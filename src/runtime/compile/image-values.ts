@@ -2,9 +2,9 @@
  * Image variable values name files relative to the file that wrote them, but a compiled document has one base
  * (the entry). The compiler makes them absolute while it still knows which file each came from.
  */
-import { Attr, VariableType } from './constants.js';
-import { isDeclarationMap } from './declaration-map.js';
-import { isRecord, parseUrl } from './data.js';
+import { Attr, VariableType } from '../constants.js';
+import { isDeclarationMap } from '../declaration-map.js';
+import { isRecord, parseUrl } from '../data.js';
 
 const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 

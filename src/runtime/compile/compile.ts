@@ -1,26 +1,26 @@
-import { Attr } from './constants.js';
-import { parseSheet } from './compile-css.js';
-import { CssNameRegister } from './compile-css-names.js';
-import { referencedUrls } from './compile-dependencies.js';
-import { CompileIssueCode } from './compile-codes.js';
-import { DEFAULT_LIMITS, loadText, type CompileLimits, type Loader } from './compile-loader.js';
-import { ReadScope } from './compile-reads.js';
-import { FxError } from './errors.js';
-import { compositionRoot, parseHtml } from './html.js';
-import { type Issue } from './issues.js';
-import { durationText, entryDurationIssue, MetadataIssueCode } from './root-metadata.js';
-import { DurationSource } from './timeline-duration.js';
-import { metadataOf, type CompositionMetadata } from './metadata.js';
-import { COMPAT_NONE, CONFIG_ELEMENT_ID, type FrameConfig } from './frame-config.js';
-import { parseUrl } from './data.js';
-import { RUNTIME_FAILED_HANDLER } from './runtime-script.js';
-import { createElement, inertInRawText, liftTemplateRoot, type Context } from './compile-context.js';
-import { inlineCorsImages, inlineScripts, inlineStylesheets } from './compile-assets.js';
-import { inlineHosts } from './compile-instances.js';
-import { checkProjectFiles } from './compile-files.js';
+import { Attr } from '../constants.js';
+import { parseSheet } from './css.js';
+import { CssNameRegister } from './css-names.js';
+import { referencedUrls } from './dependencies.js';
+import { CompileIssueCode } from './codes.js';
+import { DEFAULT_LIMITS, loadText, type CompileLimits, type Loader } from './loader.js';
+import { ReadScope } from './reads.js';
+import { FxError } from '../errors.js';
+import { compositionRoot, parseHtml } from '../html.js';
+import { type Issue } from '../issues.js';
+import { durationText, entryDurationIssue, MetadataIssueCode } from '../root-metadata.js';
+import { DurationSource } from '../timeline-duration.js';
+import { metadataOf, type CompositionMetadata } from '../metadata.js';
+import { COMPAT_NONE, CONFIG_ELEMENT_ID, type FrameConfig } from '../frame-config.js';
+import { parseUrl } from '../data.js';
+import { RUNTIME_FAILED_HANDLER } from '../runtime-script.js';
+import { createElement, inertInRawText, liftTemplateRoot, type Context } from './context.js';
+import { inlineCorsImages, inlineScripts, inlineStylesheets } from './assets.js';
+import { inlineHosts } from './instances.js';
+import { checkProjectFiles } from './files.js';
 
-export { CompileIssueCode } from './compile-codes.js';
-export type { CompileLimits } from './compile-loader.js';
+export { CompileIssueCode } from './codes.js';
+export type { CompileLimits } from './loader.js';
 
 export interface CompileOptions {
   /** Absolute URL of `fx-runtime.js`, referenced by the compiled document. Give this or `runtimeScript`. */
@@ -39,7 +39,7 @@ export interface CompileOptions {
    * (without cookies) — list only folders of public files meant for compositions, never an origin's root that also
    * serves pages or APIs. Each `http(s)`/`file:` entry names a folder (`https://cdn.example/kit` and `…/kit/` both
    * allow `https://cdn.example/kit/…`); a `blob:` entry names that one blob. Default: none, the entry's folder only.
-   * See compile-reads.ts for the rules (content types per role, redirects, `blob:`, `file:` and markup entries).
+   * See compile/reads.ts for the rules (content types per role, redirects, `blob:`, `file:` and markup entries).
    */
   readonly allowCompositionReadsUnder?: readonly (string | URL)[];
   /**

@@ -1,10 +1,10 @@
 /**
  * The messages of the host ↔ frame protocol: their names, their shapes, and the checks their fields share.
- * Each end checks only what the other sends (protocol-host.ts, protocol-frame.ts), so neither bundle carries the
+ * Each end checks only what the other sends (protocol/host.ts, protocol/frame.ts), so neither bundle carries the
  * other's table.
  */
-import type { Issue } from './issues.js';
-import { isRecord } from './data.js';
+import type { Issue } from '../issues.js';
+import { isRecord } from '../data.js';
 
 export const PROTOCOL_VERSION = 1;
 

@@ -1,14 +1,6 @@
 /** The host's end of the protocol: what it accepts from the frame. */
-import { isRecord } from './data.js';
-import {
-  isBoolean,
-  isString,
-  isTime,
-  matchesShape,
-  Message,
-  type FrameMessage,
-  type Shape,
-} from './protocol-messages.js';
+import { isRecord } from '../data.js';
+import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, type Shape } from './messages.js';
 
 /**
  * Lists from the frame are read up to this many items. A frame can send a sparse array of length 2^28 (cheap to

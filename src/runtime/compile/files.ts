@@ -4,13 +4,13 @@
  * same compile, so they report the same files. A project file is one on the entry's own origin that the
  * composition may read (its folder tree, `allowCompositionReadsUnder`); others are the network rules' business.
  */
-import { Attr } from './constants.js';
-import { CompileIssueCode } from './compile-codes.js';
-import { fileReferences, type FileReference } from './compile-dependencies.js';
-import type { Context } from './compile-context.js';
-import { parseUrl } from './data.js';
-import { isFxError } from './errors.js';
-import { FrameAttr } from './frame-config.js';
+import { Attr } from '../constants.js';
+import { CompileIssueCode } from './codes.js';
+import { fileReferences, type FileReference } from './dependencies.js';
+import type { Context } from './context.js';
+import { parseUrl } from '../data.js';
+import { isFxError } from '../errors.js';
+import { FrameAttr } from '../frame-config.js';
 import { isMissingStatus, missingFileIssue, MissingPlaces, projectPathOf } from './missing-files.js';
 
 /** Pushes a `project_file_missing` error to `ctx.issues` for each place `doc` names a missing project file. */

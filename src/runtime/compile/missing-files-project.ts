@@ -4,7 +4,7 @@
  * for that entry — its own places, its sub-compositions', the stylesheets they link — without reading the
  * project whole. Only files the entry names are looked up, each once, at most `maxFiles` of them.
  */
-import type { Issue } from './issues.js';
+import type { Issue } from '../issues.js';
 import { missingFilesIn } from './missing-files.js';
 
 /** A project asked file by file. */

@@ -23,10 +23,10 @@
  * The frame itself may still load what the web lets any page load (a stylesheet or font the compiler left as a URL,
  * images, media): those requests come from its opaque origin, under the browser's own rules.
  */
-import { CompileIssueCode } from './compile-codes.js';
-import { FxError } from './errors.js';
-import { parseUrl } from './data.js';
-import { FONT_CONTENT_TYPE, fontFileType } from './font-files.js';
+import { CompileIssueCode } from './codes.js';
+import { FxError } from '../errors.js';
+import { parseUrl } from '../data.js';
+import { FONT_CONTENT_TYPE, fontFileType } from '../font-files.js';
 
 /** Why a file is fetched: it decides the credentials sent, the types accepted and the error codes. */
 export type ReadRole = 'entry' | 'sub' | 'stylesheet' | 'script' | 'font' | 'image';

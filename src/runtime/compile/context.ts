@@ -1,10 +1,10 @@
-/** The compile's shared state and the helpers its steps (compile.ts, compile-assets.ts, compile-instances.ts) use. */
-import { Attr } from './constants.js';
-import { CssNameRegister } from './compile-css-names.js';
-import { CompileIssueCode } from './compile-codes.js';
-import type { Loader } from './compile-loader.js';
-import { FxError } from './errors.js';
-import { issue, type Issue } from './issues.js';
+/** The compile's shared state and the helpers its steps (compile.ts, compile/assets.ts, compile/instances.ts) use. */
+import { Attr } from '../constants.js';
+import { CssNameRegister } from './css-names.js';
+import { CompileIssueCode } from './codes.js';
+import type { Loader } from './loader.js';
+import { FxError } from '../errors.js';
+import { issue, type Issue } from '../issues.js';
 
 /** What one compile's steps share: the loader, the document, the issues so far, the limits reached. */
 export interface Context extends Loader {

@@ -2,12 +2,12 @@
  * The top-level files a sandboxed frame cannot load well itself, fetched by the compile and written into the
  * document: stylesheets (and their fonts), the entry's own scripts, and `<img crossorigin>`.
  */
-import { absolutizeCssUrls, inlineFontFaces } from './compile-css.js';
-import { CompileIssueCode } from './compile-codes.js';
-import { loadFont, loadImage, loadText } from './compile-loader.js';
-import { FxError, isFxError } from './errors.js';
-import { issue, type Issue } from './issues.js';
-import { parseUrl } from './data.js';
+import { absolutizeCssUrls, inlineFontFaces } from './css.js';
+import { CompileIssueCode } from './codes.js';
+import { loadFont, loadImage, loadText } from './loader.js';
+import { FxError, isFxError } from '../errors.js';
+import { issue, type Issue } from '../issues.js';
+import { parseUrl } from '../data.js';
 import {
   CLASSIC_SCRIPT_TYPES,
   HIERARCHICAL_PROTOCOLS,
@@ -17,7 +17,7 @@ import {
   inertInRawText,
   reportLeftForTheFrame,
   type Context,
-} from './compile-context.js';
+} from './context.js';
 
 /**
  * The CSS of a `<style>`, or of the stylesheet a `<link>` names, with its `url()`s made absolute against the file
@@ -124,7 +124,7 @@ export async function inlineCorsImages(ctx: Context, doc: Document, base: string
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
         if (!isFxError(error)) return;
-        // compile-files.ts reports it with where it is named.
+        // compile/files.ts reports it with where it is named.
         if (error.code === CompileIssueCode.fileMissing) return;
         const src = image.getAttribute('src')!;
         // The frame's opaque origin could load it only from a server that allows any origin: the preview would

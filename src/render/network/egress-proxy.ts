@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pinnedLookup } from './egress-lookup.js';
-import type { RenderNetworkPolicy } from './network-policy.js';
+import type { RenderNetworkPolicy } from './policy.js';
 
 export interface EgressProxy {
   /** `http://127.0.0.1:<port>`, for the browser's `--proxy-server`. */

@@ -1,5 +1,5 @@
 /** The frame's end of the protocol: what it accepts from the host. */
-import { isRecord } from './data.js';
+import { isRecord } from '../data.js';
 import {
   isBoolean,
   isString,
@@ -12,7 +12,7 @@ import {
   type ConnectMessage,
   type HostMessage,
   type Shape,
-} from './protocol-messages.js';
+} from './messages.js';
 
 const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},

@@ -1,17 +1,17 @@
 /** Sub-compositions: each `[data-composition-src]` host inlined as a scoped instance, its scripts wrapped. */
-import { Attr } from './constants.js';
-import { absolutizeCssUrls, scopeInstanceCss } from './compile-css.js';
-import { renameCssText, renameInlineStyles, type CssRenames } from './compile-css-names.js';
-import { absolutizeImageValues } from './compile-image-values.js';
-import { CompileIssueCode } from './compile-codes.js';
-import { loadText } from './compile-loader.js';
-import { declarationList } from './declaration-map.js';
-import { FxError } from './errors.js';
-import { compositionRoot, parseHtml } from './html.js';
-import { issue } from './issues.js';
-import { rootMetadata } from './root-metadata.js';
-import { FrameAttr, HYPERFRAMES_GLOBALS } from './frame-config.js';
-import { parseUrl } from './data.js';
+import { Attr } from '../constants.js';
+import { absolutizeCssUrls, scopeInstanceCss } from './css.js';
+import { renameCssText, renameInlineStyles, type CssRenames } from './css-names.js';
+import { absolutizeImageValues } from './image-values.js';
+import { CompileIssueCode } from './codes.js';
+import { loadText } from './loader.js';
+import { declarationList } from '../declaration-map.js';
+import { FxError } from '../errors.js';
+import { compositionRoot, parseHtml } from '../html.js';
+import { issue } from '../issues.js';
+import { rootMetadata } from '../root-metadata.js';
+import { FrameAttr, HYPERFRAMES_GLOBALS } from '../frame-config.js';
+import { parseUrl } from '../data.js';
 import {
   CLASSIC_SCRIPT_TYPES,
   REPORTED_ONCE,
@@ -20,8 +20,8 @@ import {
   inertInRawText,
   liftTemplateRoot,
   type Context,
-} from './compile-context.js';
-import { loadStylesheet } from './compile-assets.js';
+} from './context.js';
+import { loadStylesheet } from './assets.js';
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;
 

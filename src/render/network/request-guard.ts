@@ -1,5 +1,5 @@
-import type { CdpConnection } from './cdp.js';
-import type { RenderNetworkPolicy } from './network-policy.js';
+import type { CdpConnection } from '../cdp.js';
+import type { RenderNetworkPolicy } from './policy.js';
 
 interface PausedRequest {
   readonly requestId: string;

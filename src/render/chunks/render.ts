@@ -1,12 +1,12 @@
 import { mkdir, realpath, rename } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { Issue } from '../runtime/issues.js';
-import { readPageAudio } from './audio.js';
-import type { FrameRange } from './chunk-plan.js';
-import { chunkLabel } from './chunk-probe.js';
-import { RenderErrorCode, renderError } from './errors.js';
-import { encodeRange, runRender, tempPaths, type StartedRender } from './render.js';
-import type { CaptureMode, RenderFormat, RenderOptions, RenderQuality } from './types.js';
+import type { Issue } from '../../runtime/issues.js';
+import { readPageAudio } from '../audio.js';
+import type { FrameRange } from './plan.js';
+import { chunkLabel } from './probe.js';
+import { RenderErrorCode, renderError } from '../errors.js';
+import { encodeRange, runRender, tempPaths, type StartedRender } from '../render.js';
+import type { CaptureMode, RenderFormat, RenderOptions, RenderQuality } from '../types.js';
 
 /** One audio clip of the timeline, portable between machines: a file of the project (relative path) or a URL. */
 export type TimelineAudioClip = {
