@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { PaintSettler, SCRUB_GAP_MS } from '../../src/runtime/frame/painted.js';
+import { isWebKit } from '../browsers.js';
 import { slowFrames } from './slow-frames.js';
 
 /** The pace of the slow-frame tests: a throttled device, or WebKit under Xvfb at its slowest. */
@@ -87,7 +88,9 @@ describe('PaintSettler', () => {
     const settled = framesUntil(() => settler.afterSettledPaint());
     // Runs after the settler's own callback in that frame: its paint takes this long.
     requestAnimationFrame(() => busy(20));
-    expect(await settled).to.equal(2);
+    // WebKit begins the next frame at once after one over its budget, before the task after the paint; a scrub's
+    // seek does not watch for it (that would cost every scrub seek), so it waits for one more.
+    expect(await settled).to.equal(isWebKit ? 3 : 2);
   });
 
   it('waits past a late frame after a slow paint, and settles the next paint', async () => {

@@ -50,7 +50,9 @@ export class PaintSettler {
 
   /** Resolves after the next paint and, unless part of a scrub that raster keeps up with, once it is on screen. */
   async afterSettledPaint(scrubbing = this.partOfScrub()): Promise<void> {
-    const paint = await nextPaint();
+    // A scrub's seek that raster keeps up with answers after its paint: watching the frames after it would cost
+    // every such seek (scrub 7 → 10 ms median), and a slow paint there waits one frame more where WebKit began one.
+    const paint = await nextPaint(!(this.#keepsUp && scrubbing));
     if (!this.#keepsUp || !scrubbing) this.#keepsUp = await untilFramesOnTime(ON_TIME_FRAMES, this.#pace, paint);
     else if (paint.ms > SLOW_PAINT_MS) this.#keepsUp = await untilFramesOnTime(1, this.#pace, paint);
     this.#answeredAt = performance.now();
@@ -86,6 +88,9 @@ async function untilFramesOnTime(wanted: number, pace: FramePace, paint: Paint):
     last = at;
   }
   if (paint.framesBefore.length > 0 && started - last > lateAfterMs()) [onTime, late] = [0, true];
+  // A paint whose task came as late as a late frame would: raster lags behind a paint that long (Chromium), or a
+  // frame unwatched began and ran over before the task (WebKit).
+  if (paint.framesBefore.length === 0 && paint.ms > lateAfterMs()) [onTime, late] = [0, true];
   // The first frame after the task is counted from the task, not from a frame: it says nothing of the pace.
   last = started;
   for (let fromFrame = false; onTime < wanted; fromFrame = true) {
@@ -131,9 +136,10 @@ interface Paint {
 
 /**
  * The next frame's paint — a rAF runs before the main thread paints the new state, the task it queues runs after —
- * known once that task runs. A hidden document paints nothing (and gets no rAF): at once, with 0 ms.
+ * known once that task runs; with `watchFrames`, the frames that began before it too. A hidden document paints
+ * nothing (and gets no rAF): at once, with 0 ms.
  */
-function nextPaint(): Promise<Paint> {
+function nextPaint(watchFrames = true): Promise<Paint> {
   return new Promise((resolve) => {
     if (document.visibilityState === 'hidden') return resolve({ at: performance.now(), ms: 0, framesBefore: [] });
     requestAnimationFrame(() => {
@@ -143,10 +149,10 @@ function nextPaint(): Promise<Paint> {
         framesBefore.push(performance.now());
         frame = requestAnimationFrame(watch);
       };
-      let frame = requestAnimationFrame(watch);
+      let frame = watchFrames ? requestAnimationFrame(watch) : 0;
       afterThisFrame().then(() => {
         // Cancelled, not left to run: a frame requested after the answer delays the port's next message.
-        cancelAnimationFrame(frame);
+        if (watchFrames) cancelAnimationFrame(frame);
         resolve({ at, ms: performance.now() - at, framesBefore });
       });
     });
@@ -155,5 +161,5 @@ function nextPaint(): Promise<Paint> {
 
 /** Resolves right after the next frame was painted (see {@link nextPaint}), with the milliseconds it took. */
 export async function afterNextPaint(): Promise<number> {
-  return (await nextPaint()).ms;
+  return (await nextPaint(false)).ms;
 }
