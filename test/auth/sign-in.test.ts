@@ -154,7 +154,7 @@ describe('sign-in in the browser, end to end', () => {
       document.body.append(...frames);
       await until(() => frames.every((frame) => answers.get(frame.contentWindow!)?.ready));
       for (const frame of frames)
-        frame.contentWindow!.postMessage({ rejected: `Bearer ${tokens.accessToken}` }, location.origin);
+        frame.contentWindow!.postMessage({ rejected: `Bearer ${tokens.accessToken}`, config }, location.origin);
       await until(() => frames.every((frame) => answers.get(frame.contentWindow!)?.result !== undefined));
       const results = frames.map((frame) => answers.get(frame.contentWindow!)!);
       expect(results.map((answer) => answer.result)).to.deep.equal([true, true]);
