@@ -1,13 +1,33 @@
 import { Attr } from './constants.js';
 import { compositionRoot } from './html.js';
 import { issue, type Issue } from './issues.js';
-import type { CompositionMetadata } from './metadata.js';
+import type { VariableDeclaration } from './declarations.js';
 import {
   DurationSource,
   durationFromTimelineIssue,
   mayRegisterTimeline,
   TimelineDurationCode,
 } from './timeline-duration.js';
+
+/** What a composition says of itself: `extractCompositionMetadata` reads it; `rootMetadata` all but `variables`. */
+export interface CompositionMetadata {
+  /** `data-composition-id` of the root composition. */
+  readonly id: string | undefined;
+  readonly width: number | undefined;
+  readonly height: number | undefined;
+  /**
+   * Root `data-duration` in seconds, as authored (scripts cannot change it); `undefined` when the duration comes
+   * from the registered timeline, which only the frame measures (see `durationSource`).
+   */
+  readonly duration: number | undefined;
+  /**
+   * `attribute` (the root's `data-duration`), `timeline` (no `data-duration`: the length of the timeline a script
+   * registers as `window.__timelines[id]`, measured when the composition gets ready), or `undefined` (neither).
+   */
+  readonly durationSource: DurationSource | undefined;
+  readonly variables: VariableDeclaration[];
+  readonly issues: Issue[];
+}
 
 export const MetadataIssueCode = {
   rootAttributeInvalid: 'root_attribute_invalid',
