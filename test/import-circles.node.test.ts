@@ -12,8 +12,6 @@ const SRC = join(ROOT, 'src');
 
 /** Known circles, each as its files in sorted order joined by " ⇄ ". */
 const KNOWN = new Set([
-  'src/cli/cloud-batch.ts ⇄ src/cli/cloud-render.ts',
-  'src/cli/render-batch.ts ⇄ src/cli/render.ts',
   'src/elements/composition/fx-composition.ts ⇄ src/elements/composition/player-controls.ts',
   'src/render/audio.ts ⇄ src/render/capture-worker.ts ⇄ src/render/frame-calls.ts',
   'src/runtime/compile/context.ts ⇄ src/runtime/compile/loader.ts ⇄ src/runtime/compile/missing-files.ts',

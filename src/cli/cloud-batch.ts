@@ -12,7 +12,7 @@ import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import { readBatch } from './batch-input.js';
 import { MAX_BATCH_CONCURRENCY } from '../client/cloud-render-batch.js';
 import type { CommandContext } from './command.js';
-import { showProgress } from './cloud-render.js';
+import { showProgress } from './cloud-progress.js';
 import { downloadToFile } from './download-file.js';
 import { ExitCode } from './exit-codes.js';
 import { ManifestWriter } from './manifest.js';

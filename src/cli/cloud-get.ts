@@ -3,7 +3,7 @@ import { FxClient } from '../client/fx-client.js';
 import type { Render } from '../wire/responses.js';
 import { booleanFlag, stringFlag, type Command, type CommandContext } from './command.js';
 import { DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
-import { showProgress } from './cloud-render.js';
+import { showProgress } from './cloud-progress.js';
 import { cloudCredentials } from './credentials.js';
 import { downloadToFile } from './download-file.js';
 import { OutputEvent, type Output } from './output.js';

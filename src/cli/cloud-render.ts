@@ -1,13 +1,12 @@
 /** `fx cloud render [project_dir]`: zip, upload, submit, wait, download — over the client's `cloudRender`. */
 import { cloudRender, waitForCompleted, type CloudProject, type CloudRenderOptions } from '../client/cloud-render.js';
 import { FxClient } from '../client/fx-client.js';
-import { describeProgress, progressFraction, type CloudRenderProgress } from '../client/progress.js';
 import { readProjectDirectory } from '../client/zip/directory.node.js';
 import { sizeOf } from '../client/zip/sources.js';
 import { DEFAULT_COMPOSITION } from '../wire/constants.js';
 import type { Render } from '../wire/responses.js';
 import { cloudBatch, entryName } from './cloud-batch.js';
-import { frameCounts } from './stage-timing.js';
+import { showProgress } from './cloud-progress.js';
 import { CLOUD_RENDER_FLAGS, CLOUD_RENDER_RULES, cloudRenderOptions, DEFAULT_CLOUD_OUTPUT } from './cloud-flags.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { cloudCredentials } from './credentials.js';
@@ -129,18 +128,6 @@ async function finish(
     }
     throw error;
   }
-}
-
-export function showProgress(out: Output, progress: CloudRenderProgress, fields: Record<string, unknown> = {}): void {
-  const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
-  const frames = 'framesDone' in progress ? frameCounts(progress.framesDone, progress.framesTotal) : frameCounts(0, 0);
-  out.progress(
-    progress.stage,
-    `${prefix}${describeProgress(progress)}${frames.text}`,
-    progressFraction(progress),
-    fields,
-    frames.counts,
-  );
 }
 
 async function dryRun(

@@ -21,7 +21,7 @@ import { INSTALL_CODES } from './install-errors.js';
 import { ManifestWriter } from './manifest.js';
 import { OutputEvent } from './output.js';
 import { planOutputPaths } from './output-path.js';
-import { showRenderProgress, type LocalRender } from './render.js';
+import { showRenderProgress, type LocalRender } from './local-render.js';
 import { DEFAULT_BATCH_OUTPUT } from './render-flags.js';
 import { batchConcurrency } from './shared-render-flags.js';
 

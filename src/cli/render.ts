@@ -4,7 +4,6 @@
  */
 import { basename, extname, join } from 'node:path';
 import { render } from '../render/render.js';
-import type { RenderOptions, RenderProgress } from '../render/types.js';
 import { FxError } from '../runtime/errors.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { validateVariables } from '../runtime/values.js';
@@ -13,9 +12,9 @@ import type { Issue } from '../runtime/issues.js';
 import { DEFAULT_COMPOSITION, ErrorCode } from '../wire/constants.js';
 import { stringFlag, type Command, type CommandContext } from './command.js';
 import { lintProject, reportLint, toleratingMissingFiles } from './lint.js';
-import { OutputEvent, type Output } from './output.js';
+import { OutputEvent } from './output.js';
 import { fillOutputPath } from './output-path.js';
-import { frameCounts } from './stage-timing.js';
+import { showRenderProgress, type LocalRender } from './local-render.js';
 import { renderBatchRows } from './render-batch.js';
 import { DEFAULT_LOCAL_OUTPUT, RENDER_FLAGS, renderSettings } from './render-flags.js';
 import { readText, variablesOf } from './variables.js';
@@ -33,13 +32,6 @@ export const command: Command = {
   notes: ['Needs chromium and ffmpeg on PATH. Ctrl-C stops the render and removes its partial file.'],
   run,
 };
-
-export interface LocalRender {
-  readonly base: Omit<RenderOptions, 'outputPath' | 'variables' | 'onProgress'>;
-  readonly declarations: readonly VariableDeclaration[];
-  readonly strict: boolean;
-  readonly name: string;
-}
 
 async function run(context: CommandContext): Promise<number | void> {
   const { out } = context;
@@ -101,12 +93,4 @@ export function checkValues(
     );
   }
   return issues;
-}
-
-export function showRenderProgress(out: Output, progress: RenderProgress, fields: Record<string, unknown> = {}): void {
-  const fraction = progress.framesTotal > 0 ? progress.framesDone / progress.framesTotal : undefined;
-  const prefix = 'row' in fields ? `row ${fields.row}: ` : '';
-  const frames = frameCounts(progress.framesDone, progress.framesTotal);
-  const label = `${prefix}${progress.stage}${fraction === undefined ? '' : ` ${Math.floor(fraction * 100)}%`}${frames.text}`;
-  out.progress(progress.stage, label, progress.stage === 'capturing' ? fraction : undefined, fields, frames.counts);
 }
