@@ -213,6 +213,16 @@ export function resolvedColorGrading(element: Element): Record<string, unknown> 
   return resolvedGradings.get(element);
 }
 
+/**
+ * Whether CSS takes `css` as the custom property `name`: asked of `CSS.supports`, not read back, since WebKit
+ * re-serializes an accepted value (`url(x)` → `url("x")`); read back where there is no `CSS` (linkedom in Node).
+ */
+function cssAccepts(style: CSSStyleDeclaration, name: string, css: string): boolean {
+  if (typeof CSS !== 'undefined' && typeof CSS.supports === 'function') return CSS.supports(name, css);
+  style.setProperty(name, css);
+  return style.getPropertyValue(name) === css;
+}
+
 function applyCssProperties(scope: Element, values: VariableValues, issues: Issue[]): void {
   const style = (scope as HTMLElement).style;
   if (!style) return;
@@ -231,8 +241,7 @@ function applyCssProperties(scope: Element, values: VariableValues, issues: Issu
       style.removeProperty(name);
       continue;
     }
-    // Asked of CSS.supports, not read back: WebKit re-serializes an accepted value (`url(x)` → `url("x")`).
-    if (PLAIN_CSS.test(css) || CSS.supports(name, css)) style.setProperty(name, css);
+    if (PLAIN_CSS.test(css) || cssAccepts(style, name, css)) style.setProperty(name, css);
     else {
       // CSS would refuse the value and keep the old one: clear it, so no stale value survives.
       style.removeProperty(name);
