@@ -209,7 +209,8 @@ export async function paintFloor(delays) {
   return samples;
 }
 
-/** Milliseconds between `count` + 1 consecutive animation frames of this page: its own frame pace. */
+/** Milliseconds between `count` + 1 consecutive animation frames of this page: its own frame pace (self-contained:
+ * webkit.mjs runs it inside the composition frame too). */
 export async function frameIntervals(count) {
   const times = [];
   while (times.length <= count) times.push(await new Promise((resolve) => requestAnimationFrame(resolve)));

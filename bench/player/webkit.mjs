@@ -11,6 +11,7 @@ import { BLANK_PAGE_PATH } from '../lib/server.mjs';
 import { overridesAt, valueAt, variableList } from '../bindings/fixture.mjs';
 import { serveVariablesFixture } from './compositions.mjs';
 import { installPingResponder, watchText } from './frame-probes.mjs';
+import { frameIntervals } from './page.mjs';
 import { ON_ITS_OWN_GAP_MS, seekPlan } from './scrub.mjs';
 import { BUNDLES } from './setup.mjs';
 
@@ -50,7 +51,10 @@ async function openSession(context, driver) {
     /** Runs `name(...args)` from page.mjs in the page. */
     inPage: (name, ...args) =>
       session.execute(async (url, name, args) => (await import(url))[name](...args), pageModule, name, args),
-    /** Runs `fn(arg)` inside the mounted player's composition frame (WebDriver reaches opaque-origin frames). */
+    /**
+     * Runs `fn(arg)` inside the mounted player's composition frame (WebDriver reaches opaque-origin frames); `fn` is
+     * sent as its source, so it must use nothing from its module.
+     */
     async inFrame(fn, arg) {
       const iframe = await session.execute(() =>
         document.querySelector('[data-bench-player]')?.shadowRoot?.querySelector('iframe'),
@@ -64,19 +68,6 @@ async function openSession(context, driver) {
     },
     close: () => session.deleteSession().catch(() => undefined),
   };
-}
-
-/** In the composition frame: milliseconds between `count` + 1 of its animation frames (self-contained: serialized). */
-function compositionFrameIntervals(count) {
-  return new Promise((resolve) => {
-    const times = [];
-    const tick = (time) => {
-      times.push(time);
-      if (times.length > count) resolve(times.slice(1).map((at, k) => at - times[k]));
-      else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
 }
 
 async function loadOnce(page, context, composition) {
@@ -157,7 +148,7 @@ export async function measureWebKit(context, { compositions, scrubCompositions, 
         const onItsOwn = seekPlan(perComposition, duration, 0x0c0 + index).times;
         figures.seek.push(...(await page.inPage('seeksOnTheirOwn', onItsOwn, ON_ITS_OWN_GAP_MS)));
         figures.frameIntervals.push(...(await page.inPage('frameIntervals', FRAME_INTERVALS)));
-        figures.compositionFrameIntervals.push(...(await page.inFrame(compositionFrameIntervals, FRAME_INTERVALS)));
+        figures.compositionFrameIntervals.push(...(await page.inFrame(frameIntervals, FRAME_INTERVALS)));
         const { times, delays } = seekPlan(perComposition, duration, 0x5eed + index);
         figures.scrub.push(...(await page.inPage('scrub', 'fx', times, delays)).samples);
       }
