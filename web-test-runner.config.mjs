@@ -7,6 +7,8 @@ import { closingLineReporter } from './scripts/wtr-closing-line.mjs';
 import { chromiumPath, chromiumFlags } from './scripts/chromium.mjs';
 import { fixtureMiddleware, requestLogPlugin, screenshotPlugin } from './test/fixtures/server.mjs';
 import { oauthServicePlugin } from './test/fixtures/oauth-service.mjs';
+import { browserFieldPlugin } from './test/fixtures/browser-field.mjs';
+import { mediaProbePlugin } from './test/fixtures/media-probe.mjs';
 
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts'],
@@ -18,6 +20,8 @@ export default {
     screenshotPlugin,
     requestLogPlugin,
     oauthServicePlugin,
+    browserFieldPlugin,
+    mediaProbePlugin,
     a11ySnapshotPlugin(),
   ],
   browsers: [

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Emits dist/: fx-sdk.js (ES, with the runtime's code inside), fx-sdk.standalone.js (the same with lit and zod
 // inside, for a plain `<script type="module">`), fx-node.js (`fx-sdk/node`), fx.iife.js (classic
-// script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-runtime.js (in-frame runtime),
+// script, whole SDK), fx-player.iife.js (classic script, the element alone), fx-export-encoder.js (the classic
+// scripts' export encoder, loaded on the first export), fx-runtime.js (in-frame runtime),
 // types/ (of the published entries only), fx-react.js + fx-react.server.js + types/frameworks/react.d.ts (`fx-sdk/react`),
 // fx-svelte.js + types/frameworks/svelte.d.ts (`fx-sdk/svelte`). Then packages/server/dist/ (the `fx` command and the service for plain
 // `node`): scripts/build-server.mjs.
@@ -20,7 +21,7 @@ const step = (command, args) => {
 
 rmSync('dist', { recursive: true, force: true });
 // The runtime first: the ES build embeds it.
-for (const mode of ['runtime', 'es', 'standalone', 'node', 'iife', 'player'])
+for (const mode of ['runtime', 'es', 'standalone', 'node', 'iife', 'player', 'encoder'])
   step('npx', ['vite', 'build', '--mode', mode, '--logLevel', 'warn']);
 step('npx', ['tsc', '-p', 'tsconfig.build.json']);
 // fx-sdk/react: the components (src/frameworks/react.ts, React left to the app) as a client module that registers

@@ -1,7 +1,11 @@
 // node:test reporter: prints `node: N passed, N failed` standing alone (suites are not counted); FX_TEST_LABEL
-// names another stage than `node`. Each failed test also gets a `failed:` line (file, name, first line of the
-// error) before it: the tail of a CI log then says which test failed, not only how many.
+// names another stage than `node`. Each failed test also gets a `failed:` line (file, name, the start of the
+// error with its lines joined: a deep-equal's diff included) before it: the tail of a CI log then says which test
+// failed and how, not only how many.
 import { relative } from 'node:path';
+
+/** Characters of a failure's message kept on its line. */
+const MESSAGE_KEPT = 500;
 
 export default async function* closingLine(source) {
   const label = process.env.FX_TEST_LABEL ?? 'node';
@@ -25,7 +29,10 @@ export default async function* closingLine(source) {
 
 function failureLine(label, { file, name, details }) {
   const error = details?.error;
-  const message = String(error?.cause?.message ?? error?.message ?? 'failed').split('\n')[0];
+  const lines = String(error?.cause?.message ?? error?.message ?? 'failed')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const where = file ? relative(process.cwd(), file) : 'unknown file';
-  return `failed: ${label} · ${where} › ${name} — ${message.slice(0, 200)}`;
+  return `failed: ${label} · ${where} › ${name} — ${lines.join(' ⏎ ').slice(0, MESSAGE_KEPT)}`;
 }

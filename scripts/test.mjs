@@ -16,6 +16,10 @@ const nodeTests = readdirSync('test', { recursive: true })
 const postgresTests = nodeTests.filter((file) => /^test\/(service\/|security\/service-)/.test(file));
 // Skipped in the runs above (it needs FX_TEST_FAULTS); run as its own step below.
 const FAULT_MATRIX = join('test', 'service', 'fault-matrix.node.test.ts');
+// In-browser export against the server render: Chromium exporting beside the renderer, a few minutes of both
+// cores, on its own so that the Node stage's timing-sensitive tests do not share the machine with it.
+const EXPORT_PROOF = join('test', 'export', 'export-vs-render.node.test.ts');
+const nodeStageTests = nodeTests.filter((file) => file !== EXPORT_PROOF);
 const closing = /^(\w+): (\d+) passed, (\d+) failed/;
 // A failed test's own line (scripts/node-closing-line.mjs), repeated after the totals.
 const failure = /^failed: .*/;
@@ -59,7 +63,8 @@ await step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']);
 // Code as prettier writes it (`npm run format` rewrites it; what it leaves alone: .prettierignore).
 await step('format', 'npx', ['prettier', '--check', '.']);
 await step('build', 'node', ['scripts/build.mjs']);
-await step('node tests', 'node', [...nodeTestRunner, '--test-concurrency=2', ...nodeTests]);
+await step('node tests', 'node', [...nodeTestRunner, '--test-concurrency=2', ...nodeStageTests]);
+await step('export = render', 'node', [...nodeTestRunner, EXPORT_PROOF], { FX_TEST_LABEL: 'export' });
 await step('service on PostgreSQL + S3', 'node', [...nodeTestRunner, '--test-concurrency=2', ...postgresTests], {
   FX_TEST_DATABASE: 'postgres',
   FX_TEST_STORAGE: 's3',
@@ -73,6 +78,8 @@ await step('fault matrix', 'node', [...nodeTestRunner.filter((arg) => arg !== '-
   FX_TEST_LABEL: 'faults',
 });
 await step('browser tests', 'npx', ['wtr']);
+// The capture and export tests again with Chromium's HTML-in-Canvas on (behind a flag in Chromium 156).
+await step('browser tests with HTML-in-Canvas', 'npx', ['wtr', '--config', 'web-test-runner.canvas-draw.config.mjs']);
 await step('browser tests in Firefox', 'npx', ['wtr', '--config', 'web-test-runner.firefox.config.mjs']);
 // WebKitGTK (MiniBrowser over WebDriver, under a private Xvfb: web-test-runner.webkit.config.mjs), one page at a time.
 await step('browser tests in WebKit', 'npx', ['wtr', '--config', 'web-test-runner.webkit.config.mjs']);

@@ -25,6 +25,8 @@ export const WebKitLacks = {
   heldKeys: 'the WebDriver launcher sends key presses and text only, not a held modifier (sendKeys down/up)',
   longText: 'a text field keeps at most 524288 characters, so a value past the size limit cannot be typed in',
   opfs: 'navigator.storage.getDirectory (the origin private file system) is absent in WebKitGTK 2.50',
+  videoEncoder:
+    'VideoEncoder.isConfigSupported takes its web process down (WebKitGTK 2.50 under Xvfb, for vp8, vp09 and avc1 alike), so nothing can be encoded in the page',
   scriptErrorMessage:
     'an error thrown by a script of an opaque-origin (sandboxed) frame reaches its error listeners as "Script error.", without its message',
 } as const;

@@ -15,7 +15,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { FxErrorCode } from '../src/elements/internal/constants.js';
+import { FxCompositionErrorCode } from '../src/elements/internal/constants.js';
 import { FontSourceIssueCode } from '../src/elements/composition/font-sources.js';
 import { FxVariablesPanelErrorCode } from '../src/elements/panel/constants.js';
 import { FxRenderButtonErrorCode } from '../src/elements/render-button/constants.js';
@@ -35,6 +35,7 @@ import { LintCode } from '../src/runtime/lint.js';
 import { MetadataIssueCode } from '../src/runtime/root-metadata.js';
 import { TimelineDurationCode } from '../src/runtime/timeline-duration.js';
 import { TimingIssueCode } from '../src/runtime/timing.js';
+import { BackupErrorCode } from '../src/service/backup/errors.js';
 import { ConfigIssueCode, ServiceConfigErrorCode } from '../src/service/config-check.js';
 import { DatabaseErrorCode } from '../src/service/db/errors.js';
 import { PasswordErrorCode } from '../src/service/oauth/passwords.js';
@@ -43,14 +44,20 @@ import { FrameCode } from '../src/runtime/frame/frame-codes.js';
 import { ChunkSettingsErrorCode } from '../src/service/jobs/chunk-settings.js';
 import { StorageErrorCode } from '../src/service/storage/blob-storage.js';
 import { S3SettingsErrorCode } from '../src/service/storage/s3-settings.js';
-import { ErrorCode, FailureCode } from '../src/wire/constants.js';
+import { ErrorCode, FailureCode, RenderWarningCode } from '../src/wire/constants.js';
 import { ZipErrorCode } from '../src/wire/zip-limits.js';
+import { ExportAudioIssueCode } from '../src/export/audio-mix.js';
+import { ExportErrorCode } from '../src/export/codes.js';
+import { CaptureFailureCode, CaptureRefusalCode } from '../src/runtime/capture-codes.js';
 
 const TABLES: Record<string, Readonly<Record<string, string>>> = {
   AudioIssueCode,
   AuthErrorCode,
+  BackupErrorCode,
   BatchErrorCode,
   BindingIssueCode,
+  CaptureFailureCode,
+  CaptureRefusalCode,
   ChunkSettingsErrorCode,
   ClientErrorCode,
   CliErrorCode,
@@ -60,10 +67,13 @@ const TABLES: Record<string, Readonly<Record<string, string>>> = {
   DatabaseErrorCode,
   DeclarationIssueCode,
   ErrorCode,
+  ExportAudioIssueCode,
+  ExportErrorCode,
   FailureCode,
+  RenderWarningCode,
   FontSourceIssueCode,
   FrameCode,
-  FxErrorCode,
+  FxCompositionErrorCode,
   FxRenderButtonErrorCode,
   FxVariablesPanelErrorCode,
   LayoutIssueCode,

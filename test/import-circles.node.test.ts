@@ -1,6 +1,5 @@
-// Import circles in src/: two modules that need each other cannot be read, tested or moved apart. The circles that
-// exist are listed below, to be opened one by one (issue 30 §5); a new one fails this test, and so does an entry of
-// the list that no longer is a circle (take it off).
+// Import circles in src/: two modules that need each other cannot be read, tested or moved apart. There are none
+// (issue 30 §5 opened the last eight); a new one fails this test, naming its files.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -9,15 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
-
-/** Known circles, each as its files in sorted order joined by " ⇄ ". */
-const KNOWN = new Set([
-  'src/elements/composition/fx-composition.ts ⇄ src/elements/composition/player-controls.ts',
-  'src/render/audio.ts ⇄ src/render/capture-worker.ts ⇄ src/render/frame-calls.ts',
-  'src/runtime/compile/context.ts ⇄ src/runtime/compile/loader.ts ⇄ src/runtime/compile/missing-files.ts',
-  'src/runtime/declarations.ts ⇄ src/runtime/values.ts',
-  'src/service/jobs/crash-recovery.ts ⇄ src/service/jobs/render-job.ts',
-]);
 
 /** Each source file's relative imports and re-exports (type-only ones too: they tie the files as much). */
 function importGraph(): Map<string, string[]> {
@@ -65,17 +55,8 @@ function circles(graph: Map<string, string[]>): string[] {
   return found.sort();
 }
 
-test('no import circle in src/ beyond the known ones', () => {
-  const found = circles(importGraph());
-  assert.deepEqual(
-    found.filter((circle) => !KNOWN.has(circle)),
-    [],
-  );
-  assert.deepEqual(
-    [...KNOWN].filter((circle) => !found.includes(circle)),
-    [],
-    'no longer circles: take them off the list',
-  );
+test('no import circle in src/ (each found is its files in sorted order, joined by " ⇄ ")', () => {
+  assert.deepEqual(circles(importGraph()), []);
 });
 
 test('a circle is found', () => {

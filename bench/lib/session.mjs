@@ -52,10 +52,15 @@ export function createSession({ root, log }) {
           browser: getBrowser,
           async newPage(options = {}) {
             const origin = await getServer();
-            const opened = await openPage(await getBrowser(), origin.url(options.path ?? BLANK_PAGE_PATH), {
-              log: prefixed,
-              ...options,
-            });
+            // `options.browser`: another browser than the shared one (e.g. Chromium launched with other flags).
+            const opened = await openPage(
+              options.browser ?? (await getBrowser()),
+              origin.url(options.path ?? BLANK_PAGE_PATH),
+              {
+                log: prefixed,
+                ...options,
+              },
+            );
             contexts.push(opened.context);
             return opened.page;
           },

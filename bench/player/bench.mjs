@@ -45,6 +45,9 @@ const READY_SIGNALS = {
 
 const chromiumOf = (samples) => ({ name: 'Chromium', samples });
 
+/** 1 when a seek's picture was on the X screen by its answer (the page's clock counts whole ms), else 0. */
+const onScreenByTheAnswer = ({ marginMs, never }) => (never ? 0 : marginMs === undefined || marginMs >= -1 ? 1 : 0);
+
 /** WebKit's rows, each beside Chromium's samples of the same measure (no rows when WebKit was skipped). */
 function webKitMetrics(webkit, chromium) {
   if (webkit.skipped) return [];
@@ -63,6 +66,17 @@ function webKitMetrics(webkit, chromium) {
         max: round(WEBKIT_SEEK_FRAMES * median(webkit.compositionFrameIntervals), 2),
       },
       peer: chromiumOf(chromium.seeks),
+    },
+    {
+      name: 'WebKit seek: on screen by the answer',
+      unit: '×',
+      samples: webkit.onScreen.map(onScreenByTheAnswer),
+      budget: { statistic: 'mean', min: 1 },
+    },
+    {
+      name: 'WebKit seek: answer − last grab without its picture',
+      unit: 'ms',
+      samples: webkit.onScreen.flatMap(({ marginMs }) => (marginMs === undefined ? [] : [marginMs])),
     },
     {
       name: 'WebKit scrub seek→painted',
@@ -306,6 +320,11 @@ export async function run(context) {
               composition: round(median(webkit.compositionFrameIntervals), 2),
             },
             seekBudget: `${WEBKIT_SEEK_FRAMES} of the composition frame's own animation-frame intervals (the frames a seek's paint waits on)`,
+            onScreen: {
+              method:
+                "seeks on their own (400 ms apart) on bench/player/on-screen/shade.html and shadows.html, the player filling an 800×600 window; FFmpeg's x11grab reads the composition's centre from the Xvfb screen 500 times a second; marginMs = the answer − the last grab without the seek's picture (< 0: a grab after the answer still showed the old picture)",
+              late: webkit.onScreen.filter((seek) => !onScreenByTheAnswer(seek)),
+            },
           },
       pool: pool.details,
       ...(stale ? { warning: stale } : {}),

@@ -46,8 +46,8 @@ export async function shownText(page) {
 }
 
 /** A page for `kind` that refuses and records requests leaving localhost and records page and console errors. */
-export async function openWatchedPage(context, kind, peer) {
-  const opened = await openPlayerPage(context, kind, peer);
+export async function openWatchedPage(context, kind, peer, pageOptions) {
+  const opened = await openPlayerPage(context, kind, peer, pageOptions);
   const watch = { external: [], errors: [] };
   await opened.page.context().route(
     (url) => !isLocal(url),

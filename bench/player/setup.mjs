@@ -84,10 +84,11 @@ export async function allowStaticCaching(context) {
 
 /**
  * Opens a page in a fresh browser context (empty cache) with one player's bundle loaded and the element defined.
- * Peer pages answer the runtime CDN URL with the installed file. Returns `{ page, pageModule, close }`.
+ * Peer pages answer the runtime CDN URL with the installed file; `pageOptions` go to `context.newPage`. Returns
+ * `{ page, pageModule, close }`.
  */
-export async function openPlayerPage(context, kind, peer) {
-  const page = await context.newPage();
+export async function openPlayerPage(context, kind, peer, pageOptions) {
+  const page = await context.newPage(pageOptions);
   if (kind === 'peer') {
     await page.context().route(peer.runtimeUrl, (route) =>
       route.fulfill({

@@ -1,7 +1,8 @@
 // The player in WebKitGTK (MiniBrowser over WebDriver classic, under a private Xvfb: scripts/webkit.mjs), measured
 // with the same in-page steps (page.mjs) as in Chromium, on our own compositions: load→ready cold (a new WebDriver
 // session per load: WebKit automation sessions start with an empty, ephemeral cache) and warm (a fresh element on a
-// page that loaded them all), live update→DOM, seeks on their own and in a scrub, and the animation-frame interval
+// page that loaded them all), live update→DOM, seeks on their own and in a scrub (and read from the X screen:
+// on-screen.mjs), and the animation-frame interval
 // of the page and of the composition's frame, which a seek waits on and WebKit's seek budget is counted in (issue
 // 28 §3; WebKit throttles a cross-origin frame nobody interacted with to every other frame). Ours only: the peer's
 // player is measured in Chromium.
@@ -11,6 +12,7 @@ import { BLANK_PAGE_PATH } from '../lib/server.mjs';
 import { overridesAt, valueAt, variableList } from '../bindings/fixture.mjs';
 import { serveVariablesFixture } from './compositions.mjs';
 import { installPingResponder, watchText } from './frame-probes.mjs';
+import { measureSeeksOnScreen } from './on-screen.mjs';
 import { frameIntervals } from './page.mjs';
 import { ON_ITS_OWN_GAP_MS, seekPlan } from './scrub.mjs';
 import { BUNDLES } from './setup.mjs';
@@ -105,8 +107,9 @@ async function measureLive(page, context, { warmup, samples }) {
 }
 
 /**
- * Returns `{ cold, warm, live, seek, scrub, frameIntervals, compositionFrameIntervals }`, arrays of milliseconds, measured in WebKit on
- * `compositions` (load) and `scrubCompositions` (seeks); `skipped` instead when WebKit cannot be started here.
+ * Returns `{ cold, warm, live, seek, scrub, frameIntervals, compositionFrameIntervals }`, arrays of milliseconds,
+ * measured in WebKit on `compositions` (load) and `scrubCompositions` (seeks), and `onScreen`, seeks read from the X
+ * screen (on-screen.mjs); `skipped` instead when WebKit cannot be started here.
  */
 export async function measureWebKit(context, { compositions, scrubCompositions, seeks, live }) {
   let driver;
@@ -155,6 +158,7 @@ export async function measureWebKit(context, { compositions, scrubCompositions, 
     } finally {
       await page.close();
     }
+    figures.onScreen = await measureSeeksOnScreen(context, driver);
   } finally {
     driver.stop();
   }

@@ -37,7 +37,8 @@ const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** di
 export const frameIndexes = (frames) =>
   FRACTIONS.map((fraction) => Math.min(frames - 1, Math.round(fraction * frames)));
 
-function selectBlocks(blocks, only, limit) {
+/** The pool of a run: the blocks named by {@link BLOCKS_ONLY_ENV} (`only`), else `limit` spread over all. */
+export function selectBlocks(blocks, only, limit) {
   if (!only) return poolOf(blocks, limit);
   const names = only.split(',').map((entry) => entry.trim());
   const unknown = names.filter((wanted) => !blocks.some((block) => block.name === wanted));

@@ -33,6 +33,24 @@ async function sizeFor(page, { width, height }) {
 }
 
 /**
+ * Loads `block` into the player of a watched page (`openWatchedPage`), once the page paints promptly again (the
+ * GPU work a heavy block left behind, a WebGL block software-rendered here, is not this block's). Resolves to
+ * `{ duration }`, `{ notReady }` (the "error" event's code, e.g. composition_duration_missing, or the timeout) or
+ * `{ external }` (the URLs beyond localhost it asked for).
+ */
+export async function loadBlock(context, { page, pageModule, watch }, block) {
+  await inPage(page, pageModule, 'untilPaintsPromptly');
+  try {
+    await inPage(page, pageModule, 'load', 'fx', await context.url(block.path), { timeoutMs: LOAD_TIMEOUT_MS });
+  } catch (error) {
+    const message = error.message.split('\n')[0].replace(/^\w+\.evaluate: (Error: )?/, '');
+    return { notReady: /"code":"([^"]+)"/.exec(message)?.[1] ?? message };
+  }
+  if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
+  return { duration: await page.evaluate(() => document.querySelector('[data-bench-player]').duration) };
+}
+
+/**
  * Previews `block` (its composition file at `source`; skipped, saying why, when it is not ready or requests
  * beyond localhost), renders it with
  * `render(outputPath)` and scores the five frames `frameIndexes(frames)` with `psnr(a, b)`, each with the
@@ -53,18 +71,9 @@ export async function comparePreview(
   try {
     const { page, pageModule, watch } = opened;
     await sizeFor(page, size);
-    // The GPU work a heavy block left behind (a WebGL block, software-rendered here) is not this block's.
-    await inPage(page, pageModule, 'untilPaintsPromptly');
-    try {
-      await inPage(page, pageModule, 'load', 'fx', await context.url(block.path), { timeoutMs: LOAD_TIMEOUT_MS });
-    } catch (error) {
-      // An "error" event names its code (e.g. composition_duration_missing); a timeout says so.
-      const message = error.message.split('\n')[0].replace(/^\w+\.evaluate: (Error: )?/, '');
-      return { notReady: /"code":"([^"]+)"/.exec(message)?.[1] ?? message };
-    }
-    if (watch.external.length > 0) return { external: [...new Set(watch.external)] };
-    const duration = await page.evaluate(() => document.querySelector('[data-bench-player]').duration);
-    indexes = frameIndexes(Math.round(duration * fps));
+    const loaded = await loadBlock(context, opened, block);
+    if (!loaded.duration) return loaded;
+    indexes = frameIndexes(Math.round(loaded.duration * fps));
     const player = page.locator('[data-bench-player]');
     for (const index of indexes) {
       await inPage(page, pageModule, 'seek', index / fps);

@@ -8,54 +8,98 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'init', summary: 'create a starter composition', load: () => import('./init.js') },
+  { name: 'init', summary: 'create a starter composition', load: () => import('./commands/init.js') },
   {
     name: 'preview',
     summary: 'serve a project with a live preview that reloads on change',
-    load: () => import('./preview.js'),
+    load: () => import('./commands/preview.js'),
   },
-  { name: 'lint', summary: 'check every composition file of a project', load: () => import('./lint.js') },
-  { name: 'metadata', summary: "print a composition's metadata as JSON", load: () => import('./metadata.js') },
-  { name: 'types', summary: "print a TypeScript type of a composition's variables", load: () => import('./types.js') },
+  { name: 'lint', summary: 'check every composition file of a project', load: () => import('./commands/lint.js') },
+  { name: 'metadata', summary: "print a composition's metadata as JSON", load: () => import('./commands/metadata.js') },
+  {
+    name: 'types',
+    summary: "print a TypeScript type of a composition's variables",
+    load: () => import('./commands/types.js'),
+  },
   {
     name: 'render',
     summary: 'render locally (Chromium + FFmpeg), once or per batch row',
-    load: () => import('./render.js'),
+    load: () => import('./commands/render.js'),
   },
   {
     name: 'cloud render',
     summary: 'render on the /v3 service and download the video',
-    load: () => import('./cloud-render.js'),
+    load: () => import('./commands/cloud-render.js'),
   },
-  { name: 'cloud list', summary: 'list your renders, newest first', load: () => import('./cloud-list.js') },
-  { name: 'cloud get', summary: 'show a render (and download its video)', load: () => import('./cloud-get.js') },
-  { name: 'cloud delete', summary: 'cancel and delete a render', load: () => import('./cloud-delete.js') },
-  { name: 'auth login', summary: 'sign in in the browser, or store an API key', load: () => import('./auth-login.js') },
+  { name: 'cloud list', summary: 'list your renders, newest first', load: () => import('./commands/cloud-list.js') },
+  {
+    name: 'cloud get',
+    summary: 'show a render (and download its video)',
+    load: () => import('./commands/cloud-get.js'),
+  },
+  { name: 'cloud delete', summary: 'cancel and delete a render', load: () => import('./commands/cloud-delete.js') },
+  {
+    name: 'auth login',
+    summary: 'sign in in the browser, or store an API key',
+    load: () => import('./commands/auth-login.js'),
+  },
   {
     name: 'auth status',
     summary: 'show the credential in use, its account and usage',
-    load: () => import('./auth-status.js'),
+    load: () => import('./commands/auth-status.js'),
   },
-  { name: 'auth refresh', summary: 'refresh the signed-in session now', load: () => import('./auth-refresh.js') },
-  { name: 'auth logout', summary: 'revoke and forget the stored credential', load: () => import('./auth-logout.js') },
-  { name: 'service', summary: 'run the reference /v3 render service', load: () => import('./service.js') },
-  { name: 'service api', summary: 'serve the /v3 API only (PostgreSQL)', load: () => import('./service-api.js') },
+  {
+    name: 'auth refresh',
+    summary: 'refresh the signed-in session now',
+    load: () => import('./commands/auth-refresh.js'),
+  },
+  {
+    name: 'auth logout',
+    summary: 'revoke and forget the stored credential',
+    load: () => import('./commands/auth-logout.js'),
+  },
+  { name: 'service', summary: 'run the reference /v3 render service', load: () => import('./commands/service.js') },
+  {
+    name: 'service api',
+    summary: 'serve the /v3 API only (PostgreSQL)',
+    load: () => import('./commands/service-api.js'),
+  },
   {
     name: 'service worker',
     summary: 'run renders only, no HTTP (PostgreSQL)',
-    load: () => import('./service-worker.js'),
+    load: () => import('./commands/service-worker.js'),
   },
   {
     name: 'service create-key',
     summary: 'create an API key in the service data folder',
-    load: () => import('./service-create-key.js'),
+    load: () => import('./commands/service-create-key.js'),
+  },
+  {
+    name: 'service rotate-signing-key',
+    summary: "replace the OAuth server's signing key (old tokens stay valid)",
+    load: () => import('./commands/service-rotate-signing-key.js'),
+  },
+  {
+    name: 'service check-config',
+    summary: 'check and print the settings a service process would start with',
+    load: () => import('./commands/service-check-config.js'),
+  },
+  {
+    name: 'service backup',
+    summary: "copy an embedded service's database, files and keys into a folder, while it runs",
+    load: () => import('./commands/service-backup.js'),
+  },
+  {
+    name: 'service restore',
+    summary: 'restore a backup into a new data folder',
+    load: () => import('./commands/service-restore.js'),
   },
   {
     name: 'service webhook-secret',
     summary: "print (or --rotate) the secret that signs an account's webhooks",
-    load: () => import('./service-webhook-secret.js'),
+    load: () => import('./commands/service-webhook-secret.js'),
   },
-  { name: 'completion', summary: 'print a bash/zsh completion script', load: () => import('./completion.js') },
+  { name: 'completion', summary: 'print a bash/zsh completion script', load: () => import('./commands/completion.js') },
 ];
 
 /** The entry whose name the arguments start with (the longest: `service create-key` over `service`). */

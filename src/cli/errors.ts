@@ -1,4 +1,7 @@
 import { AuthErrorCode } from '../auth/errors.js';
+import { ExecutableEnv } from '../render/executables.js';
+import { BackupErrorCode } from '../service/backup/errors.js';
+import { ServiceConfigErrorCode } from '../service/config-check.js';
 import { BatchErrorCode } from '../client/batch-rows.js';
 import { ClientErrorCode } from '../client/errors.js';
 import { RenderErrorCode } from '../render/errors.js';
@@ -19,6 +22,8 @@ export const CliErrorCode = {
   commandUnknown: 'cli_command_unknown',
   /** `--variables` (or the file) is not a JSON object. */
   variablesInvalid: 'cli_variables_invalid',
+  /** `--metadata` is not a JSON object. */
+  metadataInvalid: 'cli_metadata_invalid',
   /** `--output` placeholders do not work for every batch row (missing key, non-scalar value, two rows one path). */
   outputInvalid: 'cli_output_invalid',
   /** A file given on the command line cannot be read. */
@@ -63,6 +68,8 @@ const FLAG_REFUSALS = new Set<string>([
   ErrorCode.parameterInvalid,
   ErrorCode.parameterConflict,
   ErrorCode.resolutionFormatUnsupported,
+  ErrorCode.metadataTooLarge,
+  ErrorCode.metadataTooDeep,
   ErrorCode.callbackUrlInsecure,
   ErrorCode.idempotencyKeyInvalid,
 ]);
@@ -83,12 +90,21 @@ const INVALID = new Set<string>([
   CompileIssueCode.fileMissing,
   CompileIssueCode.imageTooLarge,
   CliErrorCode.variablesInvalid,
+  CliErrorCode.metadataInvalid,
   CliErrorCode.outputInvalid,
   CliErrorCode.fileUnreadable,
   CliErrorCode.lintFailed,
   CliErrorCode.targetExists,
   BatchErrorCode.rowsInvalid,
   BatchErrorCode.rowsRefused,
+  BatchErrorCode.metadataPlaceholderInvalid,
+  // Before upload, from the entry's declared duration (the service answers them 422), and from a local render.
+  ErrorCode.timeOutsideDuration,
+  ErrorCode.rangeOutsideDuration,
+  ServiceConfigErrorCode.invalid,
+  BackupErrorCode.notEmbedded,
+  BackupErrorCode.targetNotEmpty,
+  BackupErrorCode.sourceInvalid,
 ]);
 const INVALID_PREFIXES = ['zip_', 'project_source_'];
 
@@ -115,6 +131,8 @@ const HINTS: Record<string, string> = {
   [CliErrorCode.flagIgnored]: 'drop the flag, or add the one it needs (see --help)',
   [CliErrorCode.commandUnknown]: 'run `fx --help` to see the commands',
   [CliErrorCode.variablesInvalid]: 'pass a JSON object, e.g. --variables \'{"title":"Hi"}\'',
+  [CliErrorCode.metadataInvalid]: 'pass a JSON object, e.g. --metadata \'{"order":"A-17"}\'',
+  [BatchErrorCode.metadataPlaceholderInvalid]: 'give every row the keys --metadata names in {braces}',
   [CliErrorCode.outputInvalid]: 'give every row the keys --output names, or add {index} to the path',
   [CliErrorCode.lintFailed]: 'fix the errors listed above, then run the command again',
   [CliErrorCode.promptUnavailable]: 'run it in a terminal, or pass --yes',
@@ -126,17 +144,18 @@ const HINTS: Record<string, string> = {
   [ErrorCode.renderProjectInvalid]: 'fix the variables (see `fx metadata <file>` for what is declared)',
   [CompileIssueCode.fileMissing]:
     'add the files (`fx lint` or `fx cloud render --dry-run` lists each place), or render anyway with --allow-missing-files',
-  [ErrorCode.resolutionFormatUnsupported]: 'use --format mp4 for 4k, or render alpha at 1080p',
+  [ErrorCode.resolutionFormatUnsupported]: 'use --format mp4 (jpeg for a still) for 4k, or render at 1080p',
   [ErrorCode.idempotencyKeyInvalid]: 'use 1 to 255 characters of A-Z a-z 0-9 _ : . -',
   [ErrorCode.renderNotFound]: 'list your renders with `fx cloud list`',
   [BatchErrorCode.rowsRefused]: 'fix the rows listed above; nothing was rendered',
+  [ServiceConfigErrorCode.invalid]:
+    'fix each setting named (`fx service check-config` checks them without starting a service)',
   [AuthErrorCode.credentialsFileCorrupt]: 'fix or remove the file, then run `fx auth login`',
   [AuthErrorCode.discoveryFailed]: 'is the service running? check CLOUD_API_URL',
   [CliErrorCode.dependencyMissing]: 'reinstall fx: npm i -g <the fx-sdk-server tarball or package>',
   [CliErrorCode.nativeModuleBroken]: 'npm rebuild better-sqlite3 where fx is installed (needs python3, make, g++)',
-  [RenderErrorCode.browserNotFound]:
-    'install Chromium: apt-get install chromium chromium-headless-shell (or set FX_CHROMIUM)',
-  [RenderErrorCode.ffmpegNotFound]: 'install FFmpeg: apt-get install ffmpeg (or set FX_FFMPEG)',
+  [RenderErrorCode.browserNotFound]: `install Chromium: apt-get install chromium chromium-headless-shell (or set ${ExecutableEnv.chromium})`,
+  [RenderErrorCode.ffmpegNotFound]: `install FFmpeg: apt-get install ffmpeg (or set ${ExecutableEnv.ffmpeg})`,
   [RenderErrorCode.bundleMissing]: 'reinstall fx; in a clone of its repository, run npm run build',
   [CliErrorCode.lockBusy]: 'wait for the other fx command to finish, then run this one again',
 };

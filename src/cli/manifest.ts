@@ -5,6 +5,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
+/** Its name, beside the batch's outputs (`fx render` and `fx cloud render` alike). */
+export const MANIFEST_FILE = 'manifest.json';
+
 export class ManifestWriter<Row extends object = object> {
   private rows: (Row | null)[] = [];
   private queue: Promise<unknown> = Promise.resolve();

@@ -1,6 +1,7 @@
 import type { VariableDeclaration } from '../runtime/declarations.js';
 import { FxError } from '../runtime/errors.js';
 import { describe, type Issue } from '../runtime/issues.js';
+import { assertMayRender } from '../runtime/may-render.js';
 import { validateVariables } from '../runtime/values.js';
 import { csvRows } from './csv.js';
 
@@ -9,6 +10,8 @@ export const BatchErrorCode = {
   rowsInvalid: 'batch_rows_invalid',
   /** Some row's values have errors (or warnings, when strict); every row's issues are in `issues`. */
   rowsRefused: 'batch_rows_refused',
+  /** `metadata` names a placeholder a row does not have, or puts an object value inside text (`fillMetadata`). */
+  metadataPlaceholderInvalid: 'batch_metadata_placeholder_invalid',
 } as const;
 
 /**
@@ -49,18 +52,17 @@ export function batchRows(
       csv ? { ...found, message: `${found.message}${where(index)}` } : found,
     ),
   );
-  const refused = issues.filter((found) => strict || found.severity === 'error');
-  if (refused.length > 0) {
-    const first = refused[0]!;
-    throw new FxError(
+  const warnings = assertMayRender(issues, strict, (refused) => {
+    const first = refused[0];
+    return new FxError(
       BatchErrorCode.rowsRefused,
       `${refused.length} batch row issue(s), nothing submitted; first: ${first.message} (row ${first.path[1]})`,
       {
         issues: refused,
       },
     );
-  }
-  return { rows: merged, warnings: issues };
+  });
+  return { rows: merged, warnings };
 }
 
 /** A CSV row's cells as the values their declarations expect; undeclared columns stay strings (and warn). */

@@ -5,10 +5,17 @@
  */
 import { ErrorCode, Header, JSON_CONTENT_TYPE, Route, ZIP_CONTENT_TYPE } from '../wire/constants.js';
 import { checkRenderRequest, DEFAULT_VARIABLES_LIMITS, type RenderRequest } from '../wire/render-request.js';
-import { accountSchema, assetSchema, deletedRenderSchema, renderListSchema, renderSchema } from '../wire/responses.js';
+import {
+  accountSchema,
+  assetSchema,
+  deletedRenderSchema,
+  dryRunSchema,
+  renderListSchema,
+  renderSchema,
+} from '../wire/responses.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { checkId, checkLimit, checkString, idempotencyKey } from './checks.js';
-import { refused } from './errors.js';
+import { ClientErrorCode, FxApiError, refused } from './errors.js';
 import type { ClientConfig } from './options.js';
 import { processJson } from './read-response.js';
 import { send, type Outgoing } from './send.js';
@@ -107,6 +114,28 @@ export async function createRenderRequest(
 }
 export const processCreateRenderResponse = (config: ClientConfig, response: Response, signal?: AbortSignal) =>
   processJson(response, 202, renderSchema, config.maxResponseBytes, signal);
+
+/**
+ * `POST /v3/renders` with `dry_run: true`: checked and sent as `createRenderRequest`; the service checks all a
+ * submit checks and answers 200 with what would be rendered, creating nothing.
+ */
+export const dryRunRenderRequest = (
+  config: ClientConfig,
+  request: RenderRequest,
+  options: IdempotentCallOptions = {},
+) => createRenderRequest(config, { ...request, dry_run: true }, options);
+export async function processDryRunRenderResponse(config: ClientConfig, response: Response, signal?: AbortSignal) {
+  if (response.status === 202) {
+    // A service older than dry runs ignores the field and queues the render: say so, with its id, to delete it.
+    const queued = await processCreateRenderResponse(config, response, signal);
+    throw new FxApiError(
+      ClientErrorCode.responseInvalid,
+      `the service does not know "dry_run" and queued render ${queued.render_id}; delete it (fx cloud delete ${queued.render_id}) if it was not meant to run`,
+      { status: 202 },
+    );
+  }
+  return processJson(response, 200, dryRunSchema, config.maxResponseBytes, signal);
+}
 
 /** `GET /v3/renders/{render_id}`: the record, with fresh signed links once completed. */
 export async function getRenderRequest(

@@ -1,6 +1,7 @@
 import { isFxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
 import { ErrorCode, FailureCode } from '../wire/constants.js';
+import type { RenderRequest } from '../wire/render-request.js';
 import type { Render } from '../wire/responses.js';
 import { batchRows } from './batch-rows.js';
 import { checkIdempotencyKey } from './checks.js';
@@ -12,6 +13,8 @@ import {
   type CloudRenderOptions,
 } from './cloud-render.js';
 import { ClientErrorCode, refused } from './errors.js';
+import { fillMetadata } from './metadata-placeholders.js';
+import { checkRequest } from './render-settings.js';
 import type { CloudRenderProgress } from './progress.js';
 
 export const MAX_BATCH_CONCURRENCY = 16;
@@ -33,6 +36,10 @@ export interface BatchManifestRow {
   readonly status: 'queued' | 'completed' | 'failed';
   readonly render_id: string | null;
   readonly variables: Readonly<Record<string, unknown>>;
+  /** The row's `metadata`, its placeholders filled (null without `metadata`). */
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  /** The submit fields every row shares (`format`, `fps`, `time`, `range`, …), as sent. */
+  readonly request: Readonly<RenderRequest>;
   readonly video_url: string | null;
   readonly warnings: readonly Issue[];
   readonly error: { readonly code: string; readonly message: string } | null;
@@ -44,7 +51,9 @@ export interface BatchManifestRow {
  * the first submit: one bad row refuses the batch (`batch_rows_refused`, every row's issues listed). Rows run
  * `concurrency` at a time; a failed row does not stop the others; an abort stops them all. With
  * `idempotencyKey`, row `i` submits with `key.i`, so the whole batch can be repeated without duplicates.
- * Resolves with one manifest row per input row, in row order.
+ * `metadata` may name row values (`{ "customer": "{id}" }`, see `fillMetadata`): each row's is filled and checked
+ * before the upload too (`batch_metadata_placeholder_invalid`, `metadata_too_large`…). `dryRun` is one call's
+ * (`cloudRender`), refused here. Resolves with one manifest row per input row, in row order.
  */
 export function cloudRenderBatch(
   project: CloudProject,
@@ -66,6 +75,12 @@ async function runBatch(
       `"concurrency" must be an integer from 1 to ${MAX_BATCH_CONCURRENCY}, got ${JSON.stringify(concurrency)}`,
     );
   }
+  if ((options as { dryRun?: boolean }).dryRun) {
+    throw refused(
+      ClientErrorCode.optionInvalid,
+      '"dryRun" asks about one render: call cloudRender with dryRun for the rows you want checked',
+    );
+  }
   const baseKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
   const rowKey = (row: number) => (baseKey === undefined ? undefined : `${baseKey}.${row}`);
   if (baseKey !== undefined && baseKey.length > MAX_BATCH_KEY_LENGTH) {
@@ -82,28 +97,34 @@ async function runBatch(
       local?.metadata?.variables ?? [],
       options.strictVariables,
     );
-    return rows.map((variables, row) => ({ variables, warnings: warnings.filter((found) => found.path[1] === row) }));
+    return rows.map((variables, row) => ({
+      variables,
+      warnings: warnings.filter((found) => found.path[1] === row),
+      ...(options.metadata ? { metadata: rowMetadata(options.metadata, variables, row) } : {}),
+    }));
   });
 
   const manifest: BatchManifestRow[] = new Array(prepared.rows.length);
   let next = 0;
   const runRows = async () => {
     for (let row = next++; row < prepared.rows.length; row = next++) {
-      const { variables, warnings } = prepared.rows[row]!;
+      const prepare = prepared.rows[row]!;
+      const { variables, warnings } = prepare;
+      const described = { variables, metadata: prepare.metadata ?? null, request: sharedFields(prepared.request) };
       let video: Blob | undefined;
       try {
         const onProgress =
           options.onProgress && ((progress: CloudRenderProgress) => options.onProgress!({ ...progress, row }));
-        const result = await submitAndFinish(prepared, variables, warnings, rowKey(row), options, onProgress);
+        const result = await submitAndFinish(prepared, prepare, rowKey(row), options, onProgress);
         video = result.video;
-        manifest[row] = manifestRow(row, variables, warnings, result.render, null);
+        manifest[row] = manifestRow(row, described, warnings, result.render, null);
       } catch (error) {
         if (options.signal?.aborted) throw error;
         const failure = {
           code: isFxError(error) ? error.code : FailureCode.failed,
           message: error instanceof Error ? error.message : String(error),
         };
-        manifest[row] = manifestRow(row, variables, warnings, undefined, failure);
+        manifest[row] = manifestRow(row, described, warnings, undefined, failure);
       }
       options.onRow?.(manifest[row]!, video);
     }
@@ -112,9 +133,26 @@ async function runBatch(
   return manifest;
 }
 
+/** A row's metadata, filled, and checked as its submit will be (size, depth) before anything is uploaded. */
+function rowMetadata(
+  template: Readonly<Record<string, unknown>>,
+  variables: Readonly<Record<string, unknown>>,
+  row: number,
+): Record<string, unknown> {
+  const metadata = fillMetadata(template, variables, row);
+  checkRequest({ asset_id: 'pending', metadata });
+  return metadata;
+}
+
+/** The request's fields but its source and the per-row ones, for the manifest. */
+function sharedFields(request: RenderRequest): RenderRequest {
+  const { asset_id: _asset, url: _url, composition: _composition, metadata: _metadata, ...fields } = request;
+  return fields;
+}
+
 function manifestRow(
   row: number,
-  variables: Readonly<Record<string, unknown>>,
+  described: Pick<BatchManifestRow, 'variables' | 'metadata' | 'request'>,
   warnings: readonly Issue[],
   render: Render | undefined,
   error: BatchManifestRow['error'],
@@ -124,7 +162,7 @@ function manifestRow(
     row,
     status,
     render_id: render?.render_id ?? null,
-    variables,
+    ...described,
     video_url: render?.video_url ?? null,
     warnings,
     error,

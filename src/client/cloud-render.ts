@@ -4,24 +4,25 @@ import { isFxError } from '../runtime/errors.js';
 import { extractCompositionMetadata } from '../runtime/metadata.js';
 import { lengthProblem } from '../runtime/render-limits.js';
 import { MetadataIssueCode } from '../runtime/root-metadata.js';
+import { assertMayRender } from '../runtime/may-render.js';
 import { validateVariables } from '../runtime/values.js';
 import { aspectRatioOf } from '../wire/aspect-ratio.js';
 import { DEFAULT_COMPOSITION, ErrorCode, FailureCode, RenderStatus } from '../wire/constants.js';
-import {
-  checkRenderRequest,
-  DEFAULT_VARIABLES_LIMITS,
-  RenderDefaults,
-  type AspectRatio,
-  type RenderRequest,
-} from '../wire/render-request.js';
-import type { Render } from '../wire/responses.js';
-import { checkCallbackUrl } from './callback-url.js';
+import type { RenderRequest } from '../wire/render-request.js';
+import type { DryRun, Render } from '../wire/responses.js';
 import { checkIdempotencyKey } from './checks.js';
 import { abortedError, ClientErrorCode, FxApiError, refused } from './errors.js';
 import { FxClient } from './fx-client.js';
 import type { ClientOptions } from './options.js';
 import { CloudRenderStage, type CloudRenderProgress } from './progress.js';
 import { checkMissingFiles } from './missing-files.js';
+import {
+  checkFrames,
+  fpsOf,
+  OUTPUT_MEDIA_TYPES,
+  renderSettings,
+  type RenderSettingsOptions,
+} from './render-settings.js';
 import { fetchWithUploadProgress } from './upload-progress.js';
 import { readSource, type ProjectEntry, type ProjectFile, type ProjectSource } from './zip/sources.js';
 import { zipFiles } from './zip/zip-project.js';
@@ -43,23 +44,11 @@ export type CloudProject =
   | { readonly assetId: string; readonly composition?: string }
   | { readonly url: string };
 
-export interface CloudRenderOptions extends ClientOptions {
-  /** 1–240, default 30. */
-  readonly fps?: number;
-  readonly quality?: RenderRequest['quality'];
-  readonly format?: RenderRequest['format'];
-  readonly resolution?: RenderRequest['resolution'];
-  /** Default: the one nearest the entry's `data-width`/`data-height`; `16:9` for an asset or URL. */
-  readonly aspectRatio?: AspectRatio;
+export interface CloudRenderOptions extends ClientOptions, Omit<RenderSettingsOptions, 'dryRun'> {
+  /** A render; `true` (`CloudDryRunOptions`) asks what it would be instead. */
+  readonly dryRun?: false;
   /** Overrides. Default for an embed: its current `variables`; else none (the declared defaults). */
   readonly variables?: Readonly<Record<string, unknown>>;
-  /** Warnings (an undeclared id, a value out of range) refuse the render too, before any request. */
-  readonly strictVariables?: boolean;
-  /**
-   * Render even when the entry names files the project lacks: they show as missing (a broken image, no font).
-   * Without it, such a project is refused with `project_file_missing` before anything is zipped or sent.
-   */
-  readonly allowMissingFiles?: boolean;
   /** Submit, and resolve with the queued record: no polling, no download. */
   readonly noWait?: boolean;
   /** Resolve once completed without downloading the video (it stays at `render.video_url`). */
@@ -80,9 +69,26 @@ export interface CloudRenderOptions extends ClientOptions {
 export interface CloudRenderResult {
   /** The render's record: `queued` with `noWait`, else `completed`. */
   readonly render: Render;
-  /** The video, unless `noWait` or `download: false`. */
+  /** The output (a video, a GIF or a still, its `type` the format's), unless `noWait` or `download: false`. */
   readonly video?: Blob;
   /** Variable warnings found before submitting (the service records them too, in `render.warnings`). */
+  readonly warnings: readonly Issue[];
+}
+
+/**
+ * Upload (for files or an embed) and ask the service what the render would be (`dry_run: true`): every check of a
+ * submit, no render created, no credits used; no polling, no download.
+ */
+export interface CloudDryRunOptions extends Omit<CloudRenderOptions, 'dryRun' | 'noWait' | 'download'> {
+  readonly dryRun: true;
+}
+
+/** `dryRun: true`: what the service would render (size, frames, credits, its warnings); no render was created. */
+export interface CloudDryRunResult {
+  readonly dryRun: DryRun;
+  /** The uploaded project's asset (a dry run still uploads it), for a render of it later; null for an asset or URL. */
+  readonly assetId: string | null;
+  /** Variable warnings found before submitting. */
   readonly warnings: readonly Issue[];
 }
 
@@ -107,15 +113,23 @@ export interface LocalProject {
  * The whole "render this" in one call: read the project, check its variables against its declarations, the files
  * it names (unless `allowMissingFiles`) and every option (nothing is sent when one is wrong), zip, upload, submit, wait, download — reporting each stage through
  * `onProgress`. Abort with `signal` at any stage: nothing keeps running here (a submitted render goes on at the
- * service; delete it to stop it). A failed render rejects with its failure `code`.
+ * service; delete it to stop it). A failed render rejects with its failure `code`. With the entry's
+ * `data-duration` known, a still's `time`, a `thumbnailTime` or a `range` outside it is refused before the upload too.
+ * With `dryRun: true`, it uploads and asks the service what would be rendered instead (`CloudDryRunResult`).
  *
  * @example
  * const { video } = await cloudRender({ embed: document.querySelector('fx-composition')! }, {
- *   baseUrl: 'https://render.example.com', credentials, format: 'webm',
+ *   baseUrl: 'https://render.example.com', credentials, format: 'png', time: 2.5,
  *   onProgress: (progress) => (status.textContent = describeProgress(progress)),
  * });
+ * const { dryRun } = await cloudRender({ files }, { baseUrl, credentials, format: 'gif', dryRun: true });
  */
-export async function cloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
+export function cloudRender(project: CloudProject, options: CloudDryRunOptions): Promise<CloudDryRunResult>;
+export function cloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult>;
+export async function cloudRender(
+  project: CloudProject,
+  options: CloudRenderOptions | CloudDryRunOptions,
+): Promise<CloudRenderResult | CloudDryRunResult> {
   return withAbortError(options.signal, () => runCloudRender(project, options));
 }
 
@@ -129,7 +143,10 @@ export async function withAbortError<T>(signal: AbortSignal | undefined, work: (
   }
 }
 
-async function runCloudRender(project: CloudProject, options: CloudRenderOptions): Promise<CloudRenderResult> {
+async function runCloudRender(
+  project: CloudProject,
+  options: CloudRenderOptions | CloudDryRunOptions,
+): Promise<CloudRenderResult | CloudDryRunResult> {
   const idempotencyKey = options.idempotencyKey === undefined ? undefined : checkIdempotencyKey(options.idempotencyKey);
   const prepared = await prepareProject(project, options, (local) => {
     const variables = options.variables ?? local?.variables ?? {};
@@ -142,14 +159,23 @@ async function runCloudRender(project: CloudProject, options: CloudRenderOptions
       },
     ];
   });
-  const [{ variables, warnings }] = prepared.rows as [PreparedRow];
-  return submitAndFinish(prepared, variables, warnings, idempotencyKey, options, options.onProgress);
+  const [row] = prepared.rows as [PreparedRow];
+  if (options.dryRun) {
+    const dryRun = await prepared.client.dryRunRender(
+      { ...prepared.request, variables: { ...row.variables } },
+      { idempotencyKey, signal: options.signal },
+    );
+    return { dryRun, assetId: prepared.request.asset_id ?? null, warnings: row.warnings };
+  }
+  return submitAndFinish(prepared, row, idempotencyKey, options as CloudRenderOptions, options.onProgress);
 }
 
 /** One submit's values, checked. */
 export interface PreparedRow {
   readonly variables: Readonly<Record<string, unknown>>;
   readonly warnings: readonly Issue[];
+  /** A batch row's `metadata`, its placeholders filled; else the options' own (in the shared request). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** @internal A project read, its values checked and its files uploaded once: what every submit of it shares. */
@@ -167,14 +193,16 @@ export interface PreparedProject {
  */
 export async function prepareProject(
   project: CloudProject,
-  options: CloudRenderOptions,
+  options: CloudRenderOptions | CloudDryRunOptions,
   rows: (local: LocalProject | undefined) => readonly PreparedRow[],
 ): Promise<PreparedProject> {
   const client = new FxClient(options);
   // Options first: a wrong one costs no reading, zipping or request.
   const settings = renderSettings(options);
   const local = await readProject(project, options.signal);
-  if (local?.metadata) checkRenderable(local.metadata, local.composition, settings.fps ?? RenderDefaults.fps);
+  if (local?.metadata) checkRenderable(local.metadata, local.composition, fpsOf(settings));
+  // The frames asked for, where the entry declares its length (else the service or the renderer checks them).
+  if (local?.metadata?.duration) checkFrames(local.metadata.duration, settings);
   if (local && options.allowMissingFiles !== true) await checkMissingFiles(local.files, local.composition);
   const checked = rows(local);
   const aspectRatio = options.aspectRatio ?? aspectRatioOf(local?.metadata);
@@ -187,8 +215,7 @@ export async function prepareProject(
 /** @internal Submits one render of a prepared project, then (unless `noWait`) waits for it and downloads it. */
 export async function submitAndFinish(
   prepared: PreparedProject,
-  variables: Readonly<Record<string, unknown>>,
-  warnings: readonly Issue[],
+  { variables, warnings, metadata }: PreparedRow,
   idempotencyKey: string | undefined,
   options: CloudRenderOptions,
   onProgress: ((progress: CloudRenderProgress) => void) | undefined,
@@ -196,7 +223,7 @@ export async function submitAndFinish(
   const { client } = prepared;
   const { signal } = options;
   const queued = await client.createRender(
-    { ...prepared.request, variables: { ...variables } },
+    { ...prepared.request, variables: { ...variables }, ...(metadata ? { metadata: { ...metadata } } : {}) },
     { idempotencyKey, signal },
   );
   onProgress?.({ stage: CloudRenderStage.queued });
@@ -208,7 +235,10 @@ export async function submitAndFinish(
     onProgress: ({ loaded, total }) =>
       onProgress?.({ stage: CloudRenderStage.downloading, bytes: loaded, totalBytes: total }),
   });
-  return { render: downloaded.render, video: downloaded.body, warnings };
+  // Typed by the format, whatever the file's host says (a bucket may answer `application/octet-stream`).
+  const type = OUTPUT_MEDIA_TYPES[downloaded.render.format];
+  const video = downloaded.body.type === type ? downloaded.body : downloaded.body.slice(0, downloaded.body.size, type);
+  return { render: downloaded.render, video, warnings };
 }
 
 /**
@@ -232,28 +262,6 @@ export async function waitForCompleted(
     throw new FxApiError(failure.code, `render ${finished.render_id} failed: ${failure.message}`);
   }
   return finished;
-}
-
-/** The submit fields the options set, checked as the service checks them (4k with alpha, fps, enums…). */
-function renderSettings(options: CloudRenderOptions): RenderRequest {
-  const settings: RenderRequest = {
-    ...(options.fps === undefined ? {} : { fps: options.fps }),
-    ...(options.quality === undefined ? {} : { quality: options.quality }),
-    ...(options.format === undefined ? {} : { format: options.format }),
-    ...(options.resolution === undefined ? {} : { resolution: options.resolution }),
-    ...(options.aspectRatio === undefined ? {} : { aspect_ratio: options.aspectRatio }),
-    ...(options.strictVariables === undefined ? {} : { strict_variables: options.strictVariables }),
-    ...(options.allowMissingFiles === undefined ? {} : { allow_missing_files: options.allowMissingFiles }),
-    ...(options.callbackUrl === undefined ? {} : { callback_url: checkCallbackUrl(options.callbackUrl) }),
-    ...(options.callbackId === undefined ? {} : { callback_id: options.callbackId }),
-  };
-  // The source is not known yet; a stand-in lets the one check see every other field.
-  const checked = checkRenderRequest(
-    { ...settings, asset_id: 'pending', variables: { ...options.variables } },
-    DEFAULT_VARIABLES_LIMITS,
-  );
-  if ('problem' in checked) throw refused(checked.problem.code, checked.problem.message, checked.problem.param);
-  return settings;
 }
 
 async function readProject(project: CloudProject, signal: AbortSignal | undefined): Promise<LocalProject | undefined> {
@@ -313,29 +321,26 @@ function checkRenderable(metadata: EntryMetadata, composition: string, fps: numb
   if (tooLong) throw new FxApiError(ErrorCode.compositionTooLong, `${tooLong}; nothing sent`, { param: 'composition' });
 }
 
-/** @internal The service's rule, here before anything is sent: errors refuse the render; warnings too when strict. */
+/** @internal The service's rule (`assertMayRender`), before anything is sent: errors refuse; warnings too when strict. */
 export function checkVariables(
   values: Readonly<Record<string, unknown>>,
   declarations: readonly VariableDeclaration[],
   strict: boolean,
 ): Issue[] {
   const issues = validateVariables(values, declarations, { path: ['variables'] });
-  const refusedIssues = issues.filter((found) => strict || found.severity === 'error');
-  const first = refusedIssues[0];
-  if (first) {
-    throw new FxApiError(
-      ErrorCode.renderProjectInvalid,
-      `${refusedIssues.length} variable issue(s), nothing sent; first: ${first.message}`,
-      {
-        param: first.path.join('.'),
-        issues: refusedIssues,
-      },
-    );
-  }
-  return issues;
+  return assertMayRender(
+    issues,
+    strict,
+    (refusedIssues) =>
+      new FxApiError(
+        ErrorCode.renderProjectInvalid,
+        `${refusedIssues.length} variable issue(s), nothing sent; first: ${refusedIssues[0].message}`,
+        { param: refusedIssues[0].path.join('.'), issues: refusedIssues },
+      ),
+  );
 }
 
-async function upload(local: LocalProject, options: CloudRenderOptions): Promise<string> {
+async function upload(local: LocalProject, options: CloudRenderOptions | CloudDryRunOptions): Promise<string> {
   const { signal, onProgress } = options;
   const zipped = await zipFiles(local.files, {
     composition: local.composition,

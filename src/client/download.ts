@@ -53,6 +53,14 @@ async function openFile(
         'render_id',
       );
     }
+    // A record from a service older than retention, or made by hand, may lack the field.
+    if (typeof record.files_expired_at === 'string') {
+      throw refused(
+        ClientErrorCode.renderFilesExpired,
+        `render ${JSON.stringify(record.render_id)}'s files were removed by the service's retention (expired ${record.files_expired_at}); render it again`,
+        'render_id',
+      );
+    }
     const link = options.file === 'thumbnail' ? record.thumbnail_url : record.video_url;
     const url = checkLink(link);
     const response = await send(config, { method: 'GET', url, idempotent: true, authorize: false, signal });

@@ -18,6 +18,8 @@ export const ClientErrorCode = {
   authRequired: 'auth_required',
   /** `downloadRender` of a render that is not `completed`. */
   renderNotCompleted: 'render_not_completed',
+  /** `downloadRender` of a render whose files the service's retention removed (its `files_expired_at`). */
+  renderFilesExpired: 'render_files_expired',
   /** A `ClientOptions` value is unusable (base URL, retry policy, API key); the message names it. */
   optionInvalid: 'client_option_invalid',
 } as const;

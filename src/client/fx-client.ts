@@ -1,9 +1,9 @@
 import type { RenderRequest } from '../wire/render-request.js';
-import type { Account, Asset, DeletedRender, Render, RenderList } from '../wire/responses.js';
+import type { Account, Asset, DeletedRender, DryRun, Render, RenderList } from '../wire/responses.js';
 import * as calls from './calls.js';
 import type { CallOptions, IdempotentCallOptions, ListOptions, UploadOptions } from './calls.js';
 import { downloadRender, downloadRenderStream, type DownloadedFile, type DownloadOptions } from './download.js';
-import { ClientErrorCode, FxApiError } from './errors.js';
+import { ClientErrorCode, FxApiError, refused } from './errors.js';
 import { clientConfig, type ClientConfig, type ClientOptions } from './options.js';
 import { waitForRender, type WaitOptions } from './wait.js';
 
@@ -39,9 +39,25 @@ export class FxClient {
 
   /** Submits a render (`POST /v3/renders`); the body is checked before it is sent. Resolves to the queued record. */
   async createRender(request: RenderRequest, options: IdempotentCallOptions = {}): Promise<Render> {
+    if (request.dry_run === true) {
+      throw refused(
+        ClientErrorCode.optionInvalid,
+        '"dry_run" true answers what would be rendered, not a render: call dryRunRender',
+        'dry_run',
+      );
+    }
     return calls.processCreateRenderResponse(
       this.#config,
       await calls.createRenderRequest(this.#config, request, options),
+      options.signal,
+    );
+  }
+
+  /** Asks what `request` would render (`dry_run: true`): checked as a submit, nothing created, no credits used. */
+  async dryRunRender(request: RenderRequest, options: IdempotentCallOptions = {}): Promise<DryRun> {
+    return calls.processDryRunRenderResponse(
+      this.#config,
+      await calls.dryRunRenderRequest(this.#config, request, options),
       options.signal,
     );
   }

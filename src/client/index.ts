@@ -10,6 +10,8 @@ export {
   processUploadAssetResponse,
   createRenderRequest,
   processCreateRenderResponse,
+  dryRunRenderRequest,
+  processDryRunRenderResponse,
   getRenderRequest,
   processGetRenderResponse,
   listRendersRequest,
@@ -31,13 +33,14 @@ export {
   type DownloadProgress,
   type DownloadedFile,
 } from './download.js';
-export type { Account, Asset, DeletedRender, Render, RenderList } from '../wire/responses.js';
+export type { Account, Asset, DeletedRender, DryRun, Render, RenderList } from '../wire/responses.js';
 export type {
   RenderRequest,
   RenderFormat,
   RenderQuality,
   RenderResolution,
   AspectRatio,
+  TimeRange,
 } from '../wire/render-request.js';
 export { ErrorCode, RenderStatus } from '../wire/constants.js';
 export * from './zip/index.js';
@@ -46,6 +49,8 @@ export {
   type CloudProject,
   type CloudRenderOptions,
   type CloudRenderResult,
+  type CloudDryRunOptions,
+  type CloudDryRunResult,
   type EmbedLike,
 } from './cloud-render.js';
 export {
@@ -55,5 +60,7 @@ export {
   type CloudBatchOptions,
 } from './cloud-render-batch.js';
 export { BatchErrorCode, batchRows } from './batch-rows.js';
+export { fillMetadata } from './metadata-placeholders.js';
+export type { RenderSettingsOptions } from './render-settings.js';
 export { CsvErrorCode, parseCsv } from './csv.js';
 export { CloudRenderStage, describeProgress, progressFraction, type CloudRenderProgress } from './progress.js';

@@ -4,7 +4,7 @@
 import type {
   FxComposition,
   FxCompositionEventMap,
-  FxEvent,
+  FxCompositionEvent,
   FxRenderButton,
   FxRenderButtonEvent,
   FxRenderButtonEventMap,
@@ -31,9 +31,9 @@ export interface FxCompositionProperties {
   volume?: number;
 }
 
-/** A listener for each of the element's own events (the `FxEvent` table), typed by its event map. */
+/** A listener for each of the element's own events (the `FxCompositionEvent` table), typed by its event map. */
 export type FxCompositionListeners = {
-  [K in FxEvent as `on${K}`]?: (
+  [K in FxCompositionEvent as `on${K}`]?: (
     event: FxCompositionEventMap[K] & { currentTarget: EventTarget & FxComposition },
   ) => void;
 };

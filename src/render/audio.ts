@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { executable } from './executables.js';
 import { issue, type Issue } from '../runtime/issues.js';
-import { listAudioClips } from './frame-calls.js';
+import { listAudioClips, type PageAudioClip } from './frame-calls.js';
 import type { RenderNetworkPolicy } from './network/policy.js';
 import type { BrowserPage } from './page.js';
 import type { ProjectServer } from './project-server.js';
@@ -20,15 +21,6 @@ export const AudioIssueCode = {
  */
 const AUDIO_DEMUXERS = 'mov,matroska,ogg,mp3,wav,flac,aac';
 
-/** An audible media element as the page resolved it, with its clip window in composition seconds. */
-export interface PageAudioClip {
-  readonly src: string;
-  readonly start: number;
-  readonly end: number;
-  readonly volume: number;
-  readonly tag: string;
-}
-
 /** An audio clip ready for FFmpeg: its input (file path or URL) and which protocols that input may use. */
 export interface AudioInput {
   readonly input: string;
@@ -38,6 +30,21 @@ export interface AudioInput {
   readonly start: number;
   readonly end: number;
   readonly volume: number;
+  /** Seconds of the source skipped: a clip that began before the output's first frame (`range`) plays on from there. */
+  readonly skip?: number;
+}
+
+/**
+ * The clips of an output that begins `start` seconds into the timeline and lasts `duration`: offsets moved by
+ * −start, a clip already playing at `start` picked up where it is then, clips wholly outside the output dropped.
+ */
+export function audioForRange(inputs: readonly AudioInput[], start: number, duration: number): AudioInput[] {
+  if (start === 0) return inputs.filter((clip) => clip.start < duration);
+  return inputs.flatMap((clip) => {
+    const from = Math.max(clip.start, start);
+    if (clip.end <= from || from >= start + duration) return [];
+    return [{ ...clip, start: from - start, end: clip.end - start, skip: (clip.skip ?? 0) + (from - clip.start) }];
+  });
 }
 
 /**
@@ -146,9 +153,6 @@ export async function audioInputs(
 /** Longest an audio source may take to probe (a slow server); the render goes on without it then. */
 const PROBE_TIMEOUT_MS = 15_000;
 
-/** The FFmpeg executable for probing: `FX_FFPROBE` if set, else `ffprobe` on the PATH. */
-const ffprobePath = () => process.env.FX_FFPROBE ?? 'ffprobe';
-
 /** Whether FFmpeg finds an audio stream in the input. Settles only once ffprobe is gone (killed on `signal`). */
 function hasAudioStream(input: AudioInput, signal: AbortSignal | undefined): Promise<boolean> {
   const args = [
@@ -164,7 +168,7 @@ function hasAudioStream(input: AudioInput, signal: AbortSignal | undefined): Pro
     input.input,
   ];
   return new Promise((resolve) => {
-    const child = spawn(ffprobePath(), args, {
+    const child = spawn(executable('ffprobe'), args, {
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: PROBE_TIMEOUT_MS,
       killSignal: 'SIGKILL',
@@ -197,7 +201,12 @@ export function audioMixArgs(
 ): string[] {
   const filters = inputs.map((clip, index) => {
     const delayMs = Math.round(clip.start * 1000);
-    return `[${index + 1}:a:0]aresample=48000,aformat=channel_layouts=stereo,atrim=end=${seconds(clip.end - clip.start)},asetpts=PTS-STARTPTS,volume=${clip.volume.toFixed(4)},adelay=delays=${delayMs}:all=1[a${index}]`;
+    const skip = clip.skip ?? 0;
+    const trim =
+      skip > 0
+        ? `start=${seconds(skip)}:end=${seconds(skip + clip.end - clip.start)}`
+        : `end=${seconds(clip.end - clip.start)}`;
+    return `[${index + 1}:a:0]aresample=48000,aformat=channel_layouts=stereo,atrim=${trim},asetpts=PTS-STARTPTS,volume=${clip.volume.toFixed(4)},adelay=delays=${delayMs}:all=1[a${index}]`;
   });
   const mixed = `${inputs.map((_, index) => `[a${index}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest,apad=whole_dur=${seconds(duration)},atrim=end=${seconds(duration)}[audio]`;
   return [

@@ -1,8 +1,7 @@
 import { FxError, isFxError } from '../runtime/errors.js';
-import type { Issue } from '../runtime/issues.js';
 import { BrowserProcess } from './browser.js';
 import type { EncoderPreset } from './encoder-presets.js';
-import { awaitReady, seekTo } from './frame-calls.js';
+import { awaitReady, seekTo, type LoadedComposition } from './frame-calls.js';
 import type { RenderNetworkPolicy } from './network/policy.js';
 import type { BrowserPage } from './page.js';
 import type { RenderWatch } from './watch.js';
@@ -16,16 +15,6 @@ export interface WorkerSettings {
   readonly transparent: boolean;
   readonly watch: RenderWatch;
   readonly network: RenderNetworkPolicy;
-}
-
-/** What the runtime reports once the compiled document is ready. */
-export interface LoadedComposition {
-  readonly duration: number;
-  readonly fps: number;
-  /** Bindings the runtime refused (a value that was not applied must not pass silently). */
-  readonly bindingIssues: Issue[];
-  /** Why `duration` is 0 when it was to come from the registered timeline (see `FxRendererHooks.durationIssue`). */
-  readonly durationIssue?: Issue | undefined;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
+import { executable } from './executables.js';
 import type { CaptureMode } from './types.js';
 
 /** Where the two capture paths find their browser (Debian's packages); overridable for other installs. */
 export const BrowserExecutable = {
   /** `chromium-headless-shell`: has `HeadlessExperimental.beginFrame`. Spawned directly, never via a wrapper. */
-  headlessShell: () => process.env.FX_CHROMIUM_HEADLESS_SHELL ?? '/usr/lib/chromium/chromium-headless-shell',
+  headlessShell: () => executable('headlessShell'),
   /** The full Chromium binary (`/usr/bin/chromium` is a shell wrapper that does not exec). */
-  chromium: () => process.env.FX_CHROMIUM ?? '/usr/lib/chromium/chromium',
+  chromium: () => executable('chromium'),
 } as const;
 
 /** The flags every render browser gets (the machine-specific ones match scripts/chromium.mjs). */

@@ -36,7 +36,8 @@ const PRORES: Record<RenderQuality, readonly string[]> = {
   high: ['-qscale:v', '3'],
 };
 
-const JPEG_QUALITY: Record<RenderQuality, number> = { draft: 80, standard: 90, high: 95 };
+/** Chromium's JPEG quality of captured frames, and the quality of JPEG and WebP stills. */
+export const JPEG_QUALITY: Record<RenderQuality, number> = { draft: 80, standard: 90, high: 95 };
 
 /**
  * The encoder settings of every format and quality, said once. Chunked renders (`chunks/join.ts`) join separate
@@ -71,6 +72,28 @@ export function encoderPreset(format: RenderFormat, quality: RenderQuality): Enc
         codec: ['-c:v', 'prores_ks', '-profile:v', '4444', '-vendor', 'apl0', ...PRORES[quality]],
         container: [],
         audio: ['-c:a', 'pcm_s16le'],
+      };
+    case 'gif':
+      // Opaque JPEG frames, as mp4: the palette pass (gif-encoder.ts) makes the GIF; no audio.
+      return {
+        image: 'jpeg',
+        jpegQuality: JPEG_QUALITY[quality],
+        pixelFormat: 'rgb24',
+        codec: [],
+        container: [],
+        audio: [],
+      };
+    case 'png':
+    case 'jpeg':
+    case 'webp':
+      // One lossless PNG capture (alpha on a transparent page for png and webp), encoded once by still.ts.
+      return {
+        image: 'png',
+        jpegQuality: JPEG_QUALITY[quality],
+        pixelFormat: format === 'jpeg' ? 'yuvj444p' : 'rgba',
+        codec: [],
+        container: [],
+        audio: [],
       };
   }
 }

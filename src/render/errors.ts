@@ -1,5 +1,6 @@
 import { FxError } from '../runtime/errors.js';
 import { MetadataIssueCode } from '../runtime/root-metadata.js';
+import { ErrorCode } from '../wire/constants.js';
 
 /**
  * Codes of render failures, said once. Compile failures keep the compiler's own codes (`composition_not_found`,
@@ -8,8 +9,12 @@ import { MetadataIssueCode } from '../runtime/root-metadata.js';
 export const RenderErrorCode = {
   /** An option is out of range or of the wrong kind; the message names it. */
   optionInvalid: 'render_option_invalid',
-  /** 4k with a format that carries alpha (webm, mov): 4k runs through a path without alpha. */
+  /** 4k with a format not rendered at 4k (`FOUR_K_FORMATS`: mp4 and jpeg): 4k runs through a path without alpha. */
   resolutionFormatUnsupported: 'resolution_format_unsupported',
+  /** A still's `time`, or the `thumbnailTime`, falls outside the frames the render outputs (the wire's code). */
+  timeOutsideDuration: ErrorCode.timeOutsideDuration,
+  /** The `range` ends past the composition's end (the wire's code). */
+  rangeOutsideDuration: ErrorCode.rangeOutsideDuration,
   /** `projectDir` is not a directory. */
   projectNotFound: 'project_not_found',
   /** `composition` names a path outside the project. */

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { executable, ExecutableEnv } from './executables.js';
 import { RenderErrorCode, renderError } from './errors.js';
 
 const STDERR_TAIL_BYTES = 4096;
 
 /** The FFmpeg executable: `FX_FFMPEG` if set, else `ffmpeg` on the PATH. */
-export const ffmpegPath = () => process.env.FX_FFMPEG ?? 'ffmpeg';
+export const ffmpegPath = () => executable('ffmpeg');
 
 /**
  * One FFmpeg run: its stdin for frames, a tail of its stderr for error messages, and `done`, which resolves on
@@ -36,7 +37,7 @@ export class FfmpegProcess {
           error.code === 'ENOENT'
             ? renderError(
                 RenderErrorCode.ffmpegNotFound,
-                `"${ffmpegPath()}" was not found; install Debian's ffmpeg package or set FX_FFMPEG`,
+                `"${ffmpegPath()}" was not found; install Debian's ffmpeg package or set ${ExecutableEnv.ffmpeg}`,
                 error,
               )
             : renderError(RenderErrorCode.ffmpegFailed, `${what}: FFmpeg could not start: ${error.message}`, error),

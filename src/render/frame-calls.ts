@@ -1,14 +1,27 @@
-import type { FxRendererHooks, FxRuntime } from '../runtime/frame/contract.js';
-import type { PageAudioClip } from './audio.js';
-import type { LoadedComposition } from './capture-worker.js';
+import type { AudioClip, FxRendererHooks, FxRuntime } from '../runtime/frame/contract.js';
+import type { Issue } from '../runtime/issues.js';
 
 /**
  * The renderer's calls into the frame runtime (`window.__fx`), typed against src/runtime/frame/contract.ts: a
  * renamed or retyped contract member fails the type-check here, not a render at run time. Each function runs in
  * the page (`BrowserPage.call` sends its source with a JSON argument), so it reads only its argument and page
  * globals, and names no inner function or arrow (tsx's `keepNames` would wrap it in a `__name` helper the page
- * does not have).
+ * does not have). The shapes of their answers are said here too.
  */
+
+/** What the runtime reports once the compiled document is ready. */
+export interface LoadedComposition {
+  readonly duration: number;
+  readonly fps: number;
+  /** Bindings the runtime refused (a value that was not applied must not pass silently). */
+  readonly bindingIssues: Issue[];
+  /** Why `duration` is 0 when it was to come from the registered timeline (see `FxRendererHooks.durationIssue`). */
+  readonly durationIssue?: Issue | undefined;
+}
+
+/** An audible media element as the page resolved it, with its clip window in composition seconds. */
+/** One sound of the composition, as the runtime lists it (`__fx.audioClips`). */
+export type PageAudioClip = AudioClip;
 
 /** `window.__fx` with the renderer's hooks, which an outdated `fx-runtime.js` may lack. */
 type RendererView = FxRuntime & Partial<FxRendererHooks>;
@@ -37,21 +50,10 @@ export async function seekTo(seconds: number): Promise<number> {
   return time;
 }
 
-/**
- * `<audio>` (unless muted) and `<video data-has-audio>` elements with their resolved `src`, volume and clip
- * window (`__fx.clipWindow`), in document order.
- */
+/** The composition's sound clips, from the runtime: the same plan an in-browser export mixes. */
 export function listAudioClips(): PageAudioClip[] {
   const fx = window.__fx as RendererView;
-  if (typeof fx.clipWindow !== 'function')
-    throw new Error('the runtime has no clipWindow hook; rebuild "fx-runtime.js"');
-  const clips: PageAudioClip[] = [];
-  for (const media of document.querySelectorAll<HTMLMediaElement>('audio, video[data-has-audio]')) {
-    if (media.localName === 'audio' && media.muted) continue;
-    const span = fx.clipWindow(media);
-    const src = media.currentSrc || media.src;
-    if (!span || !src || span.end <= span.start) continue;
-    clips.push({ src, start: span.start, end: span.end, volume: media.volume, tag: media.localName });
-  }
-  return clips;
+  if (typeof fx.audioClips !== 'function')
+    throw new Error('the runtime has no audioClips hook; rebuild "fx-runtime.js"');
+  return fx.audioClips();
 }

@@ -1,10 +1,17 @@
 import { RENDER_LIMITS } from '../runtime/render-limits.js';
 import { availableParallelism } from 'node:os';
 import { detectAspectRatio } from '../wire/aspect-ratio.js';
+import { outputSize } from '../wire/output-size.js';
+import { frameIndex } from '../wire/frame-grid.js';
 import {
   ALPHA_FORMATS,
   ASPECT_RATIOS,
+  FORMAT_ONLY_FIELDS,
+  FOUR_K_FORMATS,
+  GIF_FPS,
+  isStillFormat,
   MAX_FPS,
+  MAX_SECONDS,
   RENDER_FORMATS,
   RENDER_QUALITIES,
   RENDER_RESOLUTIONS,
@@ -17,11 +24,21 @@ import type {
   RenderOptions,
   RenderQuality,
   RenderResolution,
+  TimeRange,
 } from './types.js';
 
 // The option lists are the wire's: the renderer renders what the service accepts. (Alpha formats are captured as
 // PNG on a transparent background.)
-export { ALPHA_FORMATS, ASPECT_RATIOS, MAX_FPS, RENDER_FORMATS, RENDER_QUALITIES, RENDER_RESOLUTIONS };
+export {
+  ALPHA_FORMATS,
+  ASPECT_RATIOS,
+  FOUR_K_FORMATS,
+  GIF_FPS,
+  MAX_FPS,
+  RENDER_FORMATS,
+  RENDER_QUALITIES,
+  RENDER_RESOLUTIONS,
+};
 export { detectAspectRatio };
 
 export const CAPTURE_MODES: readonly CaptureMode[] = ['auto', 'begin-frame', 'screenshot'];
@@ -39,13 +56,6 @@ export const DEFAULT_MAX_DURATION_SECONDS = RENDER_LIMITS.maxDurationSeconds;
 export const DEFAULT_MAX_FRAMES = RENDER_LIMITS.maxFrames;
 const LONGEST_ALLOWED_SECONDS = 86_400;
 
-/** Output sizes of the 1080p preset; 4k doubles them. */
-const SIZES_1080P: Record<AspectRatio, { width: number; height: number }> = {
-  '16:9': { width: 1920, height: 1080 },
-  '9:16': { width: 1080, height: 1920 },
-  '1:1': { width: 1080, height: 1080 },
-};
-
 /** The options after validation, with defaults filled in. */
 export interface CheckedOptions {
   readonly fps: number;
@@ -62,7 +72,17 @@ export interface CheckedOptions {
   readonly unsafeAllowPrivateNetwork: boolean;
   readonly allowCompositionReadsUnder: readonly string[];
   readonly allowMissingFiles: boolean;
+  /** Stills only. */
+  readonly time: number | undefined;
+  /** Videos and GIF only. */
+  readonly thumbnailTime: number | undefined;
+  readonly range: TimeRange | undefined;
+  /** GIF: true (forever) unless `loop: false`; undefined for the other formats. */
+  readonly loop: boolean | undefined;
 }
+
+/** The renderer's names of the wire's format-only fields. */
+const OPTION_NAMES = { time: 'time', thumbnail_time: 'thumbnailTime', range: 'range', loop: 'loop' } as const;
 
 const invalid = (message: string) => renderError(RenderErrorCode.optionInvalid, message);
 const isHttpUrl = (value: unknown) =>
@@ -88,6 +108,38 @@ function integer(name: string, value: unknown, min: number, max: number): number
   return value;
 }
 
+function seconds(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_SECONDS) {
+    throw invalid(`"${name}" must be a number of seconds from 0 to ${MAX_SECONDS}, got ${quoted(value)}`);
+  }
+  return value;
+}
+
+function timeRange(value: unknown, fps: number): TimeRange | undefined {
+  if (value === undefined) return undefined;
+  const { start, end, ...rest } = (typeof value === 'object' && value !== null ? value : {}) as Partial<TimeRange>;
+  const valid = (part: unknown) =>
+    typeof part === 'number' && Number.isFinite(part) && part >= 0 && part <= MAX_SECONDS;
+  if (typeof value !== 'object' || value === null || !valid(start) || !valid(end) || Object.keys(rest).length > 0) {
+    throw invalid(`"range" must be { start, end } of seconds from 0 to ${MAX_SECONDS}, got ${quoted(value)}`);
+  }
+  if (frameIndex(end!, fps) <= frameIndex(start!, fps)) {
+    throw invalid(`"range" must hold at least one frame at ${fps} fps, got start ${start} s and end ${end} s`);
+  }
+  return { start: start!, end: end! };
+}
+
+/** Refuses a field given for a format it does not apply to (the wire's `FORMAT_ONLY_FIELDS`). */
+function refuseOtherFormatFields(options: RenderOptions, format: RenderFormat): void {
+  for (const [field, formats] of Object.entries(FORMAT_ONLY_FIELDS)) {
+    const name = OPTION_NAMES[field as keyof typeof OPTION_NAMES];
+    if (options[name] !== undefined && !formats.includes(format)) {
+      throw invalid(`"${name}" applies to "format" ${formats.join(', ')}, not ${format}`);
+    }
+  }
+}
+
 function positiveNumber(name: string, value: unknown, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
     throw invalid(`"${name}" must be a number above 0 and at most ${max}, got ${quoted(value)}`);
@@ -97,7 +149,8 @@ function positiveNumber(name: string, value: unknown, max: number): number {
 
 /**
  * Checks every option before any work starts (no browser, no file written), so a bad request fails fast and
- * with the parameter named. 4k with an alpha format is refused here.
+ * with the parameter named. 4k outside `FOUR_K_FORMATS`, a GIF over `GIF_FPS.max` and a field of another format
+ * (`time` for a video, `loop` for a still, …) are refused here.
  */
 export function checkOptions(options: RenderOptions): CheckedOptions {
   if (typeof options !== 'object' || options === null)
@@ -117,10 +170,12 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
   if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
     throw invalid(`"variables" must be an object of values, got ${quoted(variables)}`);
   }
-  const concurrency =
+  const asked =
     options.concurrency === undefined
       ? DEFAULT_CONCURRENCY
       : integer('concurrency', options.concurrency, 1, MAX_CONCURRENCY);
+  // A still is one frame: a second browser would only be started to be closed.
+  const concurrency = isStillFormat(format) ? 1 : asked;
   const capture = options.capture === undefined ? 'auto' : oneOf('capture', options.capture, CAPTURE_MODES);
   const timeoutMs =
     options.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : integer('timeoutMs', options.timeoutMs, 1, MAX_TIMEOUT_MS);
@@ -138,12 +193,25 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
   const allowMissingFiles = options.allowMissingFiles ?? false;
   if (typeof allowMissingFiles !== 'boolean')
     throw invalid(`"allowMissingFiles" must be true or false, got ${quoted(allowMissingFiles)}`);
-  if (resolution === '4k' && ALPHA_FORMATS.has(format)) {
+  if (resolution === '4k' && !FOUR_K_FORMATS.has(format)) {
+    const why =
+      format === 'gif' ? 'a 4k GIF would weigh hundreds of megabytes' : '4k runs through a path without alpha';
     throw renderError(
       RenderErrorCode.resolutionFormatUnsupported,
-      `"resolution" 4k is not available with "format" ${format}: 4k runs through a path without alpha; use mp4 for 4k, or render ${format} at 1080p`,
+      `"resolution" 4k is not available with "format" ${format}: ${why}; use ${[...FOUR_K_FORMATS].join(' or ')} for 4k, or render ${format} at 1080p`,
     );
   }
+  if (format === 'gif' && fps > GIF_FPS.max) {
+    throw invalid(
+      `"fps" of a GIF must be at most ${GIF_FPS.max}, got ${fps}: GIF players show no more (default ${GIF_FPS.default})`,
+    );
+  }
+  const time = seconds('time', options.time);
+  const thumbnailTime = seconds('thumbnailTime', options.thumbnailTime);
+  const range = timeRange(options.range, fps);
+  if (options.loop !== undefined && typeof options.loop !== 'boolean')
+    throw invalid(`"loop" must be true or false, got ${quoted(options.loop)}`);
+  refuseOtherFormatFields(options, format);
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     throw invalid(`"onProgress" must be a function, got ${quoted(options.onProgress)}`);
   const allowCompositionReadsUnder = options.allowCompositionReadsUnder ?? [];
@@ -167,10 +235,12 @@ export function checkOptions(options: RenderOptions): CheckedOptions {
     unsafeAllowPrivateNetwork,
     allowCompositionReadsUnder,
     allowMissingFiles,
+    time,
+    thumbnailTime,
+    range,
+    loop: format === 'gif' ? (options.loop ?? true) : undefined,
   };
 }
-
-const even = (value: number) => 2 * Math.ceil(value / 2);
 
 export interface Geometry {
   /** Output video size. */
@@ -188,12 +258,10 @@ export function outputGeometry(
   checked: Pick<CheckedOptions, 'resolution' | 'aspectRatio'>,
 ): Geometry {
   const viewport = { width: Math.round(composition.width), height: Math.round(composition.height) };
-  if (checked.resolution === undefined && checked.aspectRatio === undefined) {
-    return { width: even(viewport.width), height: even(viewport.height), viewport, scale: 1 };
-  }
-  const preset = SIZES_1080P[checked.aspectRatio ?? detectAspectRatio(viewport.width, viewport.height)];
-  const factor = checked.resolution === '4k' ? 2 : 1;
-  const width = preset.width * factor;
-  const height = preset.height * factor;
-  return { width, height, viewport, scale: Math.min(width / viewport.width, height / viewport.height) };
+  const { width, height } = outputSize(viewport, checked);
+  const scale =
+    checked.resolution === undefined && checked.aspectRatio === undefined
+      ? 1
+      : Math.min(width / viewport.width, height / viewport.height);
+  return { width, height, viewport, scale };
 }

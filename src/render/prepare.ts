@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CaptureWorker, LoadedComposition, WorkerSettings } from './capture-worker.js';
+import type { CaptureWorker, WorkerSettings } from './capture-worker.js';
+import type { LoadedComposition } from './frame-calls.js';
 import { compileInBrowser, type BrowserCompiled } from './compile-in-browser.js';
 import { RenderErrorCode, renderError } from './errors.js';
 import { outputGeometry, type CheckedOptions, type Geometry } from './options.js';

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Issue } from '../runtime/issues.js';
-import { audioInputs, audioMixArgs, readPageAudio, type AudioInput, type AudioSourcing } from './audio.js';
+import {
+  audioForRange,
+  audioInputs,
+  audioMixArgs,
+  readPageAudio,
+  type AudioInput,
+  type AudioSourcing,
+} from './audio.js';
 import { startEgressProxy } from './network/egress-proxy.js';
 import { bundleDir } from './bundles.js';
 import { captureAll } from './capture-loop.js';
@@ -13,6 +20,11 @@ import { compositionUrlPath } from './compile-in-browser.js';
 import { encoderPreset, type EncoderPreset } from './encoder-presets.js';
 import { abortedError, RenderErrorCode, renderError } from './errors.js';
 import { FfmpegProcess } from './ffmpeg-process.js';
+import { startGifPalettePass, startGifPass } from './gif-encoder.js';
+import { renderOutputFrames } from './output-frames.js';
+import { startStillEncoder } from './still.js';
+import { isStillFormat, type StillFormat } from '../wire/render-request.js';
+import type { OutputFrames } from '../wire/frames.js';
 import { RenderNetworkPolicy } from './network/policy.js';
 import { ALPHA_FORMATS, checkOptions, type CheckedOptions } from './options.js';
 import { prepareWorkers, type Prepared } from './prepare.js';
@@ -151,8 +163,7 @@ export async function encodeRange(
   containerArgs: readonly string[],
   thumbnail?: { readonly index: number; readonly path: string },
 ): Promise<void> {
-  const { checked, watch, cleanups, report, preset, prepared, pool } = started;
-  const frames = range.to - range.from;
+  const { checked, preset, prepared } = started;
   const encoder = startVideoEncoder({
     preset: { ...preset, container: containerArgs },
     fps: checked.fps,
@@ -161,6 +172,19 @@ export async function encodeRange(
     outputPath: videoPath,
     container: checked.format,
   });
+  await captureInto(started, range, encoder, 'finishing the video', thumbnail);
+}
+
+/** Captures frames [from, to) into `encoder`, waits for it to finish and closes the browsers. */
+async function captureInto(
+  started: StartedRender,
+  range: FrameRange,
+  encoder: FfmpegProcess,
+  finishing: string,
+  thumbnail?: { readonly index: number; readonly path: string },
+): Promise<void> {
+  const { checked, watch, cleanups, report, preset, prepared, pool } = started;
+  const frames = range.to - range.from;
   cleanups.push(() => encoder.kill());
   encoder.done.catch((error: Error) => watch.fail(error));
   report('capturing', 0, frames);
@@ -175,7 +199,7 @@ export async function encodeRange(
     onFrameWritten: (done) => report('capturing', done, frames),
   });
   report('encoding', frames, frames);
-  await watch.step('finishing the video', encoder.finish(), finishTimeoutMs(checked, frames));
+  await watch.step(finishing, encoder.finish(), finishTimeoutMs(checked, frames));
   await pool.closeAll();
 }
 
@@ -195,8 +219,35 @@ export function tempPaths<Name extends string>(started: StartedRender, outputPat
 }
 
 async function renderWhole(options: RenderOptions, started: StartedRender): Promise<RenderResult> {
+  const { checked, prepared } = started;
+  const output = renderOutputFrames(checked, prepared.compiled.duration);
+  if (isStillFormat(checked.format)) return renderStill(options, started, checked.format, output.from);
+  return checked.format === 'gif' ? renderGif(options, started, output) : renderVideo(options, started, output);
+}
+
+/** The result's fields every output shares. */
+function resultOf(started: StartedRender, output: FrameRange, issues: readonly Issue[] = []) {
+  const { checked, prepared, network } = started;
+  const frames = output.to - output.from;
+  return {
+    width: prepared.geometry.width,
+    height: prepared.geometry.height,
+    fps: checked.fps,
+    frames,
+    duration: isStillFormat(checked.format) ? 0 : frames / checked.fps,
+    start: output.from / checked.fps,
+    issues: [...prepared.compiled.issues, ...prepared.bindingIssues, ...network.issues(), ...issues],
+    capture: started.mode,
+  };
+}
+
+async function renderVideo(
+  options: RenderOptions,
+  started: StartedRender,
+  output: OutputFrames,
+): Promise<RenderResult> {
   const { checked, watch, cleanups, report, server, network, preset, prepared } = started;
-  const { compiled, geometry, frames, workers, bindingIssues } = prepared;
+  const { compiled, workers } = prepared;
   const audio = findAudio(workers[0]!, server, compiled.duration, watch, { network, proxy: started.audioProxy });
 
   const outputPath = resolve(options.outputPath);
@@ -205,26 +256,18 @@ async function renderWhole(options: RenderOptions, started: StartedRender): Prom
   const temp = tempPaths(started, outputPath, ['video', 'mux']);
   const thumbnailTemp = tempPaths(started, thumbnailPath, ['image']).image;
 
-  const thumbnailIndex = thumbnailFrame(compiled.duration, checked.fps, frames);
-  await encodeRange(started, { from: 0, to: frames }, temp.video, preset.container, {
-    index: thumbnailIndex,
-    path: thumbnailTemp,
-  });
+  const frames = output.to - output.from;
+  await encodeRange(started, output, temp.video, preset.container, { index: output.thumbnail, path: thumbnailTemp });
 
-  const { inputs, issues: audioIssues } = await watch.step('probing the audio', audio);
+  const found = await watch.step('probing the audio', audio);
+  // A range's audio starts at its first frame and lasts as long as its frames; the whole render's lasts the timeline.
+  const length = checked.range ? frames / checked.fps : compiled.duration;
+  const inputs = audioForRange(found.inputs, output.from / checked.fps, length);
   let finished = temp.video;
   if (inputs.length > 0) {
     report('muxing', frames, frames);
     const muxer = new FfmpegProcess(
-      audioMixArgs(
-        ['-i', temp.video],
-        inputs,
-        compiled.duration,
-        preset.audio,
-        preset.container,
-        checked.format,
-        temp.mux,
-      ),
+      audioMixArgs(['-i', temp.video], inputs, length, preset.audio, preset.container, checked.format, temp.mux),
       'mixing the audio',
     );
     cleanups.push(() => muxer.kill());
@@ -238,20 +281,75 @@ async function renderWhole(options: RenderOptions, started: StartedRender): Prom
   return {
     videoPath: outputPath,
     thumbnailPath,
-    width: geometry.width,
-    height: geometry.height,
-    fps: checked.fps,
-    frames,
-    duration: frames / checked.fps,
-    issues: [...compiled.issues, ...bindingIssues, ...network.issues(), ...audioIssues],
+    ...resultOf(started, output, found.issues),
     hasAudio: inputs.length > 0,
-    capture: started.mode,
   };
 }
 
-/** The thumbnail's frame: the one at min(1 s, duration / 2). */
-export const thumbnailFrame = (duration: number, fps: number, frames: number) =>
-  Math.min(frames - 1, Math.round(Math.min(1, duration / 2) * fps));
+/** Frames captured opaque as for mp4, kept with their palette (pass 1), then mapped onto it (pass 2); no audio. */
+async function renderGif(options: RenderOptions, started: StartedRender, output: OutputFrames): Promise<RenderResult> {
+  const { checked, watch, cleanups, report, preset, prepared } = started;
+  const outputPath = resolve(options.outputPath);
+  await mkdir(dirname(outputPath), { recursive: true });
+  const thumbnailPath = thumbnailPathFor(outputPath, preset.image);
+  const temp = tempPaths(started, outputPath, ['frames', 'palette', 'gif']);
+  const thumbnailTemp = tempPaths(started, thumbnailPath, ['image']).image;
+  const frames = output.to - output.from;
+  const settings = {
+    preset,
+    fps: checked.fps,
+    width: prepared.geometry.width,
+    height: prepared.geometry.height,
+    framesPath: temp.frames,
+    palettePath: temp.palette,
+  };
+  const palettePass = startGifPalettePass(settings);
+  await captureInto(started, output, palettePass, 'finishing the GIF palette', {
+    index: output.thumbnail,
+    path: thumbnailTemp,
+  });
+  const gifPass = startGifPass({ ...settings, loop: checked.loop ?? true, outputPath: temp.gif });
+  cleanups.push(() => gifPass.kill());
+  await watch.step('making the GIF', gifPass.finish(), finishTimeoutMs(checked, frames));
+  watch.check();
+  await rename(temp.gif, outputPath);
+  await rename(thumbnailTemp, thumbnailPath);
+  report('done', frames, frames);
+  return { videoPath: outputPath, thumbnailPath, ...resultOf(started, output), hasAudio: false };
+}
+
+/** One frame, captured losslessly and encoded once (still.ts); the still is its own thumbnail. */
+async function renderStill(
+  options: RenderOptions,
+  started: StartedRender,
+  format: StillFormat,
+  index: number,
+): Promise<RenderResult> {
+  const { checked, watch, cleanups, report, preset, prepared, pool } = started;
+  const outputPath = resolve(options.outputPath);
+  await mkdir(dirname(outputPath), { recursive: true });
+  const temp = tempPaths(started, outputPath, ['still']).still;
+  report('capturing', 0, 1);
+  const image = await prepared.workers[0]!.frame(index, checked.fps, preset);
+  await pool.closeAll();
+  report('encoding', 1, 1);
+  const { width, height } = prepared.geometry;
+  const encoder = startStillEncoder({ format, quality: checked.quality, width, height, outputPath: temp });
+  cleanups.push(() => encoder.kill());
+  await watch.step(
+    'encoding the still',
+    encoder.write(image).then(() => encoder.finish()),
+  );
+  watch.check();
+  await rename(temp, outputPath);
+  report('done', 1, 1);
+  return {
+    videoPath: outputPath,
+    thumbnailPath: outputPath,
+    ...resultOf(started, { from: index, to: index + 1 }),
+    hasAudio: false,
+  };
+}
 
 /** Reads the page's audio clips and probes them while frames are captured; a failing render stops the probes. */
 function findAudio(

@@ -3,10 +3,10 @@
  */
 import type { Issue } from '../runtime/issues.js';
 
-import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution } from '../wire/render-request.js';
+import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution, TimeRange } from '../wire/render-request.js';
 
 // The option lists are the wire's (src/wire/render-request.ts): what the service accepts, the renderer renders.
-export type { AspectRatio, RenderFormat, RenderQuality, RenderResolution };
+export type { AspectRatio, RenderFormat, RenderQuality, RenderResolution, TimeRange };
 /**
  * How frames are taken: `begin-frame` drives `chromium-headless-shell` frame by frame
  * (`HeadlessExperimental.beginFrame`), `screenshot` uses `Page.captureScreenshot` in the full Chromium;
@@ -43,7 +43,18 @@ export interface RenderOptions {
    * Default false: the render is refused with `project_file_missing` before a frame is captured.
    */
   readonly allowMissingFiles?: boolean;
-  /** Where to write the video; the thumbnail goes next to it. */
+  /**
+   * Stills (`png`, `jpeg`, `webp`) only: seconds into the composition of the frame to render, snapped to the frame
+   * grid of `fps` (src/wire/frames.ts). Default: the middle, as the element's poster.
+   */
+  readonly time?: number;
+  /** Videos and GIF: seconds into the composition of the thumbnail's frame. Default: 1 s into the output, or its middle. */
+  readonly thumbnailTime?: number;
+  /** Videos and GIF: render only `[start, end)` of the timeline (frame-exact; the audio cut to match). */
+  readonly range?: TimeRange;
+  /** GIF only: loop forever (default) or play once. */
+  readonly loop?: boolean;
+  /** Where to write the output (a video, a GIF or a still); a video's or GIF's thumbnail goes next to it. */
   readonly outputPath: string;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: RenderProgress) => void;
@@ -77,13 +88,18 @@ export interface RenderProgress {
 }
 
 export interface RenderResult {
+  /** The output: a video, a GIF or a still. */
   readonly videoPath: string;
+  /** A still's thumbnail is the still itself (the same path). */
   readonly thumbnailPath: string;
   readonly width: number;
   readonly height: number;
   readonly fps: number;
   readonly frames: number;
+  /** Seconds: frames / fps, 0 for a still. */
   readonly duration: number;
+  /** Seconds into the composition of the first frame: 0, the start of `range`, or the still's time. */
+  readonly start: number;
   /** Problems that did not stop the render: compile (a missing sub-composition, left empty), refused bindings, network, audio. */
   readonly issues?: readonly Issue[];
   /** Whether audio from `<audio>` / `<video data-has-audio>` was mixed in. */

@@ -3,47 +3,19 @@ import { DeclarationIssueCode as Code, ValueIssueCode, issue, describe, type Iss
 import { checkValue, color, finite, flag, text, type Rule } from './values.js';
 import { declarationEntries, isDeclarationMap } from './declaration-map.js';
 import { jsonFailure, positionAt } from './json-position.js';
+import type { VariableDeclaration } from './declaration-types.js';
 
-interface Base<Type extends VariableType, Default> {
-  readonly id: string;
-  readonly type: Type;
-  readonly label: string;
-  readonly default: Default;
-  /** Unknown extra fields (`description`, `role`, …) are kept. */
-  readonly [extra: string]: unknown;
-}
-export interface StringDeclaration extends Base<'string', string> {
-  readonly placeholder?: string;
-  readonly maxLength?: number;
-}
-export interface NumberDeclaration extends Base<'number', number> {
-  readonly min?: number;
-  readonly max?: number;
-  readonly step?: number;
-  readonly unit?: string;
-}
-export type ColorDeclaration = Base<'color', string>;
-export type BooleanDeclaration = Base<'boolean', boolean>;
-export interface EnumOption {
-  readonly value: string;
-  readonly label: string;
-  readonly [extra: string]: unknown;
-}
-export interface EnumDeclaration extends Base<'enum', string> {
-  readonly options: readonly EnumOption[];
-}
-/** Default is a family name; values may be a name or `{ name, source }`. */
-export type FontDeclaration = Base<'font', string>;
-/** Default is a URL; values may be a URL or `{ url }`. */
-export type ImageDeclaration = Base<'image', string>;
-export type VariableDeclaration =
-  | StringDeclaration
-  | NumberDeclaration
-  | ColorDeclaration
-  | BooleanDeclaration
-  | EnumDeclaration
-  | FontDeclaration
-  | ImageDeclaration;
+export type {
+  BooleanDeclaration,
+  ColorDeclaration,
+  EnumDeclaration,
+  EnumOption,
+  FontDeclaration,
+  ImageDeclaration,
+  NumberDeclaration,
+  StringDeclaration,
+  VariableDeclaration,
+} from './declaration-types.js';
 
 export interface ParsedDeclarations {
   /** Declarations that passed every check (warnings allowed), in source order. */

@@ -11,6 +11,12 @@ export const RuntimeErrorCode = {
 export type RuntimeErrorCode = (typeof RuntimeErrorCode)[keyof typeof RuntimeErrorCode] | CompileIssueCode;
 
 /**
+ * Marks an FxError for {@link isFxError} across copies of this class on one page: a classic script and the export
+ * encoder it loads as a file of its own (src/export/load-encoder.classic.ts) each carry one.
+ */
+const FX_ERROR = Symbol.for('fx-sdk.FxError');
+
+/**
  * The one error class of the SDK. Callers branch on `code`, never on the message; `Code` narrows it to one code
  * table (`FxError<RenderErrorCode>`, `FxError<RuntimeErrorCode>`), and {@link isFxError} with a code narrows to it.
  * `issues` carries the itemised problems when an error summarises several (strict validation, lint).
@@ -30,6 +36,7 @@ export class FxError<Code extends string = string> extends Error {
     this.code = code;
     this.issues = options.issues ?? [];
     this.status = options.status;
+    Object.defineProperty(this, FX_ERROR, { value: true });
   }
 }
 
@@ -40,5 +47,6 @@ export class FxError<Code extends string = string> extends Error {
 export function isFxError<Code extends string>(value: unknown, code: Code): value is FxError<Code>;
 export function isFxError(value: unknown): value is FxError;
 export function isFxError(value: unknown, code?: string): value is FxError {
-  return value instanceof FxError && (code === undefined || value.code === code);
+  const marked = value instanceof FxError || (typeof value === 'object' && value !== null && FX_ERROR in value);
+  return marked && (code === undefined || (value as FxError).code === code);
 }

@@ -1,6 +1,6 @@
 import { undeclaredMessage } from './did-you-mean.js';
 import { COLOR_PATTERN, type VariableType } from './constants.js';
-import type { VariableDeclaration } from './declarations.js';
+import type { VariableDeclaration } from './declaration-types.js';
 import { FxError, RuntimeErrorCode } from './errors.js';
 import { ValueIssueCode as Code, issue, describe, type Issue, type IssuePath } from './issues.js';
 import { isRecord } from './data.js';

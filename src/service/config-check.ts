@@ -1,6 +1,15 @@
 import { FxError } from '../runtime/errors.js';
 import type { Issue } from '../runtime/issues.js';
-import { DEFAULT_LIMITS, DEFAULT_QUEUE, DEFAULT_WEBHOOKS, ServiceRole, type ResolvedConfig } from './config.js';
+import { TrustedProxies } from './http/client-address.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_METRICS,
+  DEFAULT_QUEUE,
+  DEFAULT_RETENTION,
+  DEFAULT_WEBHOOKS,
+  ServiceRole,
+  type ResolvedConfig,
+} from './config.js';
 
 /** What `createService` throws for settings given in code that cannot work; the problems are its `issues`. */
 export const ServiceConfigErrorCode = { invalid: 'service_config_invalid' } as const;
@@ -12,9 +21,9 @@ export const ConfigIssueCode = {
   typeMismatch: 'config_type_mismatch',
   /** A number that is not a whole number where one is needed, or outside its bounds. */
   outOfRange: 'config_out_of_range',
-  /** A key `limits`, `webhooks` or `queue` does not have (a typo would otherwise be ignored). */
+  /** A key `limits`, `webhooks`, `queue` or `retention` does not have (a typo would otherwise be ignored). */
   unknownKey: 'config_key_unknown',
-  /** Not an http(s) origin (`publicBaseUrl`), or not one of the allowed names (`role`). */
+  /** Not an http(s) origin (`publicBaseUrl`), not one of the allowed names (`role`), or a variable's text not of its type. */
   valueInvalid: 'config_value_invalid',
 } as const;
 export type ConfigIssueCode = (typeof ConfigIssueCode)[keyof typeof ConfigIssueCode];
@@ -79,6 +88,13 @@ const QUEUE: Record<keyof typeof DEFAULT_QUEUE, Bound> = {
   sweepIntervalMs: whole(1, MAX_TIMER_MS),
 };
 
+/** A hundred years: a retention in days or hours stays far inside what a timestamp in milliseconds holds. */
+const RETENTION: Record<keyof typeof DEFAULT_RETENTION, Bound> = {
+  days: whole(1, 36_500),
+  deletedHours: whole(0, 876_000),
+  sweepIntervalMs: whole(1, MAX_TIMER_MS),
+};
+
 const FUNCTIONS = ['render', 'routes', 'now', 'fetch', 'log'] as const;
 
 /**
@@ -138,12 +154,50 @@ export function checkConfig(config: ResolvedConfig, given: { [key: string]: unkn
   group('limits', config.limits as unknown as { [key: string]: unknown }, LIMITS);
   group('webhooks', config.webhooks as unknown as { [key: string]: unknown }, WEBHOOKS);
   group('queue', config.queue as unknown as { [key: string]: unknown }, QUEUE);
+  // `days` left undefined keeps the files for ever: only a given one is checked.
+  group('retention', { ...config.retention, days: config.retention.days ?? RETENTION.days.min }, RETENTION);
   if (config.webhooks.retryBaseMs > config.webhooks.maxDelayMs)
     problem(
       ConfigIssueCode.outOfRange,
       ['webhooks', 'retryBaseMs'],
       `"webhooks.retryBaseMs" must not exceed "webhooks.maxDelayMs" (${config.webhooks.maxDelayMs}), got ${config.webhooks.retryBaseMs}`,
     );
+  const metrics = given.metrics;
+  if (metrics !== undefined && (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics)))
+    problem(ConfigIssueCode.typeMismatch, ['metrics'], `"metrics" must be an object, got ${shown(metrics)}`);
+  else {
+    for (const key of Object.keys(metrics ?? {}))
+      if (!Object.hasOwn(DEFAULT_METRICS, key))
+        problem(ConfigIssueCode.unknownKey, ['metrics', key], `"metrics" has no setting "${key}"`);
+    for (const key of ['enabled', 'ownPort', 'processMetrics'] as const)
+      if (typeof config.metrics[key] !== 'boolean')
+        problem(
+          ConfigIssueCode.typeMismatch,
+          ['metrics', key],
+          `"metrics.${key}" must be a boolean, got ${typeof config.metrics[key]}`,
+        );
+    const { token } = config.metrics;
+    if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]{16,}$/.test(token)))
+      // Never the value: it is a secret.
+      problem(
+        ConfigIssueCode.valueInvalid,
+        ['metrics', 'token'],
+        '"metrics.token" must be at least 16 printable characters without spaces',
+      );
+  }
+  const proxies = config.trustedProxies as unknown;
+  if (!Array.isArray(proxies) || !proxies.every((entry) => typeof entry === 'string'))
+    problem(ConfigIssueCode.typeMismatch, ['trustedProxies'], `"trustedProxies" must be an array of addresses`);
+  else
+    try {
+      new TrustedProxies(proxies);
+    } catch (error) {
+      problem(
+        ConfigIssueCode.valueInvalid,
+        ['trustedProxies'],
+        `"trustedProxies" must list ${(error as Error).message}`,
+      );
+    }
   if (config.publicBaseUrl !== undefined && !isHttpBase(config.publicBaseUrl))
     problem(
       ConfigIssueCode.valueInvalid,
@@ -151,14 +205,18 @@ export function checkConfig(config: ResolvedConfig, given: { [key: string]: unkn
       `"publicBaseUrl" must be an http(s) URL without query, fragment or credentials, got ${shown(config.publicBaseUrl)}`,
     );
 
-  if (issues.length > 0)
-    throw new FxError(
-      ServiceConfigErrorCode.invalid,
-      issues.length === 1
-        ? issues[0]!.message
-        : `${issues.length} settings are invalid: ${issues.map((issue) => issue.message).join('; ')}`,
-      { issues },
-    );
+  if (issues.length > 0) throw configInvalid(issues);
+}
+
+/** One `service_config_invalid` for every problem found, each an issue. */
+export function configInvalid(issues: Issue<ConfigIssueCode>[]): FxError {
+  return new FxError(
+    ServiceConfigErrorCode.invalid,
+    issues.length === 1
+      ? issues[0]!.message
+      : `${issues.length} settings are invalid: ${issues.map((issue) => issue.message).join('; ')}`,
+    { issues },
+  );
 }
 
 function isHttpBase(text: unknown): boolean {

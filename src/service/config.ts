@@ -10,6 +10,7 @@ import type { BlobStorage } from './storage/blob-storage.js';
 import type { Hono } from 'hono';
 import type { ServiceEnv } from './http/env.js';
 import { resolveChunkSettings, type ChunkSettings } from './jobs/chunk-settings.js';
+import type { ServiceLogger } from './observe/logger.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -101,6 +102,47 @@ export const DEFAULT_QUEUE: QueueSettings = {
   sweepIntervalMs: 60_000,
 };
 
+/** `GET /metrics` (observe/metrics.ts). */
+export interface MetricsSettings {
+  /** Serve it at all; off, `/metrics` is a 404. Default on. */
+  readonly enabled: boolean;
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>` (401 otherwise). */
+  readonly token: string | undefined;
+  /** Served only by `listenMetrics` (a port of its own), not on the API's port. Default false. */
+  readonly ownPort: boolean;
+  /** prom-client's series of the Node process too (`fx_process_*`, `fx_nodejs_*`). Default false; `main.ts` sets it. */
+  readonly processMetrics: boolean;
+}
+
+export const DEFAULT_METRICS: MetricsSettings = {
+  enabled: true,
+  token: undefined,
+  ownPort: false,
+  processMetrics: false,
+};
+
+/** When stored files go (`jobs/retention-sweep.ts`); the records always stay. */
+export interface RetentionSettings {
+  /**
+   * Days a finished render's files (video, thumbnail, a `url` render's page) are kept after it finished, and an
+   * asset's files after its last use (upload or submit). Undefined (the default): kept for ever.
+   */
+  readonly days: number | undefined;
+  /**
+   * Hours after a soft delete by which what is left of the render's files is removed (`DELETE` removes its outputs
+   * at once; this catches a removal that failed or a render that wrote its files after its delete).
+   */
+  readonly deletedHours: number;
+  /** How often each process sweeps (its first sweep comes after at most a minute). */
+  readonly sweepIntervalMs: number;
+}
+
+export const DEFAULT_RETENTION: RetentionSettings = {
+  days: undefined,
+  deletedHours: 24,
+  sweepIntervalMs: 3_600_000,
+};
+
 /** The renderer's chunk functions (`renderChunk`, `joinChunks` of src/render); injected like `render`. */
 export interface ChunkRenderer {
   readonly renderChunk: (options: ChunkOptions) => Promise<ChunkResult>;
@@ -155,9 +197,16 @@ export interface ServiceConfig {
    * renderer load from them (its `unsafeAllowPrivateNetwork`).
    */
   readonly allowPrivateNetworkUrls?: boolean;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client of a request line
+   * (`http/client-address.ts`). Default none: the connection's peer is the client.
+   */
+  readonly trustedProxies?: readonly string[];
   readonly limits?: Partial<Limits>;
   readonly webhooks?: Partial<WebhookSettings>;
   readonly queue?: Partial<QueueSettings>;
+  /** When stored files go (`FX_SERVICE_RETENTION_DAYS`, `FX_SERVICE_DELETED_RETENTION_HOURS`). Default: kept. */
+  readonly retention?: Partial<RetentionSettings>;
   /** Tried after the API keys, e.g. the OAuth access-token verifier. */
   readonly authenticators?: readonly Authenticator[];
   /** Where assets and outputs live. Default: local disk under `dataDir/blobs`. */
@@ -168,15 +217,34 @@ export interface ServiceConfig {
   readonly now?: () => number;
   /** Outbound HTTP for webhooks and `url` pages where private addresses are allowed (development, tests); otherwise they go through `publicFetch`, which pins the checked addresses. */
   readonly fetch?: typeof fetch;
-  /** Operational log lines (job failures, webhook errors). Default: nothing. */
+  /** Operational log lines (job failures, webhook errors). Default: nothing; with `logger`, its lines too. */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Structured JSON lines (pino, `observe/logger.ts` `createServiceLogger`): one per request, render state change,
+   * webhook attempt, job retry, and the operational lines of `log`. Default: none.
+   */
+  readonly logger?: ServiceLogger;
+  /** `/metrics`: on (default), behind a token, on a port of its own. */
+  readonly metrics?: Partial<MetricsSettings>;
 }
 
 /** Config with every default filled in. */
 export interface ResolvedConfig extends Omit<
   Required<ServiceConfig>,
-  'databaseUrl' | 'publicBaseUrl' | 'storage' | 'limits' | 'webhooks' | 'queue' | 'chunks'
+  | 'databaseUrl'
+  | 'publicBaseUrl'
+  | 'storage'
+  | 'limits'
+  | 'webhooks'
+  | 'queue'
+  | 'chunks'
+  | 'logger'
+  | 'metrics'
+  | 'retention'
 > {
+  readonly logger: ServiceLogger | undefined;
+  readonly metrics: MetricsSettings;
+  readonly retention: RetentionSettings;
   readonly chunks: ChunkSettings;
   readonly queue: QueueSettings;
   readonly databaseUrl: string | undefined;
@@ -206,14 +274,18 @@ export function resolveConfig(config: ServiceConfig): ResolvedConfig {
     idempotencyTtlSeconds: config.idempotencyTtlSeconds ?? 86_400,
     allowInsecureCallbacks: config.allowInsecureCallbacks ?? false,
     allowPrivateNetworkUrls: config.allowPrivateNetworkUrls ?? false,
+    trustedProxies: config.trustedProxies ?? [],
     limits: { ...DEFAULT_LIMITS, ...config.limits },
     webhooks: { ...DEFAULT_WEBHOOKS, ...config.webhooks },
     queue: { ...DEFAULT_QUEUE, ...config.queue },
+    retention: { ...DEFAULT_RETENTION, ...config.retention },
     authenticators: config.authenticators ?? [],
     storage: config.storage,
     routes: config.routes ?? (() => {}),
     now: config.now ?? Date.now,
     fetch: config.fetch ?? globalThis.fetch,
     log: config.log ?? (() => {}),
+    logger: config.logger,
+    metrics: { ...DEFAULT_METRICS, ...config.metrics },
   };
 }

@@ -5,6 +5,7 @@ import type { Authenticator } from './auth/authenticator.js';
 import type { ResolvedConfig } from './config.js';
 import type { IdempotencyStore } from './idempotency/idempotency-store.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import type { ServiceEvents } from './observe/events.js';
 import type { ChunkStore } from './renders/chunk-store.js';
 import type { RenderStore } from './renders/render-store.js';
 import type { UrlSigner } from './signing/url-signer.js';
@@ -25,8 +26,12 @@ export interface ServiceContext {
   readonly signer: UrlSigner;
   readonly queue: JobQueue;
   readonly authenticator: Authenticator;
+  /** The observation point: what the service decides is said here; metrics and logs subscribe (observe/). */
+  readonly events: ServiceEvents;
   /** Origin of signed links and webhook URLs: `publicBaseUrl`, else the listening address, else `fallback`. */
   baseUrl(fallback?: string): string;
   /** Asks the webhook dispatcher to look for due deliveries now. */
   wakeWebhooks(): void;
+  /** One round trip to the database (readiness). */
+  pingDatabase(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { ASPECT_RATIOS, type AspectRatio } from './render-request.js';
+import { ASPECT_RATIOS, type AspectRatio } from './render-values.js';
 
 /** The preset shape closest to a composition's own width and height (compared as log ratios, so 2:1 and 1:2 are as far from 1:1). */
 export function detectAspectRatio(width: number, height: number): AspectRatio {

@@ -17,6 +17,14 @@ export const ErrorCode = {
   /** `variables` nested deeper than `limits.variablesDepth`. */
   variablesTooDeep: 'variables_too_deep',
   resolutionFormatUnsupported: 'resolution_format_unsupported',
+  /** `metadata` nested deeper than `METADATA_LIMITS.depth`. */
+  metadataTooDeep: 'metadata_too_deep',
+  /** `metadata` larger than `METADATA_LIMITS.bytes` as JSON. */
+  metadataTooLarge: 'metadata_too_large',
+  /** A still's `time`, or the `thumbnail_time`, falls outside what the render outputs. */
+  timeOutsideDuration: 'time_outside_duration',
+  /** The `range` ends past the composition's end. */
+  rangeOutsideDuration: 'range_outside_duration',
   callbackUrlInsecure: 'callback_url_insecure',
   urlNotAllowed: 'url_not_allowed',
   idempotencyKeyInvalid: 'idempotency_key_invalid',
@@ -76,6 +84,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.urlFetchFailed]: 422,
   [ErrorCode.compositionTooLong]: 422,
   [ErrorCode.projectFileMissing]: 422,
+  [ErrorCode.timeOutsideDuration]: 422,
+  [ErrorCode.rangeOutsideDuration]: 422,
   [ErrorCode.rangeNotSatisfiable]: 416,
   [ErrorCode.idempotencyKeyReused]: 422,
   [ErrorCode.assetEntryMissing]: 422,
@@ -86,6 +96,12 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 export function statusOf(code: ErrorCode): number {
   return STATUS[code] ?? STATUS_BY_PREFIX.find(([pattern]) => pattern.test(code))?.[1] ?? 400;
 }
+
+/** Warnings a submit adds to the render's own (the variables' warnings come from the runtime). */
+export const RenderWarningCode = {
+  /** A GIF estimated above 10 MB (`GIF_LARGE_BYTES`, src/service/renders/output-plan.ts): mail clients clip or refuse larger mails. */
+  gifLarge: 'gif_large',
+} as const;
 
 /** Why a render failed, besides the renderer's own error codes. */
 export const FailureCode = {
@@ -104,8 +120,26 @@ export type RenderStatus = (typeof RenderStatus)[keyof typeof RenderStatus];
 export const TERMINAL_STATUSES: ReadonlySet<RenderStatus> = new Set([RenderStatus.completed, RenderStatus.failed]);
 
 /** `progress.stage`: `queued` before the job starts, then what the renderer reports. */
-export const RENDER_STAGES = ['queued', 'compiling', 'loading', 'capturing', 'encoding', 'muxing', 'done'] as const;
-export type RenderStage = (typeof RENDER_STAGES)[number];
+export const RenderStage = {
+  queued: 'queued',
+  compiling: 'compiling',
+  loading: 'loading',
+  capturing: 'capturing',
+  encoding: 'encoding',
+  muxing: 'muxing',
+  done: 'done',
+} as const;
+export type RenderStage = (typeof RenderStage)[keyof typeof RenderStage];
+/** The stages in the order a render goes through them. */
+export const RENDER_STAGES = [
+  RenderStage.queued,
+  RenderStage.compiling,
+  RenderStage.loading,
+  RenderStage.capturing,
+  RenderStage.encoding,
+  RenderStage.muxing,
+  RenderStage.done,
+] as const;
 
 export const WebhookEventType = {
   completed: 'render.completed',
@@ -129,6 +163,8 @@ export const Header = {
   webhookId: 'webhook-id',
   webhookTimestamp: 'webhook-timestamp',
   webhookSignature: 'webhook-signature',
+  /** A request's id: taken from the request when well-formed, else made; always in the answer and its log line. */
+  requestId: 'x-request-id',
 } as const;
 
 /** Prefixes of identifiers and secrets; clients treat the rest as opaque. */
@@ -149,6 +185,12 @@ export const Route = {
   render: '/v3/renders/:render_id',
   files: '/v3/files',
   account: '/v3/account',
+  /** The process serves (liveness): no dependency is asked. */
+  healthz: '/healthz',
+  /** The process can do its work: each dependency it uses answered (503 naming the checks otherwise). */
+  readyz: '/readyz',
+  /** Prometheus text of the process's series (`FX_SERVICE_METRICS`, optionally behind a bearer token). */
+  metrics: '/metrics',
 } as const;
 
 export const ZIP_CONTENT_TYPE = 'application/zip';

@@ -6,32 +6,34 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from './constants.js';
 import { describe } from './describe.js';
+import { frameIndex } from './frame-grid.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { defineSchema } from './schema.js';
 
-export const RENDER_FORMATS = ['mp4', 'webm', 'mov'] as const;
-export const RENDER_QUALITIES = ['draft', 'standard', 'high'] as const;
-export const RENDER_RESOLUTIONS = ['1080p', '4k'] as const;
-export const ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
-export type RenderFormat = (typeof RENDER_FORMATS)[number];
-export type RenderQuality = (typeof RENDER_QUALITIES)[number];
-export type RenderResolution = (typeof RENDER_RESOLUTIONS)[number];
-export type AspectRatio = (typeof ASPECT_RATIOS)[number];
-/** Formats that keep the alpha channel; 4k is captured without one, so it goes with mp4 only. */
-export const ALPHA_FORMATS: ReadonlySet<RenderFormat> = new Set(['webm', 'mov']);
-export const MIN_FPS = 1;
-export const MAX_FPS = 240;
-/** What the service fills in for an option left out (`aspect_ratio` is detected from the composition). */
-export const RenderDefaults = {
-  fps: 30,
-  quality: 'standard',
-  format: 'mp4',
-  resolution: '1080p',
-  composition: 'index.html',
-} as const;
+// The value lists and bounds, in a module of their own without zod (the player bundle reads them).
+export * from './render-values.js';
+import {
+  ASPECT_RATIOS,
+  FOUR_K_FORMATS,
+  GIF_FPS,
+  MAX_FPS,
+  MAX_SECONDS,
+  METADATA_LIMITS,
+  MIN_FPS,
+  RENDER_FORMATS,
+  RENDER_QUALITIES,
+  RENDER_RESOLUTIONS,
+  RenderDefaults,
+  STILL_FORMATS,
+  VIDEO_FORMATS,
+  defaultFps,
+  type RenderFormat,
+} from './render-values.js';
 
 const oneOf = (values: readonly string[]) => `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`;
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const seconds = () => z.number().check(z.gte(0), z.lte(MAX_SECONDS));
+const SECONDS = `a number of seconds from 0 to ${MAX_SECONDS}`;
 
 /** Each accepted field: its schema and, for messages, what it expects. Order = order of checking. */
 export const RENDER_REQUEST_FIELDS = defineSchema(() => ({
@@ -48,10 +50,32 @@ export const RENDER_REQUEST_FIELDS = defineSchema(() => ({
   allow_missing_files: { schema: z.boolean(), expected: 'true or false' },
   callback_url: { schema: text(1, 2048), expected: 'an https: URL of at most 2048 characters' },
   callback_id: { schema: text(1, 255), expected: 'a string of 1 to 255 characters' },
+  time: { schema: seconds(), expected: SECONDS },
+  thumbnail_time: { schema: seconds(), expected: SECONDS },
+  range: {
+    schema: z.strictObject({ start: seconds(), end: seconds() }),
+    expected: `an object { "start", "end" } of seconds from 0 to ${MAX_SECONDS}, and nothing else`,
+  },
+  loop: { schema: z.boolean(), expected: 'true or false' },
+  metadata: { schema: z.record(z.string(), z.unknown()), expected: 'a JSON object' },
+  dry_run: { schema: z.boolean(), expected: 'true or false' },
 }));
+/** Fields that apply to some formats only, with the formats (`parameter_conflict` for the others). */
+export const FORMAT_ONLY_FIELDS: Partial<Record<RenderRequestField, readonly RenderFormat[]>> = {
+  time: STILL_FORMATS,
+  thumbnail_time: [...VIDEO_FORMATS, 'gif'],
+  range: [...VIDEO_FORMATS, 'gif'],
+  loop: ['gif'],
+};
 export type RenderRequestField = keyof typeof RENDER_REQUEST_FIELDS;
 /** The accepted submit fields, in checking order. */
 export const RENDER_OPTIONS = Object.keys(RENDER_REQUEST_FIELDS) as readonly RenderRequestField[];
+
+/** A part of the timeline in seconds: `start` inclusive, `end` exclusive, each snapped to the nearest frame. */
+export interface TimeRange {
+  readonly start: number;
+  readonly end: number;
+}
 
 /** A submit body as sent: exactly one of `asset_id` and `url`; the service fills in the rest. */
 export type RenderRequest = {
@@ -127,6 +151,13 @@ export function checkRenderRequest(
       'variables',
     );
   }
+  if (has('metadata') && nestsDeeperThan(input.metadata, METADATA_LIMITS.depth)) {
+    return refuse(
+      ErrorCode.metadataTooDeep,
+      `"metadata" must nest at most ${METADATA_LIMITS.depth} levels deep, got more`,
+      'metadata',
+    );
+  }
   const fields: Record<string, unknown> = {};
   for (const field of RENDER_OPTIONS) {
     if (!has(field)) continue;
@@ -144,13 +175,55 @@ export function checkRenderRequest(
       'variables',
     );
   }
-  const format = (fields.format as RenderFormat | undefined) ?? RenderDefaults.format;
-  if (fields.resolution === '4k' && ALPHA_FORMATS.has(format)) {
+  const metadataBytes = has('metadata') ? jsonBytes(fields.metadata) : undefined;
+  if (metadataBytes !== undefined && metadataBytes > METADATA_LIMITS.bytes) {
     return refuse(
-      ErrorCode.resolutionFormatUnsupported,
-      `"resolution" "4k" needs "format" "mp4", got "${format}": 4k is captured without an alpha channel; use mp4 for 4k, or render alpha at 1080p`,
-      'resolution',
+      ErrorCode.metadataTooLarge,
+      `"metadata" must be at most ${METADATA_LIMITS.bytes} bytes as JSON, got ${metadataBytes}; keep ids in it, not content`,
+      'metadata',
     );
   }
-  return { fields: fields as RenderRequest };
+  const problem = formatProblem(fields as RenderRequest);
+  return problem ? { problem } : { fields: fields as RenderRequest };
+}
+
+/**
+ * What the format rules refuse in a body whose fields are each valid: a field of other formats, a GIF faster than
+ * `GIF_FPS.max`, 4k in a format not rendered at 4k, a `range` that ends before it starts or holds no frame.
+ */
+function formatProblem(fields: RenderRequest): RequestProblem | undefined {
+  const format = fields.format ?? RenderDefaults.format;
+  for (const [field, formats] of Object.entries(FORMAT_ONLY_FIELDS)) {
+    if (fields[field as RenderRequestField] !== undefined && !formats.includes(format)) {
+      return {
+        code: ErrorCode.parameterConflict,
+        param: field,
+        message: `"${field}" applies to "format" ${formats.map((name) => JSON.stringify(name)).join(', ')}, not "${format}"`,
+      };
+    }
+  }
+  const fps = fields.fps ?? defaultFps(format);
+  if (format === 'gif' && fps > GIF_FPS.max) {
+    return {
+      code: ErrorCode.parameterInvalid,
+      param: 'fps',
+      message: `"fps" of a GIF must be at most ${GIF_FPS.max}, got ${fps}: GIF players show no more (default ${GIF_FPS.default})`,
+    };
+  }
+  if (fields.resolution === '4k' && !FOUR_K_FORMATS.has(format)) {
+    const why = format === 'gif' ? 'a 4k GIF would weigh hundreds of megabytes' : '4k is captured without alpha';
+    return {
+      code: ErrorCode.resolutionFormatUnsupported,
+      param: 'resolution',
+      message: `"resolution" "4k" needs "format" ${[...FOUR_K_FORMATS].map((name) => JSON.stringify(name)).join(' or ')}, got "${format}": ${why}; render it at 1080p`,
+    };
+  }
+  if (fields.range && frameIndex(fields.range.end, fps) <= frameIndex(fields.range.start, fps)) {
+    return {
+      code: ErrorCode.parameterInvalid,
+      param: 'range',
+      message: `"range" must hold at least one frame at ${fps} fps, got start ${fields.range.start} s and end ${fields.range.end} s`,
+    };
+  }
+  return undefined;
 }

@@ -42,6 +42,20 @@ export const assetSchema = defineSchema(() =>
   }),
 );
 
+const rangeSchema = defineSchema(() => z.looseObject({ start: z.number(), end: z.number() }));
+
+/** What a render produced (or a dry run would): `start` is where on the composition's timeline it begins. */
+const outputSchema = defineSchema(() =>
+  z.looseObject({
+    width: count,
+    height: count,
+    frames: count,
+    duration: z.number(),
+    // A service older than ranges and stills does not send it: its outputs began at 0.
+    start: z._default(z.number(), 0),
+  }),
+);
+
 export const renderSchema = defineSchema(() =>
   z.looseObject({
     render_id: z.string().check(z.minLength(1)),
@@ -57,10 +71,12 @@ export const renderSchema = defineSchema(() =>
     attempts: count,
     failure: z.nullable(z.looseObject({ code: z.string(), message: z.string() })),
     credits: z.nullable(z.number()),
-    output: z.nullable(z.looseObject({ width: count, height: count, frames: count, duration: z.number() })),
+    output: z.nullable(outputSchema),
     video_url: z.nullable(z.string()),
     thumbnail_url: z.nullable(z.string()),
     expires_at: z.nullable(time),
+    // A service older than retention does not send it: its renders' files were kept.
+    files_expired_at: z._default(z.nullable(time), null),
     asset_id: z.nullable(z.string()),
     url: z.nullable(z.string()),
     page_url: z.nullable(z.string()),
@@ -76,6 +92,27 @@ export const renderSchema = defineSchema(() =>
     allow_missing_files: z._default(z.boolean(), false),
     callback_url: z.nullable(z.string()),
     callback_id: z.nullable(z.string()),
+    // A service older than stills, GIFs and ranges does not send these: its renders had none of them.
+    time: z._default(z.nullable(z.number()), null),
+    thumbnail_time: z._default(z.nullable(z.number()), null),
+    range: z._default(z.nullable(rangeSchema), null),
+    loop: z._default(z.nullable(z.boolean()), null),
+    metadata: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
+    warnings: z.array(issueSchema),
+  }),
+);
+
+/** `POST /v3/renders` with `dry_run: true`: what would be rendered, and at what cost; nothing was created. */
+export const dryRunSchema = defineSchema(() =>
+  z.looseObject({
+    dry_run: z.literal(true),
+    format: z.enum(RENDER_FORMATS),
+    fps: z.int(),
+    resolution: z.enum(RENDER_RESOLUTIONS),
+    aspect_ratio: z.enum(ASPECT_RATIOS),
+    // Null where the duration is known only once the composition runs (taken from its timeline).
+    output: z.nullable(outputSchema),
+    credits: z.nullable(z.number()),
     warnings: z.array(issueSchema),
   }),
 );
@@ -112,3 +149,4 @@ export type Render = z.infer<typeof renderSchema>;
 export type RenderList = z.infer<typeof renderListSchema>;
 export type DeletedRender = z.infer<typeof deletedRenderSchema>;
 export type Account = z.infer<typeof accountSchema>;
+export type DryRun = z.infer<typeof dryRunSchema>;

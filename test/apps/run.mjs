@@ -29,13 +29,14 @@ const composition = join(root, 'demo', 'compositions', 'launch');
 // install). `pages` lists the paths checked (`/` if absent). An app's `publicDir` is where its framework serves
 // static files from (public/ if absent); `bound` says its pages have the bound `#headline` input and the
 // `#ready-seen` and `#error-seen` outputs that the SSR checks read; `webkit` that its pages are checked in WebKitGTK
-// too, after Chromium.
+// too, after Chromium; `exports` that its pages also export a video in Chromium (the encoder as the app's bundler
+// split it off, or the classic script's file beside it).
 const tsc = ['npx', 'tsc', '-p', '.'];
 const viteModes = { dev: { devServer: true }, prod: { build: ['npx', 'vite', 'build'], out: 'dist' } };
 const bundled = (build) => ({ build, out: 'dist', copyPage: true });
 const ssr = (build, out, serve, pages) => ({ prod: { build, out, serve, pages } });
 const APPS = {
-  vanilla: { typecheck: tsc, modes: viteModes, webkit: true },
+  vanilla: { typecheck: tsc, modes: viteModes, webkit: true, exports: true },
   react: { typecheck: tsc, modes: viteModes, webkit: true },
   vue: { typecheck: ['npx', 'vue-tsc', '-p', '.'], modes: viteModes },
   // svelte-check drops every diagnostic of a file whose path has /node_modules/ in it, as the work folder's has:
@@ -45,6 +46,7 @@ const APPS = {
     modes: viteModes,
   },
   webpack: {
+    exports: true,
     typecheck: tsc,
     modes: {
       dev: bundled(['npx', 'webpack', '--mode', 'development']),
@@ -69,7 +71,11 @@ const APPS = {
   },
   // The package's files as a CDN serves them (another origin, CORS): fx-sdk.standalone.js from a plain
   // `<script type="module">`, and fx.iife.js from a `<script src>`.
-  static: { modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } }, webkit: true },
+  static: {
+    modes: { module: { cdnPage: 'index.html' }, classic: { cdnPage: 'classic.html' } },
+    webkit: true,
+    exports: true,
+  },
   // Server-rendered apps: a production build with SSR on, served by the framework's own server.
   next: { bound: true, modes: ssr(['npx', 'next', 'build'], '.next', ['npx', 'next', 'start', '-H', '127.0.0.1']) },
   sveltekit: {
@@ -192,8 +198,8 @@ async function startDevServer(command, cwd, port) {
 }
 
 /** Builds and serves one mode, and checks each of its pages; `times` collects how long the build and checks took. */
-async function checkMode(browsers, mode, work, { bound = false, times = [] } = {}) {
-  if (mode.cdnPage) return checkCdnPage(browsers, mode.cdnPage, work);
+async function checkMode(browsers, mode, work, { bound = false, exports = false, times = [] } = {}) {
+  if (mode.cdnPage) return checkCdnPage(browsers, mode.cdnPage, work, { exports });
   if (mode.build) {
     const built = Date.now();
     rmSync(join(work, mode.out), { recursive: true, force: true });
@@ -206,7 +212,7 @@ async function checkMode(browsers, mode, work, { bound = false, times = [] } = {
     if (!mode.serve) {
       const checked = Date.now();
       try {
-        return await serveAndCheck(browsers, join(work, mode.out), 'index.html');
+        return await serveAndCheck(browsers, join(work, mode.out), 'index.html', [], { exports });
       } finally {
         times.push(`checks ${seconds(checked)}`);
       }
@@ -222,7 +228,10 @@ async function checkMode(browsers, mode, work, { bound = false, times = [] } = {
       const pages = mode.pages ?? ['/'];
       const results = {};
       for (const page of pages) {
-        const outcome = await checkIn(browsers, `http://127.0.0.1:${proxy.port}${page}`, proxy.failures, { bound });
+        const outcome = await checkIn(browsers, `http://127.0.0.1:${proxy.port}${page}`, proxy.failures, {
+          bound,
+          exports,
+        });
         for (const [check, result] of Object.entries(outcome))
           results[pages.length > 1 ? `${page} ${check}` : check] = result;
       }
@@ -244,24 +253,28 @@ async function checkIn(browsers, url, failures, options) {
   const results = {};
   for (const [index, browser] of browsers.entries()) {
     failures.length = 0;
-    const outcome = await checkApp(browser, url, failures, options);
+    // WebKitGTK has no video encoder the export can use (docs/export.md): its pages export in Chromium only.
+    const outcome = await checkApp(browser, url, failures, {
+      ...options,
+      exports: Boolean(options?.exports) && browser.name === 'Chromium',
+    });
     for (const [check, result] of Object.entries(outcome))
       results[index === 0 ? check : `${browser.name}: ${check}`] = result;
   }
   return results;
 }
 
-async function serveAndCheck(browsers, folder, page, failures = []) {
+async function serveAndCheck(browsers, folder, page, failures = [], options = {}) {
   const server = await serveStatic(folder, { failures });
   try {
-    return await checkIn(browsers, `http://127.0.0.1:${server.port}/${page}`, failures);
+    return await checkIn(browsers, `http://127.0.0.1:${server.port}/${page}`, failures, options);
   } finally {
     await server.close();
   }
 }
 
 /** Serves the package's files on one origin and `page` (its `__CDN__` replaced by that origin) on another. */
-async function checkCdnPage(browsers, page, work) {
+async function checkCdnPage(browsers, page, work, options) {
   const failures = [];
   const cdn = await serveStatic(join(work, 'cdn'), { failures, cors: true });
   try {
@@ -272,7 +285,7 @@ async function checkCdnPage(browsers, page, work) {
       join(site, page),
       readFileSync(join(work, page), 'utf8').replaceAll('__CDN__', `http://localhost:${cdn.port}`),
     );
-    return await serveAndCheck(browsers, site, page, failures);
+    return await serveAndCheck(browsers, site, page, failures, options);
   } finally {
     await cdn.close();
   }
@@ -305,7 +318,7 @@ async function checkOneApp(browsers, name, tarball) {
       return;
     }
     times.push(`install ${seconds(installed)}`);
-    const { typecheck, modes, bound, webkit } = APPS[name];
+    const { typecheck, modes, bound, webkit, exports } = APPS[name];
     if (typecheck) {
       // One command, or several run in turn (a generator before the checker); the last one's words name the check.
       const given = typeof typecheck === 'function' ? typecheck(work) : typecheck;
@@ -326,7 +339,7 @@ async function checkOneApp(browsers, name, tarball) {
       let results;
       try {
         const those = webkit ? [browsers.chromium, browsers.webkit] : [browsers.chromium];
-        results = await checkMode(those, how, work, { bound, times });
+        results = await checkMode(those, how, work, { bound, exports, times });
       } catch (error) {
         report(`${name} ${mode}: build and serve`, 'failed', error.message);
         continue;

@@ -18,7 +18,7 @@ import { CALLBACK_MESSAGE } from '../../src/auth/popup.js';
 import type { Credentials } from '../../src/client/credentials.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { fromUserClick } from '../user-click.js';
-import { REDIRECT_DONE, saveTestConfig, type RedirectDone } from './fixtures/test-config.js';
+import { REDIRECT_DONE, SERVICE_START_TIMEOUT_MS, saveTestConfig, type RedirectDone } from './fixtures/test-config.js';
 
 interface TestService {
   url: string;
@@ -58,7 +58,8 @@ async function expectCode(promise: Promise<unknown>, code: string) {
 const accountStatus = (authorization: string | undefined) =>
   executeServerCommand<number, { authorization: string | undefined }>('fx-oauth-account', { authorization });
 
-before(async () => {
+before(async function () {
+  this.timeout(SERVICE_START_TIMEOUT_MS);
   service = (await executeServerCommand<TestService, { origin: string }>('fx-oauth-service', {
     origin: location.origin,
   }))!;

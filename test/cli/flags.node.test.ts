@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseCommandArgs } from '../../src/cli/args.js';
-import { cloudRenderOptions } from '../../src/cli/cloud-flags.js';
+import { cloudRenderOptions } from '../../src/cli/commands/cloud-flags.js';
 import type { CommandContext } from '../../src/cli/command.js';
 import { findCommand } from '../../src/cli/commands.js';
 import { exitCodeOf } from '../../src/cli/errors.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { renderSettings } from '../../src/cli/render-flags.js';
+import { renderSettings } from '../../src/cli/commands/render-flags.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { eventsOf, fx } from './helpers.js';
 
@@ -88,5 +88,42 @@ test('fx render and fx cloud render read the shared flags one way (--aspect-rati
     for (const key of ['fps', 'quality', 'format', 'resolution', 'aspectRatio'] as const)
       assert.equal(local[key], cloud[key], `${key} with --aspect-ratio ${aspect}`);
     assert.equal(local.aspectRatio, aspect === 'auto' ? undefined : aspect);
+  }
+});
+
+test('fx render reads --time, --thumbnail-time, --range and --no-loop; a GIF defaults to 15 fps', async () => {
+  const settings = async (words: string[]) =>
+    renderSettings({
+      ...(await parse(['render', ...words])),
+      signal: new AbortController().signal,
+    } as unknown as CommandContext);
+  const still = await settings(['--format', 'png', '--time', '2.5']);
+  assert.deepEqual([still.time, still.fps, still.range], [2.5, 30, undefined]);
+  const gif = await settings(['--format', 'gif', '--range', '1.5:4', '--thumbnail-time', '.5', '--no-loop']);
+  assert.deepEqual([gif.fps, gif.range, gif.thumbnailTime, gif.loop], [15, { start: 1.5, end: 4 }, 0.5, false]);
+  assert.equal((await settings(['--format', 'gif'])).loop, undefined, 'the renderer loops by default');
+  assert.equal((await settings(['--format', 'gif', '--fps', '30'])).fps, 30);
+  for (const words of [
+    ['--format', 'gif', '--fps', '31'],
+    ['--range', '1,5:4'],
+    ['--range', ':4'],
+    ['--format', 'jpeg', '--time', '1e3'],
+    ['--format', 'jpeg', '--time', '86401'],
+  ]) {
+    await assert.rejects(settings(words), (error) => isFxError(error) && error.code === 'cli_flag_invalid');
+  }
+});
+
+test('fx render and fx cloud render read --time, --thumbnail-time, --range and --no-loop one way', async () => {
+  const context = async (words: string[]) =>
+    ({ ...(await parse(words)), signal: new AbortController().signal }) as unknown as CommandContext;
+  for (const argv of [
+    ['--format', 'gif', '--range', '1:2.5', '--thumbnail-time', '2', '--no-loop'],
+    ['--format', 'webp', '--time', '0.75'],
+  ]) {
+    const local = renderSettings(await context(['render', ...argv]));
+    const cloud = cloudRenderOptions(await context(['cloud', 'render', ...argv]));
+    for (const key of ['format', 'time', 'thumbnailTime', 'range', 'loop'] as const)
+      assert.deepEqual(local[key], cloud[key], `${key} of ${argv.join(' ')}`);
   }
 });

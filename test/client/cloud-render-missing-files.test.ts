@@ -6,6 +6,7 @@ import { cloudRender } from '../../src/client/cloud-render.js';
 import { FxApiError } from '../../src/client/errors.js';
 import type { CloudRenderProgress } from '../../src/client/progress.js';
 import { startService, type TestService } from '../elements/render-button-helpers.js';
+import { SERVICE_START_TIMEOUT_MS } from '../auth/fixtures/test-config.js';
 import { fromUserClick } from '../user-click.js';
 
 const ENTRY =
@@ -21,7 +22,8 @@ const files = [
 let service: TestService;
 let session: ReturnType<typeof createBrowserSignIn>;
 
-before(async () => {
+before(async function () {
+  this.timeout(SERVICE_START_TIMEOUT_MS);
   service = await startService('client-missing-files');
   session = createBrowserSignIn({ issuer: service.issuer, redirectUri: service.redirectUris[0]! });
   if (!(await session.signedIn())) await fromUserClick(() => session.signInWithPopup());

@@ -168,7 +168,7 @@ describe('cloudRender', () => {
       [{ fps: 0 }, 'parameter_invalid'],
       [{ fps: 241 }, 'parameter_invalid'],
       [{ fps: 29.97 }, 'parameter_invalid'],
-      [{ format: 'gif' as never }, 'parameter_invalid'],
+      [{ format: 'avi' as never }, 'parameter_invalid'],
       [{ resolution: '4k', format: 'webm' }, 'resolution_format_unsupported'],
       [{ resolution: '4k', format: 'mov' }, 'resolution_format_unsupported'],
       [{ callbackUrl: 'http://hooks.example/done' }, 'callback_url_insecure'],

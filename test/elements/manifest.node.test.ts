@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { FxAttribute, FxEvent } from '../../src/elements/internal/constants.js';
+import { FxCompositionAttribute, FxCompositionEvent } from '../../src/elements/internal/constants.js';
 import { FxVariablesPanelAttribute, FxVariablesPanelEvent } from '../../src/elements/panel/constants.js';
+import { FxRenderButtonAttribute, FxRenderButtonEvent } from '../../src/elements/render-button/constants.js';
 
 interface Reference {
   name: string;
@@ -39,9 +40,9 @@ test('custom-elements.json describes <fx-composition>', () => {
 test('custom-elements.json lists every attribute and event of the constants tables', () => {
   assert.deepEqual(
     new Set(element?.attributes?.map((attribute) => attribute.name)),
-    new Set(Object.values(FxAttribute)),
+    new Set(Object.values(FxCompositionAttribute)),
   );
-  assert.deepEqual(new Set(element?.events?.map((event) => event.name)), new Set(Object.values(FxEvent)));
+  assert.deepEqual(new Set(element?.events?.map((event) => event.name)), new Set(Object.values(FxCompositionEvent)));
 });
 
 test('custom-elements.json describes <fx-variables-panel> with every attribute and event of its constants tables', () => {
@@ -54,6 +55,20 @@ test('custom-elements.json describes <fx-variables-panel> with every attribute a
     new Set(Object.values(FxVariablesPanelAttribute)),
   );
   assert.deepEqual(new Set(panel.events?.map((event) => event.name)), new Set(Object.values(FxVariablesPanelEvent)));
+});
+
+test('custom-elements.json describes <fx-render-button> with every attribute of its constants table, and its events', () => {
+  const button = manifest.modules
+    .flatMap((module) => module.declarations ?? [])
+    .find((declaration) => declaration.tagName === 'fx-render-button');
+  assert.ok(button, 'no fx-render-button in custom-elements.json; run npm run manifest');
+  assert.deepEqual(
+    new Set(button.attributes?.map((attribute) => attribute.name)),
+    new Set(Object.values(FxRenderButtonAttribute)),
+  );
+  // (The analyzer also lists the `#emit` helper's parameter as an event named "name".)
+  const events = new Set(button.events?.map((event) => event.name));
+  for (const event of Object.values(FxRenderButtonEvent)) assert.ok(events.has(event), event);
 });
 
 test('custom-elements.json holds the public API only: no private members', () => {

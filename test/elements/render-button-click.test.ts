@@ -5,6 +5,7 @@ import { expect } from '@open-wc/testing';
 import { openBrowserStore } from '../../src/auth/index.js';
 import { StoreKey } from '../../src/auth/store.js';
 import { outcome, setup, startService, type TestService } from './render-button-helpers.js';
+import { SERVICE_START_TIMEOUT_MS } from '../auth/fixtures/test-config.js';
 import { userClick } from '../user-click.js';
 
 let service: TestService;
@@ -34,7 +35,8 @@ function watchWindowOpen() {
   return { calls, stop };
 }
 
-before(async () => {
+before(async function () {
+  this.timeout(SERVICE_START_TIMEOUT_MS);
   service = await startService('render-button-click');
   await (await openBrowserStore()).delete(StoreKey.session('fx-browser', service.issuer));
 });

@@ -6,6 +6,7 @@ import { createBrowserSignIn } from '../../src/auth/sign-in.js';
 import { cloudRender } from '../../src/client/cloud-render.js';
 import type { FxRenderedDetail } from '../../src/elements/render-button/fx-render-button.js';
 import { waitFor } from './helpers.js';
+import { SERVICE_START_TIMEOUT_MS } from '../auth/fixtures/test-config.js';
 import { fromUserClick, userClick } from '../user-click.js';
 import {
   outcome,
@@ -17,7 +18,8 @@ import {
 
 let service: TestService;
 
-before(async () => {
+before(async function () {
+  this.timeout(SERVICE_START_TIMEOUT_MS);
   service = await startService('render-button');
 });
 
@@ -37,8 +39,8 @@ describe('<fx-render-button>', () => {
     expect(event.type, JSON.stringify(event.detail)).to.equal('rendered');
     const { renderId, blob, render } = event.detail as FxRenderedDetail;
     expect(renderId).to.match(/^rnd_/);
-    expect(render.variables, 'the preview’s current values').to.deep.equal({ title: 'Rendered' });
-    expect(render.fps).to.equal(10);
+    expect(render!.variables, 'the preview’s current values').to.deep.equal({ title: 'Rendered' });
+    expect(render!.fps).to.equal(10);
     // An MP4: its first box is `ftyp`.
     expect(new TextDecoder().decode(new Uint8Array(await blob.slice(4, 8).arrayBuffer()))).to.equal('ftyp');
     expect([...new Set(stages)]).to.include.members(['signing-in', 'zipping', 'uploading', 'queued', 'downloading']);
@@ -47,6 +49,31 @@ describe('<fx-render-button>', () => {
     expect(link.href).to.match(/^blob:/);
     expect(part('button')!.hasAttribute('disabled')).to.equal(false);
     await expect(button).to.be.accessible();
+  });
+
+  // WebKit has no VideoEncoder: there this is what every auto button does.
+  it('mode="auto" in a browser that cannot export renders on the service instead, signing in from the click', async function () {
+    this.timeout(60_000);
+    const { button, part } = await setup();
+    button.setAttribute('mode', 'auto');
+    const encoder = Object.getOwnPropertyDescriptor(globalThis, 'VideoEncoder');
+    delete (globalThis as { VideoEncoder?: unknown }).VideoEncoder;
+    try {
+      const stages: string[] = [];
+      button.addEventListener('renderprogress', (event) => stages.push(event.detail.stage));
+      const ended = outcome(button);
+      await userClick(part('button')!);
+      const event = await ended;
+      expect(event.type, JSON.stringify(event.detail)).to.equal('rendered');
+      const { renderId, render, exported, blob } = event.detail as FxRenderedDetail;
+      expect(renderId).to.match(/^rnd_/);
+      expect(render!.fps).to.equal(10);
+      expect(exported).to.equal(undefined);
+      expect(new TextDecoder().decode(new Uint8Array(await blob.slice(4, 8).arrayBuffer()))).to.equal('ftyp');
+      expect(stages).to.include.members(['uploading', 'downloading']);
+    } finally {
+      if (encoder) Object.defineProperty(globalThis, 'VideoEncoder', encoder);
+    }
   });
 
   it('cancel stops the render: an "aborted" error shown with its code, and the button is ready again', async function () {
@@ -80,7 +107,7 @@ describe('<fx-render-button>', () => {
   });
 
   it('refuses bad settings before anything is sent, with the service’s code', async () => {
-    const { button, part } = await setup({ format: 'gif' });
+    const { button, part } = await setup({ format: 'avi' });
     const ended = outcome(button);
     await userClick(part('button')!);
     const event = await ended;

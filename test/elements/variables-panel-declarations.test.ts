@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { isWebKit, itUnlessWebKit } from '../browsers.js';
 import { sendKeys } from '@web/test-runner-commands';
-import type { DeclarationsChangeDetail, FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
+import type { DeclarationsChangeDetail } from '../../src/elements/panel/declaration-source.js';
+import type { FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
 import { parseVariableDeclarations } from '../../src/runtime/declarations.js';
 import { isFxError } from '../../src/runtime/errors.js';
 import { compositionHtml, mount, nextEvent, probe, track, waitFor, watchUncaught, whenReady } from './helpers.js';

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import type { DeclarationsChangeDetail, FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
+import type { DeclarationsChangeDetail } from '../../src/elements/panel/declaration-source.js';
+import type { FxVariablesPanel } from '../../src/elements/panel/fx-variables-panel.js';
 import { nextEvent, waitFor } from './helpers.js';
 import { ALL_TYPES_BODY, inField, mountPair, partOf } from './variables-panel-helpers.js';
 

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,16 @@ test("docs/cli.md's install line installs without a warning about install script
 test('fx --help runs from the install with plain node', async () => {
   const { stdout } = await fx(['--help']);
   assert.match(stdout, /^Usage: fx <command>/m);
+});
+
+test('fx service --help points to deploy.md and service.md, which the install has', async () => {
+  const { stdout } = await fx(['service', '--help']);
+  for (const page of ['deploy.md', 'service.md']) {
+    const path = new RegExp(`(/\\S+/docs/${page.replace('.', '\\.')})$`, 'm').exec(stdout)?.[1];
+    assert.ok(path, `no ${page} in:\n${stdout}`);
+    assert.ok(!path.startsWith(ROOT), `${path} is the repository's, not the install's`);
+    assert.match(readFileSync(path, 'utf8'), /^# /);
+  }
 });
 
 test('fx render renders what fx init wrote; the time from install to video is printed', async (t) => {

@@ -6,7 +6,8 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { audioInputs, AudioIssueCode, type PageAudioClip } from '../../src/render/audio.js';
+import { audioForRange, audioInputs, AudioIssueCode, audioMixArgs } from '../../src/render/audio.js';
+import type { PageAudioClip } from '../../src/render/frame-calls.js';
 import { RenderNetworkPolicy } from '../../src/render/network/policy.js';
 import type { ProjectServer } from '../../src/render/project-server.js';
 import { ffmpeg, processesMentioning, recordingServer, tempDir, waitFor, wavBytes } from './helpers.js';
@@ -204,4 +205,28 @@ test('an abort kills a running ffprobe and rejects with the abort reason', async
   // Not the probe's own 15 s limit ending it.
   assert.ok(Date.now() - abortedAt < 5000, `rejected ${Date.now() - abortedAt} ms after the abort`);
   assert.deepEqual(await processesMentioning(src), []);
+});
+
+test('audioForRange: offsets move by -start, a clip playing at the start is picked up mid-way, others dropped', () => {
+  const input = (start: number, end: number) => ({
+    input: 'a.wav',
+    protocols: 'file',
+    options: [],
+    start,
+    end,
+    volume: 1,
+  });
+  const inputs = [input(0, 0.5), input(0.5, 1.5), input(1.4, 3), input(2.5, 3)];
+  const round = (value: number | undefined) => (value === undefined ? undefined : Number(value.toFixed(6)));
+  assert.deepEqual(
+    audioForRange(inputs, 1.2, 0.8).map(({ start, end, skip }) => [start, end, skip].map(round)),
+    [
+      [0, 0.3, 0.7],
+      [0.2, 1.8, 0],
+    ],
+  );
+  assert.deepEqual(audioForRange(inputs, 0, 2.5), inputs.slice(0, 3), 'a whole render keeps what starts in it');
+  const [picked] = audioForRange([input(0.5, 1.5)], 1, 1);
+  const filter = audioMixArgs(['-i', 'v.mp4'], [picked!], 1, [], [], 'mp4', 'o.mp4').join(' ');
+  assert.match(filter, /atrim=start=0\.500000:end=1\.000000,asetpts=PTS-STARTPTS,volume=1\.0000,adelay=delays=0:all=1/);
 });

@@ -45,6 +45,7 @@ function recordingRenderer(fail: (options: RenderOptions) => Error | undefined =
       fps: options.fps,
       frames: 1,
       duration: 1,
+      start: 0,
     };
   };
   return { calls, renderOne, peak: () => peak };

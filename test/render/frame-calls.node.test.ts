@@ -46,7 +46,7 @@ test('control: the unchanged copy type-checks', () => {
   assert.equal(typeCheck(), '');
 });
 
-for (const member of ['seek', 'ready', 'duration', 'fps', 'clipWindow', 'bindingIssues', 'mediaSeeked']) {
+for (const member of ['seek', 'ready', 'duration', 'fps', 'audioClips', 'bindingIssues', 'mediaSeeked']) {
   test(`renaming "${member}" in the frame contract fails the renderer's calls`, () => {
     renameMember(member);
     const diagnostics = typeCheck();

@@ -33,7 +33,7 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
   ['fps as a string', { fps: '30' }, /"fps"/],
   ['fps NaN', { fps: Number.NaN }, /"fps"/],
   ['quality unknown', { quality: 'ultra' }, /"quality" must be one of draft, standard, high, got "ultra"/],
-  ['format unknown', { format: 'gif' }, /"format"/],
+  ['format unknown', { format: 'avi' }, /"format"/],
   ['format in capitals', { format: 'MP4' }, /"format"/],
   ['resolution unknown', { resolution: '720p' }, /"resolution"/],
   ['aspect ratio unknown', { aspectRatio: '4:3' }, /"aspectRatio"/],
@@ -85,6 +85,26 @@ const badOptions: [string, Partial<Record<keyof RenderOptions, unknown>>, RegExp
     /"allowCompositionReadsUnder"/,
   ],
   ['allowCompositionReadsUnder holding a number', { allowCompositionReadsUnder: [42] }, /"allowCompositionReadsUnder"/],
+  ['time as a string', { format: 'png', time: '2.5' }, /"time" must be a number of seconds from 0 to 86400, got "2.5"/],
+  ['time negative', { format: 'png', time: -1 }, /"time"/],
+  ['time NaN', { format: 'jpeg', time: Number.NaN }, /"time"/],
+  ['thumbnailTime Infinity', { thumbnailTime: Number.POSITIVE_INFINITY }, /"thumbnailTime"/],
+  ['range a string', { range: '1:2' }, /"range" must be \{ start, end \}/],
+  ['range without end', { range: { start: 1 } }, /"range"/],
+  ['range with more keys', { range: { start: 1, end: 2, step: 1 } }, /"range"/],
+  ['range ending before it starts', { range: { start: 2, end: 1 } }, /"range" must hold at least one frame at 30 fps/],
+  ['range within one frame', { range: { start: 1, end: 1.01 } }, /"range" must hold at least one frame/],
+  ['loop as a string', { format: 'gif', fps: 15, loop: 'no' }, /"loop" must be true or false, got "no"/],
+  ['time for a video', { time: 1 }, /"time" applies to "format" png, jpeg, webp, not mp4/],
+  ['loop for a video', { format: 'webm', loop: false }, /"loop" applies to "format" gif, not webm/],
+  [
+    'range for a still',
+    { format: 'png', range: { start: 0, end: 1 } },
+    /"range" applies to "format" mp4, webm, mov, gif, not png/,
+  ],
+  ['thumbnailTime for a still', { format: 'jpeg', thumbnailTime: 1 }, /"thumbnailTime" applies/],
+  ['a GIF at 60 fps', { format: 'gif', fps: 60 }, /"fps" of a GIF must be at most 30, got 60/],
+  ['a GIF at 31 fps', { format: 'gif', fps: 31 }, /"fps" of a GIF/],
 ];
 
 for (const [name, change, message] of badOptions) {
@@ -96,7 +116,7 @@ for (const [name, change, message] of badOptions) {
   });
 }
 
-for (const format of ['webm', 'mov'] as const) {
+for (const format of ['webm', 'mov', 'gif', 'png', 'webp'] as const) {
   test(`refuses 4k with ${format} as resolution_format_unsupported`, () => {
     assert.throws(() => checkOptions({ ...base, format, resolution: '4k' }), hasCode('resolution_format_unsupported'));
   });
@@ -121,9 +141,26 @@ test('accepts 4k with mp4 and fills defaults', () => {
       unsafeAllowPrivateNetwork: false,
       allowCompositionReadsUnder: [],
       allowMissingFiles: false,
+      time: undefined,
+      thumbnailTime: undefined,
+      range: undefined,
+      loop: undefined,
     },
   );
   assert.equal(DEFAULT_CONCURRENCY, Math.min(2, availableParallelism()));
+});
+
+test('accepts 4k with jpeg; a still renders with one browser whatever the concurrency', () => {
+  const checked = checkOptions({ ...base, format: 'jpeg', resolution: '4k', time: 2.5, concurrency: 4 });
+  assert.deepEqual([checked.resolution, checked.time, checked.concurrency], ['4k', 2.5, 1]);
+});
+
+test('a GIF loops forever unless told otherwise, up to 30 fps; other formats have no loop', () => {
+  assert.equal(checkOptions({ ...base, format: 'gif', fps: 15 }).loop, true);
+  assert.equal(checkOptions({ ...base, format: 'gif', fps: 30, loop: false }).loop, false);
+  assert.equal(checkOptions({ ...base, format: 'mp4' }).loop, undefined);
+  const ranged = checkOptions({ ...base, format: 'gif', fps: 15, range: { start: 0.5, end: 2 }, thumbnailTime: 1 });
+  assert.deepEqual([ranged.range, ranged.thumbnailTime], [{ start: 0.5, end: 2 }, 1]);
 });
 
 test('output sizes of the presets', () => {

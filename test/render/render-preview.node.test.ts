@@ -195,6 +195,27 @@ for (const [format, seconds] of [
   });
 }
 
+// A still is the same capture of the same document, encoded once: png lossless, jpeg and webp at `quality`.
+for (const format of ['png', 'jpeg', 'webp'] as const) {
+  test(`a ${format} still at 1.5 s matches the preview at 1.5 s (PSNR ≥ 35 dB)`, async (t) => {
+    const result = await render({
+      projectDir: join(FIXTURES, 'animated'),
+      composition: 'index.html',
+      fps: 30,
+      quality: 'high',
+      format,
+      time: 1.5,
+      variables: VARIABLES,
+      outputPath: join(dir.path, `still.${format}`),
+    });
+    const [preview, other] = await previewFrames('animated', VARIABLES, [1.5, 1.7]);
+    const score = await psnr(result.videoPath, preview!);
+    t.diagnostic(`PSNR ${score.toFixed(2)} dB`);
+    assert.ok(score >= 35, `PSNR ${score.toFixed(2)} dB between the ${format} still and the preview`);
+    assert.ok((await psnr(result.videoPath, other!)) < score - 5, 'the preview 0.2 s later differs from the still');
+  });
+}
+
 /**
  * Renders `project` (mp4, standard) and seeks one preview back and forth: each screenshot right after
  * `await seek(t)` must be the render's frame at t, and differ clearly from the previous seek's frame (so a preview

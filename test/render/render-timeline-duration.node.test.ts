@@ -87,3 +87,20 @@ test('a timeline that repeats forever fails with timeline_duration_invalid', asy
     totalDuration: function () { return 1e10; }, repeat: function () { return -1; } }`;
   await assert.rejects(render(options(await project(forever))), hasCode('timeline_duration_invalid'));
 });
+
+// The timeline's length is known only once a worker loaded the document: the renderer is where a `time` or `range`
+// past it is found (the service cannot know it at submit), with the wire's codes.
+test('a still of a timeline-measured composition: the middle by default; a time or range past its end is refused', async () => {
+  const path = await project(GSAP_TIMELINE); // 1.7 s: 17 frames at 10 fps
+  const still = await render(options(path, { format: 'png', outputPath: join(dir.path, `still-${++counter}.png`) }));
+  assert.deepEqual([still.frames, still.start], [1, 0.9], 'frame round(0.85 × 10) = 9 of 17');
+  for (const [change, code] of [
+    [{ format: 'jpeg', time: 1.7 }, 'time_outside_duration'],
+    [{ range: { start: 1, end: 2 } }, 'range_outside_duration'],
+    [{ thumbnailTime: 1.75 }, 'time_outside_duration'],
+  ] as const) {
+    const outputPath = join(dir.path, `out-${++counter}`, 'refused');
+    await assert.rejects(render(options(path, { ...change, outputPath })), hasCode(code));
+    assert.deepEqual(await filesIn(join(outputPath, '..')), []);
+  }
+});

@@ -50,20 +50,21 @@ describe('a stall is seen where it happens (the measure below)', () => {
 });
 
 describe('compiler DoS: stylesheet scans are linear (item 6a)', () => {
-  // The last is valid CSS: 150 000 @font-face rules the browser parses, serializes and scopes (about 1 s here, more
-  // under load), so its bound is wider; the scans themselves take milliseconds.
+  // The last is valid CSS: 150 000 @font-face rules the browser parses, serializes and scopes (about 1 s here alone,
+  // over 10 s once in a whole suite's run on 2 cores), so its bound is wider — still far below the hours a quadratic
+  // scan of 4 MB takes; the scans themselves take milliseconds.
   const hostile: [name: string, css: string, bound?: number][] = [
     ['`url(` without `)`', repeat('url(')],
     ['`url("` without a closing quote or `)`', repeat('url("')],
     ["`url('x'` with a quote but no `)`", repeat("url('x' ")],
     ['`@font-face{` without `}`', repeat('@font-face{')],
     ['`@font-face{src:url(` without `)` or `}`', repeat('@font-face{src:url(')],
-    ['`@font-face{}` blocks naming the same file', repeat('@font-face{src:url(f.ttf)}'), 4 * STALL_BOUND_MS],
+    ['`@font-face{}` blocks naming the same file', repeat('@font-face{src:url(f.ttf)}'), 8 * STALL_BOUND_MS],
   ];
   for (const [name, css, bound = STALL_BOUND_MS] of hostile) {
     it(`4 MB of ${name} in a sub-composition stylesheet and a top-level style: no long stall`, async function () {
       // The stall bound is the test; the browser's own parse of 150 000 rules may take seconds on a loaded machine.
-      this.timeout(30_000);
+      this.timeout(60_000);
       const files = {
         'index.html': entry(
           '<div data-composition-src="s.html"></div>',

@@ -14,8 +14,10 @@ describe('security: <fx-composition> reports from the frame', () => {
   /** The fixture's sparse array (test/fixtures/security/hostile.js): cheap to clone in V8 and SpiderMonkey. */
   const sparse = () => Object.assign(['x'], { length: 2 ** 28 });
   // Walking the array takes seconds; a page load on a busy machine takes well under one, on top of what the engine
-  // spends cloning it (nothing to speak of where the frame has a thread of its own).
-  const allowedStall = async () => 1000 + (await cloneStall(sparse()));
+  // spends cloning it (nothing to speak of where the frame has a thread of its own). That clone varies from one
+  // message to the next (WebKitGTK in a clean-clone run: 2.5 s measured, then a 3.6 s stall while the frame sent
+  // the same array), so half of it again is allowed.
+  const allowedStall = async () => 1000 + 1.5 * (await cloneStall(sparse()));
 
   it('forged duration, size, declarations, times and seek results are not believed', async () => {
     const el = mount(

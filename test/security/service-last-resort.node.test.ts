@@ -58,7 +58,15 @@ test(
       service.child.kill('SIGHUP');
       const [code] = await exited;
       assert.equal(code, 1, service.output());
-      assert.match(service.output(), /uncaught exception \(the service stops\)[\s\S]*planted exception/);
+      // The service logs JSON lines: the exception's line has its message and the error.
+      const stopped = service
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: string; msg: string; error?: string })
+        .find((line) => line.msg === 'uncaught exception (the service stops)');
+      assert.equal(stopped?.level, 'fatal', service.output());
+      assert.match(stopped.error ?? '', /planted exception/);
     } finally {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
       await dir.cleanup();

@@ -61,6 +61,24 @@ const REFUSED: [string, Record<string, unknown>, [string, string][]][] = [
   ['retryDelaySeconds -1', { queue: { retryDelaySeconds: -1 } }, [[outOfRange, 'queue.retryDelaySeconds']]],
   ['retryDelaySeconds 1.5', { queue: { retryDelaySeconds: 1.5 } }, [[outOfRange, 'queue.retryDelaySeconds']]],
   ['sweepIntervalMs 0', { queue: { sweepIntervalMs: 0 } }, [[outOfRange, 'queue.sweepIntervalMs']]],
+  ['a metrics typo', { metrics: { enable: true } }, [[unknownKey, 'metrics.enable']]],
+  ['metrics.enabled not a boolean', { metrics: { enabled: 'yes' } }, [[typeMismatch, 'metrics.enabled']]],
+  [
+    'a metrics token too short to keep guessers out',
+    { metrics: { token: 'short' } },
+    [[valueInvalid, 'metrics.token']],
+  ],
+  [
+    'a metrics token with a space',
+    { metrics: { token: 'a token with spaces in it' } },
+    [[valueInvalid, 'metrics.token']],
+  ],
+  ['retention of 0 days', { retention: { days: 0 } }, [[outOfRange, 'retention.days']]],
+  ['retention of 1.5 days', { retention: { days: 1.5 } }, [[outOfRange, 'retention.days']]],
+  ['a deleted retention of -1 hour', { retention: { deletedHours: -1 } }, [[outOfRange, 'retention.deletedHours']]],
+  ['a retention typo', { retention: { day: 30 } }, [[unknownKey, 'retention.day']]],
+  ['a trusted proxy that is no address', { trustedProxies: ['proxy.local'] }, [[valueInvalid, 'trustedProxies']]],
+  ['trusted proxies not an array', { trustedProxies: '10.0.0.0/8' }, [[typeMismatch, 'trustedProxies']]],
   [
     'several problems at once',
     { concurrency: 0, queue: { leaseSeconds: -5, lease: 3 } },
@@ -82,6 +100,8 @@ const ACCEPTED: [string, Partial<ServiceConfig>][] = [
     { webhooks: { pollMs: TIMER_MAX, maxDelayMs: TIMER_MAX }, queue: { sweepIntervalMs: TIMER_MAX } },
   ],
   ['pg-boss bounds', { queue: { leaseSeconds: 86_399, pollingIntervalSeconds: 0.5, retryDelaySeconds: 0 } }],
+  ['retention bounds', { retention: { days: 36_500, deletedHours: 0, sweepIntervalMs: TIMER_MAX } }],
+  ['retention days left unset (kept for ever)', { retention: { days: undefined, deletedHours: 876_000 } }],
   ['a publicBaseUrl with a path', { publicBaseUrl: 'https://render.example.com/fx/' }],
 ];
 

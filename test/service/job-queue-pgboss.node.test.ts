@@ -92,8 +92,14 @@ describe('pg-boss job queue', { skip }, () => {
     assert.deepEqual([...done].sort(), ['rnd_0', 'rnd_1', 'rnd_2', 'rnd_3', 'rnd_4', 'rnd_5']);
   });
 
-  test('a handler that throws is retried after a growing delay (at least once, same job)', async () => {
-    const { queue } = await (await newDatabase())({ retryDelaySeconds: 1 });
+  test('a handler that throws is retried after a growing delay (at least once, same job), each retry told', async () => {
+    const retries: [string, number][] = [];
+    const { queue } = await (
+      await newDatabase()
+    )({
+      retryDelaySeconds: 1,
+      onRetry: (job, retry) => retries.push([job.renderId, retry]),
+    });
     const starts: number[] = [];
     queue.start(async () => {
       starts.push(Date.now());
@@ -105,6 +111,11 @@ describe('pg-boss job queue', { skip }, () => {
     // Backoff: delay × 2^n / 2 plus up to as much again at random, so at least 1 s, then at least 2 s.
     assert.ok(second - first >= 1000, `first retry after ${second - first} ms`);
     assert.ok(third - second >= 2000, `second retry after ${third - second} ms`);
+    // The first run is no retry; each later fetch is, numbered (the service's `jobRetried`, fx_job_retries_total).
+    assert.deepEqual(retries, [
+      ['rnd_flaky', 1],
+      ['rnd_flaky', 2],
+    ]);
   });
 
   test('enqueueing a render whose job used up its retries gives it its job back (the sweep of queued renders)', async () => {

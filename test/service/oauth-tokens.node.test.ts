@@ -2,10 +2,11 @@
 // restarts; the development auto sign-in.
 import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SIGNING_KEYS_FILE } from '../../src/service/oauth/constants.js';
 import {
   authorizeUrl,
   bearer,
@@ -13,33 +14,17 @@ import {
   LoopbackReceiver,
   pkce,
   redeemCode,
+  cliTokens,
+  encodeSegment,
   refresh,
-  signIn,
+  signJwt,
   startOAuthService,
+  storedSigningKeys,
   type OAuthTestService,
 } from './helpers/oauth-flow.js';
 
 interface ErrorJson {
   error: { code: string; message: string; param: string | null };
-}
-
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function signJwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
-  const input = `${encode(header)}.${encode(payload)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-
-async function cliTokens(test_: OAuthTestService, receiver: LoopbackReceiver, account = 'alice') {
-  const signed = await signIn(new Browser(test_.url), test_.issuer, {
-    clientId: 'fx-cli',
-    redirectUri: receiver.redirectUri,
-    account,
-    deliver: receiver.deliver,
-  });
-  const { status, body } = await redeemCode(test_.issuer, 'fx-cli', signed, receiver.redirectUri);
-  assert.equal(status, 200, JSON.stringify(body));
-  return body as { access_token: string; refresh_token: string };
 }
 
 describe('access tokens at /v3', () => {
@@ -52,9 +37,7 @@ describe('access tokens at /v3', () => {
     test_ = await startOAuthService();
     await test_.account('alice');
     receiver = await LoopbackReceiver.start();
-    const { keys } = JSON.parse(readFileSync(join(test_.dataDir, 'oauth-signing-keys.json'), 'utf8')) as {
-      keys: (Record<string, unknown> & { kid: string })[];
-    };
+    const keys = await storedSigningKeys(test_);
     key = createPrivateKey({ key: keys[0]! as never, format: 'jwk' });
     kid = keys[0]!.kid;
     const { access_token: token } = await cliTokens(test_, receiver);
@@ -69,8 +52,8 @@ describe('access tokens at /v3', () => {
   const header = () => ({ alg: 'ES256', typ: 'at+jwt', kid });
   const now = () => Math.floor(Date.now() / 1000);
 
-  test('the signing key file is private (0600)', () => {
-    assert.equal(statSync(join(test_.dataDir, 'oauth-signing-keys.json')).mode & 0o777, 0o600);
+  test('the signing keys live in the database, not in a file of the data folder', () => {
+    assert.ok(!existsSync(join(test_.dataDir, SIGNING_KEYS_FILE)));
   });
 
   test('a token we sign the same way is accepted (the forgeries below differ in one thing only)', async () => {
@@ -149,12 +132,12 @@ describe('access tokens at /v3', () => {
     { name: 'signed by another key with our kid', token: () => signJwt(header(), claims, otherKey) },
     { name: 'an unknown kid', token: () => signJwt({ ...header(), kid: 'unknown' }, claims, key) },
     { name: 'no kid', token: () => signJwt({ alg: 'ES256', typ: 'at+jwt' }, claims, key) },
-    { name: 'alg none', token: () => `${encode({ ...header(), alg: 'none' })}.${encode(claims)}.` },
+    { name: 'alg none', token: () => `${encodeSegment({ ...header(), alg: 'none' })}.${encodeSegment(claims)}.` },
     {
       name: 'alg none with our signature',
       token: () => {
         const good = signJwt(header(), claims, key).split('.');
-        return `${encode({ ...header(), alg: 'none' })}.${good[1]}.${good[2]}`;
+        return `${encodeSegment({ ...header(), alg: 'none' })}.${good[1]}.${good[2]}`;
       },
     },
     { name: 'alg HS256', token: () => signJwt({ ...header(), alg: 'HS256' }, claims, key) },
@@ -163,13 +146,13 @@ describe('access tokens at /v3', () => {
       name: 'a changed payload',
       token: () => {
         const good = signJwt(header(), claims, key).split('.');
-        return `${good[0]}.${encode({ ...claims, sub: 'acct_other' })}.${good[2]}`;
+        return `${good[0]}.${encodeSegment({ ...claims, sub: 'acct_other' })}.${good[2]}`;
       },
     },
     {
       name: 'a DER signature',
       token: () => {
-        const input = `${encode(header())}.${encode(claims)}`;
+        const input = `${encodeSegment(header())}.${encodeSegment(claims)}`;
         return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
       },
     },
@@ -177,7 +160,7 @@ describe('access tokens at /v3', () => {
     {
       name: 'a payload that is not JSON',
       token: () => {
-        const input = `${encode(header())}.${Buffer.from('not json').toString('base64url')}`;
+        const input = `${encodeSegment(header())}.${Buffer.from('not json').toString('base64url')}`;
         return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
       },
     },

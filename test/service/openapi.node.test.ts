@@ -23,7 +23,9 @@ import {
 } from '../../src/wire/constants.js';
 import {
   ASPECT_RATIOS,
+  GIF_FPS,
   MAX_FPS,
+  METADATA_LIMITS,
   MIN_FPS,
   RENDER_FORMATS,
   RENDER_OPTIONS,
@@ -31,7 +33,14 @@ import {
   RENDER_RESOLUTIONS,
   RenderDefaults,
 } from '../../src/wire/render-request.js';
-import { accountSchema, assetSchema, issueSchema, renderListSchema, renderSchema } from '../../src/wire/responses.js';
+import {
+  accountSchema,
+  assetSchema,
+  dryRunSchema,
+  issueSchema,
+  renderListSchema,
+  renderSchema,
+} from '../../src/wire/responses.js';
 
 const yaml = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
 
@@ -79,8 +88,11 @@ test('every route is a documented path', () => {
   const paths = block(/^paths:$/)
     .map((line) => /^ {2}(\/\S+):$/.exec(line)?.[1])
     .filter((path): path is string => path !== undefined);
-  assert.equal(paths.length, 5);
+  assert.equal(paths.length, 8);
   for (const route of [
+    Route.healthz,
+    Route.readyz,
+    Route.metrics,
     Route.assets,
     Route.renders,
     Route.render.replace(':render_id', '{render_id}'),
@@ -123,6 +135,7 @@ test('the render record has exactly the documented required fields', () => {
       output: null,
       credits: null,
       deletedAt: null,
+      filesExpiredAt: null,
       request: {
         asset_id: 'ast_x',
         url: null,
@@ -138,6 +151,11 @@ test('the render record has exactly the documented required fields', () => {
         allow_missing_files: false,
         callback_url: null,
         callback_id: null,
+        time: null,
+        thumbnail_time: null,
+        range: { start: 1, end: 2 },
+        loop: null,
+        metadata: { order: 'A-1' },
       },
     },
     { video_url: null, thumbnail_url: null, expires_at: null },
@@ -174,10 +192,21 @@ test('the option lists and bounds of the submit body are the documented ones', (
   assert.match(request, new RegExp(`^ {10}enum: \\['${ASPECT_RATIOS.join("', '")}'\\]`, 'm'));
   assert.match(
     request,
-    new RegExp(`fps: \\{ type: integer, minimum: ${MIN_FPS}, maximum: ${MAX_FPS}, default: ${RenderDefaults.fps} \\}`),
+    new RegExp(
+      `fps: \\{ type: integer, minimum: ${MIN_FPS}, maximum: ${MAX_FPS}, default: ${RenderDefaults.fps}, description: 'A gif: at most ${GIF_FPS.max} \\(400 parameter_invalid\\), default ${GIF_FPS.default}\\.' \\}`,
+    ),
   );
-  for (const field of ['quality', 'format', 'resolution'] as const)
-    assert.match(request, new RegExp(`${field}: \\{ enum: \\[[^\\]]*\\], default: ${RenderDefaults[field]}\\b`));
+  for (const field of ['quality', 'format', 'resolution'] as const) {
+    assert.match(
+      request,
+      new RegExp(`${field}:\\s*(?:\\{ )?enum: \\[[^\\]]*\\],?\\s*default: ${RenderDefaults[field]}\\b`),
+    );
+  }
+  assert.match(request, new RegExp(`loop: \\{ type: boolean, default: ${RenderDefaults.loop},`));
+  assert.match(
+    request,
+    new RegExp(`at most ${METADATA_LIMITS.bytes} bytes as JSON[^.]*${METADATA_LIMITS.depth} levels deep`, 'i'),
+  );
   assert.match(request, new RegExp(`default: ${RenderDefaults.composition}\\b`));
   assert.match(
     block(/^ {2}\/v3\/renders:$/).join('\n'),
@@ -216,6 +245,7 @@ const requiredOf = (heading: RegExp) =>
 
 test('the response schemas of the wire require exactly the documented fields', () => {
   assert.deepEqual(keysOf(renderSchema), requiredOf(/^ {4}Render:$/));
+  assert.deepEqual(keysOf(dryRunSchema), requiredOf(/^ {4}DryRun:$/));
   assert.deepEqual(keysOf(assetSchema), requiredOf(/^ {4}Asset:$/));
   assert.deepEqual(keysOf(accountSchema), requiredOf(/^ {4}Account:$/));
   assert.deepEqual(keysOf(renderListSchema), requiredOf(/^ {4}RenderList:$/));

@@ -66,7 +66,7 @@ const COMPLETED = {
   warnings: [],
   videoKey: 'renders/x/video.mp4',
   thumbnailKey: 'renders/x/thumbnail.jpg',
-  output: { width: 1920, height: 1080, frames: 30, duration: 1 },
+  output: { width: 1920, height: 1080, frames: 30, duration: 1, start: 0 },
   credits: 1,
   finishedAt: 1,
   attempt: 1,

@@ -196,6 +196,7 @@ describe('the service with a composition that takes its duration from its timeli
       height: 1080,
       frames: 6,
       duration: 1.5,
+      start: 0,
     });
   });
 

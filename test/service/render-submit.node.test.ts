@@ -18,9 +18,138 @@ interface ErrorJson {
   };
 }
 
+const TWO_SECONDS = { composition: 'two-seconds.html' } as const;
+/** Stills, GIFs, ranges, thumbnails and metadata (issue 32), refused before anything is stored. */
+const OUTPUT_REFUSALS: {
+  name: string;
+  fields: Record<string, unknown>;
+  code: string;
+  param: string;
+  status?: number;
+}[] = [
+  { name: 'metadata as an array', fields: { metadata: [] }, code: 'parameter_invalid', param: 'metadata' },
+  { name: 'metadata as a string', fields: { metadata: 'order-1' }, code: 'parameter_invalid', param: 'metadata' },
+  { name: 'metadata null', fields: { metadata: null }, code: 'parameter_invalid', param: 'metadata' },
+  {
+    name: 'metadata 5 levels deep',
+    fields: { metadata: { a: { b: { c: { d: { e: 1 } } } } } },
+    code: 'metadata_too_deep',
+    param: 'metadata',
+  },
+  {
+    name: 'metadata above 4096 bytes',
+    fields: { metadata: { note: 'x'.repeat(4100) } },
+    code: 'metadata_too_large',
+    param: 'metadata',
+  },
+  { name: 'time with mp4', fields: { time: 1 }, code: 'parameter_conflict', param: 'time' },
+  { name: 'time with gif', fields: { format: 'gif', time: 1 }, code: 'parameter_conflict', param: 'time' },
+  { name: 'loop with mp4', fields: { loop: false }, code: 'parameter_conflict', param: 'loop' },
+  { name: 'loop with png', fields: { format: 'png', loop: true }, code: 'parameter_conflict', param: 'loop' },
+  {
+    name: 'range with png',
+    fields: { format: 'png', range: { start: 0, end: 1 } },
+    code: 'parameter_conflict',
+    param: 'range',
+  },
+  {
+    name: 'thumbnail_time with jpeg',
+    fields: { format: 'jpeg', thumbnail_time: 1 },
+    code: 'parameter_conflict',
+    param: 'thumbnail_time',
+  },
+  {
+    name: 'range start after end',
+    fields: { range: { start: 1, end: 0.5 } },
+    code: 'parameter_invalid',
+    param: 'range',
+  },
+  { name: 'range start = end', fields: { range: { start: 1, end: 1 } }, code: 'parameter_invalid', param: 'range' },
+  {
+    name: 'range without a frame at 10 fps',
+    fields: { fps: 10, range: { start: 1, end: 1.04 } },
+    code: 'parameter_invalid',
+    param: 'range',
+  },
+  {
+    name: 'range with another key',
+    fields: { range: { start: 0, end: 1, step: 2 } },
+    code: 'parameter_invalid',
+    param: 'range',
+  },
+  { name: 'range without end', fields: { range: { start: 0 } }, code: 'parameter_invalid', param: 'range' },
+  { name: 'a negative time', fields: { format: 'png', time: -1 }, code: 'parameter_invalid', param: 'time' },
+  { name: 'time as a string', fields: { format: 'png', time: '1' }, code: 'parameter_invalid', param: 'time' },
+  { name: 'gif at 60 fps', fields: { format: 'gif', fps: 60 }, code: 'parameter_invalid', param: 'fps' },
+  {
+    name: 'gif at 4k',
+    fields: { format: 'gif', resolution: '4k' },
+    code: 'resolution_format_unsupported',
+    param: 'resolution',
+  },
+  {
+    name: 'png at 4k',
+    fields: { format: 'png', resolution: '4k' },
+    code: 'resolution_format_unsupported',
+    param: 'resolution',
+  },
+  { name: 'dry_run as a string', fields: { dry_run: 'yes' }, code: 'parameter_invalid', param: 'dry_run' },
+  {
+    name: 'time at the declared end',
+    fields: { ...TWO_SECONDS, format: 'png', time: 2 },
+    code: 'time_outside_duration',
+    param: 'time',
+    status: 422,
+  },
+  {
+    name: 'time past the declared end',
+    fields: { ...TWO_SECONDS, format: 'webp', time: 7.5 },
+    code: 'time_outside_duration',
+    param: 'time',
+    status: 422,
+  },
+  {
+    name: 'range past the declared end',
+    fields: { ...TWO_SECONDS, range: { start: 1, end: 2.5 } },
+    code: 'range_outside_duration',
+    param: 'range',
+    status: 422,
+  },
+  {
+    name: 'a gif range past the declared end',
+    fields: { ...TWO_SECONDS, format: 'gif', range: { start: 3, end: 4 } },
+    code: 'range_outside_duration',
+    param: 'range',
+    status: 422,
+  },
+  {
+    name: 'thumbnail_time outside the range',
+    fields: { ...TWO_SECONDS, range: { start: 0.5, end: 1 }, thumbnail_time: 1.5 },
+    code: 'time_outside_duration',
+    param: 'thumbnail_time',
+    status: 422,
+  },
+  {
+    name: 'thumbnail_time before the range',
+    fields: { ...TWO_SECONDS, range: { start: 0.5, end: 1 }, thumbnail_time: 0 },
+    code: 'time_outside_duration',
+    param: 'thumbnail_time',
+    status: 422,
+  },
+  {
+    name: 'thumbnail_time past the declared end',
+    fields: { ...TWO_SECONDS, thumbnail_time: 2 },
+    code: 'time_outside_duration',
+    param: 'thumbnail_time',
+    status: 422,
+  },
+];
+
 describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing', () => {
   let test_: TestService;
   let assetId: string;
+  /** The stored asset files after the upload: no refusal changes them. */
+  let assetEntries: string[];
   before(async () => {
     // A short fetch timeout: the NAT64/6to4 cases below reach the network until the guard refuses them.
     test_ = await startTestService({
@@ -34,12 +163,16 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
       'forever.html': compositionHtml({ duration: 1e308 }),
       'eleven-minutes.html': compositionHtml({ duration: 660 }),
       'five-minutes.html': compositionHtml({ duration: 300 }),
+      'two-seconds.html': compositionHtml({ duration: 2 }),
     });
+    assetEntries = await test_.storedAssetEntries();
   });
   after(() => test_.close());
 
+  let keys = 0;
   const submit = async (body: unknown, expected: { status: number; code: string; param: string | null }) => {
-    const response = await test_.api('/v3/renders', jsonInit(body));
+    // With a key, which a refusal leaves unrecorded (a corrected retry runs).
+    const response = await test_.api('/v3/renders', jsonInit(body, { 'idempotency-key': `refused-${++keys}` }));
     const json = (await response.json()) as ErrorJson;
     assert.deepEqual(
       { status: response.status, code: json.error.code, param: json.error.param },
@@ -47,6 +180,8 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
       json.error.message,
     );
     assert.equal(await test_.count('renders'), 0);
+    assert.equal(await test_.count('idempotency_keys'), 0);
+    assert.deepEqual(await test_.storedAssetEntries(), assetEntries);
     return json;
   };
 
@@ -96,7 +231,7 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
     },
     {
       name: 'an unknown format',
-      body: () => ({ asset_id: assetId, format: 'gif' }),
+      body: () => ({ asset_id: assetId, format: 'avi' }),
       code: 'parameter_invalid',
       param: 'format',
     },
@@ -264,6 +399,13 @@ describe('POST /v3/renders refuses bad bodies with exact codes, storing nothing'
       param: 'composition',
       status: 422,
     },
+    ...OUTPUT_REFUSALS.map((bad) => ({ ...bad, body: () => ({ asset_id: assetId, ...bad.fields }) })),
+    // A dry run is refused exactly as the submit.
+    ...OUTPUT_REFUSALS.filter((bad) => bad.param !== 'dry_run').map((bad) => ({
+      ...bad,
+      name: `${bad.name}, in a dry run`,
+      body: () => ({ asset_id: assetId, ...bad.fields, dry_run: true }),
+    })),
   ];
 
   for (const bad of BAD_FIELDS) {

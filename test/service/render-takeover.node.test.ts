@@ -12,7 +12,7 @@ const result = (attempt: number) => ({
   warnings: [],
   videoKey: 'renders/x/video.mp4',
   thumbnailKey: 'renders/x/thumbnail.jpg',
-  output: { width: 1920, height: 1080, frames: 30, duration: 1 },
+  output: { width: 1920, height: 1080, frames: 30, duration: 1, start: 0 },
   credits: 1,
   finishedAt: 1,
   attempt,

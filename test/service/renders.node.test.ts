@@ -86,7 +86,13 @@ describe('render lifecycle', () => {
   test('completes with progress, timestamps, output, attempts and credits', () => {
     assert.equal(completed.status, 'completed', JSON.stringify(completed.failure));
     assert.deepEqual(completed.progress, { stage: 'done', frames_done: 12, frames_total: 12 });
-    assert.deepEqual(completed.output, { width: TEST_VIDEO.width, height: TEST_VIDEO.height, frames: 12, duration: 1 });
+    assert.deepEqual(completed.output, {
+      width: TEST_VIDEO.width,
+      height: TEST_VIDEO.height,
+      frames: 12,
+      duration: 1,
+      start: 0,
+    });
     assert.equal(completed.attempts, 1);
     assert.ok(Date.parse(completed.started_at) <= Date.parse(completed.finished_at));
     // 12 frames = 1 s at 12 fps = 12/30 credit.

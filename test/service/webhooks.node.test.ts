@@ -123,6 +123,7 @@ describe('webhooks', () => {
           composition: 'fail.html',
           callback_url: `${receiverUrl}/failed`,
           callback_id: 'f-1',
+          metadata: { order: 'A-7', lines: [1, 2], customer: { tier: 'gold' } },
         }),
       )
     ).json()) as RenderJson;
@@ -133,6 +134,7 @@ describe('webhooks', () => {
       render_id: submitted.render_id,
       status: 'failed',
       callback_id: 'f-1',
+      metadata: { order: 'A-7', lines: [1, 2], customer: { tier: 'gold' } },
       credits: null,
       // The renderer's own message ("the composition is broken on purpose") stays in the service log.
       failure: {

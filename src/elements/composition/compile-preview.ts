@@ -17,6 +17,8 @@ export interface PreviewCompileOptions {
   readonly nonce?: string;
   readonly allowCompositionReadsUnder: readonly string[];
   readonly signal: AbortSignal;
+  /** The frame grid; the preview's ({@link PREVIEW_FPS}) unless an export asks for its own. */
+  readonly fps?: number;
 }
 
 export interface PreviewCompile {
@@ -43,7 +45,7 @@ export async function compilePreview(
     fontIssues = fonts.issues;
     return fonts.values;
   };
-  const compiled = await compileComposition(entry, { ...options, overrides, fps: PREVIEW_FPS });
+  const compiled = await compileComposition(entry, { ...options, overrides, fps: options.fps ?? PREVIEW_FPS });
   return { compiled, fontIssues };
 }
 

@@ -3,8 +3,14 @@ import { parseUrl } from '../../runtime/data.js';
 import { FxError, isFxError } from '../../runtime/errors.js';
 import type { CompositionMetadata } from '../../runtime/metadata.js';
 import type { FrameMessage, ReadyMessage } from '../../runtime/protocol/messages.js';
-import { compilePreview, withPreviewValues, type PreviewCompile } from './compile-preview.js';
-import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import {
+  compilePreview,
+  withPreviewValues,
+  type PreviewCompile,
+  type PreviewCompileOptions,
+} from './compile-preview.js';
+import type { HtmlEntry } from '../../runtime/compile/compile.js';
+import { FxCompositionErrorCode, FxCompositionEvent } from '../internal/constants.js';
 import { emit, emitIssues } from '../internal/events.js';
 import { addTrustedReads, landingTime, settledMetadata, stageOf, type Stage } from './frame-reports.js';
 import { FrameSession, READY_TIMEOUT_MS } from './frame-session.js';
@@ -80,6 +86,14 @@ export class FrameLoader implements ReactiveController {
   #abort: AbortController | undefined;
   /** What relative values (font sources, images) of the composition resolve against: its `src`, else the page. */
   #base = document.baseURI;
+  /** What the last load compiled, and how: an export compiles the same with its own values and frame grid. */
+  #lastInput:
+    | {
+        readonly entry: string | HtmlEntry;
+        readonly base: string;
+        readonly options: Omit<PreviewCompileOptions, 'signal'>;
+      }
+    | undefined;
   /** The last compile and what it compiled: a reload of the same composition swaps only the values into it. */
   #lastCompile: { readonly key: string; readonly result: PreviewCompile } | undefined;
   /** A reload is under way; `#reloadAgain`: values changed since it started, so one more follows it. */
@@ -93,6 +107,15 @@ export class FrameLoader implements ReactiveController {
     private readonly events: LoadEvents,
   ) {
     host.addController(this);
+  }
+
+  /**
+   * The composition the last load compiled, compiled again with `values` on a frame grid of `fps`: what an export
+   * frame loads. Undefined before the first load.
+   */
+  compileForCapture(values: Record<string, unknown>, fps: number, signal: AbortSignal) {
+    const input = this.#lastInput;
+    return input && compilePreview(input.entry, values, input.base, { ...input.options, fps, signal });
   }
 
   get session(): FrameSession | undefined {
@@ -147,7 +170,7 @@ export class FrameLoader implements ReactiveController {
     const base = input.src ? parseUrl(input.src, document.baseURI)?.href : document.baseURI;
     if (base === undefined)
       return events.failed(
-        FxErrorCode.srcInvalid,
+        FxCompositionErrorCode.srcInvalid,
         `"src" must be a URL, got ${JSON.stringify(input.src.slice(0, 80))}`,
       );
     const entry = input.src ? base : input.srcdoc !== null ? { html: input.srcdoc, url: base } : undefined;
@@ -166,6 +189,8 @@ export class FrameLoader implements ReactiveController {
         allowCompositionReadsUnder: input.allowCompositionReadsUnder,
         signal,
       };
+      const { signal: _, ...compileOptions } = options;
+      this.#lastInput = { entry, base, options: compileOptions };
       const key = JSON.stringify([entry, runtimeUrl, options.nonce, options.allowCompositionReadsUnder]);
       /** The compile with the values in effect: the last one's with them swapped in, when nothing needs fetching. */
       const compileNow = async (previous: PreviewCompile | undefined) => {
@@ -195,7 +220,8 @@ export class FrameLoader implements ReactiveController {
       // So are declarations that could not be read: the composition plays without those variables.
       const reported = [...compiled.issues, ...unreadDeclarations(metadata.issues)];
       const broken = reported.find((found) => found.severity === 'error');
-      if (broken) emit(this.host, FxEvent.error, { code: broken.code, message: broken.message, issues: reported });
+      if (broken)
+        emit(this.host, FxCompositionEvent.error, { code: broken.code, message: broken.message, issues: reported });
 
       for (let attempt = 0; ; attempt++) {
         const { session, ready } = await this.#prepare(result.compiled.html, metadata, reload, signal, runtimeUrl);
@@ -203,18 +229,23 @@ export class FrameLoader implements ReactiveController {
         const settled = settledMetadata(known, ready);
         if (settled.issue && attempt === 0) {
           const { code, message } = settled.issue;
-          emit(this.host, FxEvent.error, { code, message, issues: [settled.issue] });
+          emit(this.host, FxCompositionEvent.error, { code, message, issues: [settled.issue] });
         }
-        const shown = await unlessAborted(signal, this.#catchUpValues(session, values, ready));
+        let shown = await unlessAborted(signal, this.#catchUpValues(session, values, ready));
+        let keep: Playhead | undefined;
+        while (shown && reload) {
+          keep = await unlessAborted(signal, this.#catchUp(session, stageOf(settled.metadata)));
+          if (sameValues(shown.applied, input.variables)) break;
+          // Values set during the catch-up's seeks (slow where animation frames come slowly, as in WebKit under
+          // load): the frame goes on stage with them, or `ready` would report values already replaced.
+          shown = await unlessAborted(signal, this.#catchUpValues(session, shown.applied, shown));
+        }
         if (!shown) {
           // Its scripts read the values at load: load the latest into a new frame.
           session.dispose();
           ({ values, result } = await compileNow(result));
           continue;
         }
-        const keep = reload
-          ? await unlessAborted(signal, this.#catchUp(session, stageOf(settled.metadata)))
-          : undefined;
         // Settings changed during the catch-up reached only the frame on stage: hand the incoming one their latest.
         if (reload) events.settings(session);
         // A reload runs the same scripts: what they read before still counts.
@@ -230,7 +261,7 @@ export class FrameLoader implements ReactiveController {
     } catch (error) {
       if (signal.aborted) return;
       events.failed(
-        isFxError(error) ? error.code : FxErrorCode.loadFailed,
+        isFxError(error) ? error.code : FxCompositionErrorCode.loadFailed,
         error instanceof Error ? error.message : String(error),
       );
     }
@@ -259,14 +290,14 @@ export class FrameLoader implements ReactiveController {
     if (ready === true) {
       session.dispose();
       throw new FxError(
-        FxErrorCode.runtimeLoadFailed,
+        FxCompositionErrorCode.runtimeLoadFailed,
         `the runtime did not load from ${runtimeUrl} (set FxComposition.runtimeUrl to where fx-runtime.js is served)`,
       );
     }
     if (!ready) {
       session.dispose();
       throw new FxError(
-        FxErrorCode.frameTimeout,
+        FxCompositionErrorCode.frameTimeout,
         `the composition did not get ready within ${READY_TIMEOUT_MS / 1000} s`,
       );
     }
@@ -277,7 +308,7 @@ export class FrameLoader implements ReactiveController {
    * Brings a prepared frame up to the values set since its load read them. Checked again once caught up, in the
    * task that puts it on stage: what `ready` reports is what the frame shows.
    */
-  async #catchUpValues(session: FrameSession, loaded: Record<string, unknown>, ready: ReadyMessage) {
+  async #catchUpValues(session: FrameSession, loaded: Record<string, unknown>, ready: Omit<ShownValues, 'applied'>) {
     let shown = await this.events.catchUpValues(session, loaded, ready);
     while (shown && !sameValues(shown.applied, this.host.variables))
       shown = await this.events.catchUpValues(session, shown.applied, shown);

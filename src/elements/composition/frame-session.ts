@@ -3,6 +3,8 @@ import { addTrustedReads } from './frame-reports.js';
 import {
   Message,
   PROTOCOL_VERSION,
+  type CaptureStartMessage,
+  type CaptureStartedMessage,
   type FrameMessage,
   type HostMessage,
   type ReadyMessage,
@@ -29,6 +31,7 @@ export class FrameSession {
   /** Who waits for which answer of the frame: `ready`, or the `seeked` of one seek. */
   #replies = new Map<string, (message?: FrameMessage) => void>();
   #nextSeek = 0;
+  #nextCapture = 0;
   /** `set-variables` posted and not answered yet: a `variables` message is taken only as one of those answers. */
   #variablesAsked = 0;
   /** Top-level ids this document's scripts read (bounded; see `addTrustedReads`), a reload's with its predecessor's. */
@@ -78,7 +81,8 @@ export class FrameSession {
       this.#readsAtLoad = message.readsVariablesAtLoad;
     // Reads after `ready` are not at load: a frame whose scripts read nothing by then never reruns.
     if (message.type === Message.ready && !message.readsVariablesAtLoad) this.#compiled = undefined;
-    this.#settle(message.type === Message.seeked ? seekKey(message.id) : message.type, message);
+    const key = replyKey(message);
+    this.#settle(key, message);
     this.events.onMessage(message);
   }
 
@@ -129,6 +133,27 @@ export class FrameSession {
     return (await seeked)?.type === Message.seeked;
   }
 
+  /** Makes an export frame a capturer (src/export); its answer, or `undefined` after `ms`. */
+  async startCapture(
+    options: Omit<CaptureStartMessage, 'type' | 'id'>,
+    ms: number,
+  ): Promise<CaptureStartedMessage | undefined> {
+    const id = ++this.#nextCapture;
+    const answer = this.#reply(captureKey(id), ms);
+    this.post({ type: Message.captureStart, id, ...options });
+    const message = await answer;
+    return message?.type === Message.captureStarted ? message : undefined;
+  }
+
+  /** One frame of an export frame: `captured` or `capture-failed`, or `undefined` after `ms`. */
+  async capture(time: number, ms: number) {
+    const id = ++this.#nextCapture;
+    const answer = this.#reply(captureKey(id), ms);
+    this.post({ type: Message.capture, id, time });
+    const message = await answer;
+    return message?.type === Message.captured || message?.type === Message.captureFailed ? message : undefined;
+  }
+
   dispose(): void {
     this.#port?.close();
     for (const key of [...this.#replies.keys()]) this.#settle(key);
@@ -137,3 +162,18 @@ export class FrameSession {
 }
 
 const seekKey = (id: number) => `${Message.seeked} ${id}`;
+const captureKey = (id: number) => `capture ${id}`;
+
+/** Who waits for a message: a seek's or a capture's by its id, the rest by type. */
+function replyKey(message: FrameMessage): string {
+  switch (message.type) {
+    case Message.seeked:
+      return seekKey(message.id);
+    case Message.captureStarted:
+    case Message.captured:
+    case Message.captureFailed:
+      return captureKey(message.id);
+    default:
+      return message.type;
+  }
+}

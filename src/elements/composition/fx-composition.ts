@@ -1,42 +1,38 @@
+import { OPEN_CAPTURE, type CaptureFrame, type CaptureRequest } from '../../export/capture-source.js';
+import { openCaptureFrame } from './capture-frames.js';
+import { captureFrame, type CaptureFrameOptions } from '../../export/capture-still.js';
+import { exportVideo, type ExportVideoOptions, type ExportVideoResult } from '../../export/export-video.js';
 import '../internal/lit-dev-notice.js';
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { LitElement, type PropertyValues } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import type { ProjectDependency, ProjectFilesOptions } from '../../client/zip/embed-files.js';
+import type { ProjectEntry } from '../../client/zip/sources.js';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
-import { FxError } from '../../runtime/errors.js';
-import type { Issue } from '../../runtime/issues.js';
 import type { CompositionMetadata } from '../../runtime/metadata.js';
 import { Message, type FrameMessage, type ReadyMessage } from '../../runtime/protocol/messages.js';
-import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import { FxCompositionEvent } from '../internal/constants.js';
 import { emit, type FxCompositionEventMap, type FxErrorDetail } from '../internal/events.js';
+import { ErrorLog } from './error-log.js';
 import { FocusGuard } from './focus-guard.js';
 import { FrameLoader, type Playhead } from './frame-loader.js';
 import type { FrameSession } from './frame-session.js';
-import {
-  clampTime,
-  landingTime,
-  stageOf,
-  trustedError,
-  trustedIssues,
-  trustedValues,
-  type Stage,
-} from './frame-reports.js';
+import { clampTime, stageOf, trustedError, type Stage } from './frame-reports.js';
 import { styles } from './fx-composition.styles.js';
 import { LiveVariables } from './live-variables.js';
+import { LoadStatus } from './load-status.js';
 import { OncePerFrame } from './once-per-frame.js';
 import { PlaybackSettings } from './playback-settings.js';
-import { NetworkState, networkStateOf, PlaybackStatus } from './playback-status.js';
+import { timeRanges } from './playback-status.js';
 import { PlayerControls } from './player-controls.js';
+import { DEFAULT_POSTER_TIME } from './poster-time.js';
 import { ProjectFiles } from './project-files.js';
-import type { ProjectDependency, ProjectFilesOptions } from '../../client/zip/embed-files.js';
-import type { ProjectEntry } from '../../client/zip/sources.js';
-import { DEFAULT_POSTER_TIME, posterSeconds } from './poster-time.js';
 import { defaultRuntimeUrl, embeddedRuntimeScript } from './runtime-url.js';
 import { StageLayout } from './stage-layout.js';
+import { renderStage } from './stage-view.js';
+import { Transport } from './transport.js';
+import { UnheardEvents } from './unheard-events.js';
 import { variablesConverter } from './variables-input.js';
-import { internal, MAX_KEPT_ERRORS, UnheardEvents } from './unheard-events.js';
 import { Viewport } from './viewport.js';
-
-const timeRanges = (end: number): TimeRanges => ({ length: end > 0 ? 1 : 0, start: () => 0, end: () => end });
 
 /**
  * A live, isolated preview of an fx composition. Plays, seeks frame-exactly and updates its variables in place.
@@ -178,61 +174,36 @@ export class FxComposition extends LitElement {
   @property({ type: Boolean, reflect: true }) muted = false;
   @property() loading: 'eager' | 'lazy' = 'eager';
   @property() poster = '';
-  // A literal: the manifest analyzer reads it (FxAttribute.posterTime names it too, checked by manifest.node.test.ts).
+  // A literal: the manifest analyzer reads it (FxCompositionAttribute.posterTime names it too, checked by manifest.node.test.ts).
   @property({ attribute: 'poster-time' }) posterTime = DEFAULT_POSTER_TIME;
   @property({ attribute: false }) allowCompositionReadsUnder: readonly string[] = [];
 
-  @state() private time = 0;
-  @state() private isPaused = true;
-  @state() private length = Number.NaN;
-  @state() private isReady = false;
-  @state() private status: { kind: 'idle' | 'loading' | 'error'; code?: string; message?: string } = { kind: 'idle' };
-  @state() private valueIssues: readonly Issue[] = [];
-  /** What `error` events said since the composition started loading (newest last): `errors`, and the hint. */
-  @state() private errorLog: readonly FxErrorDetail[] = [];
   @query('.stage') private stage!: HTMLDivElement;
 
   // First: the controllers below may listen to the element as they are made.
-  #unheard = new UnheardEvents(this, () => this.isReady);
+  #unheard = new UnheardEvents(this, () => this.#load.ready);
+  #errorLog = new ErrorLog(this, (detail) => this.#unheard.error(detail));
   /** Timing and size of the composition on stage, from the host's own compile (never from the frame). */
   #stage: Stage = stageOf({});
   #metadata: CompositionMetadata | undefined;
-  /** The frame's latest playhead report, applied once per animation frame. */
-  #timeReports = new OncePerFrame<{ time: number; paused: boolean }>((reported) => {
-    this.time = reported.time;
-    if (reported.paused) this.isPaused = true;
-    emit(this, FxEvent.timeUpdate);
-  });
-  #readReports = new OncePerFrame<true>(() => emit(this, FxEvent.variablesRead));
-  #wantsPlay = false;
-  /** `currentTime` set before ready: where the element starts. */
-  #startAt: number | undefined;
-  /** Where the poster frame is, while the frame shows it (paused, never played; the playhead says 0). */
-  #posterAt: number | undefined;
-  /** The latest `seek()` call: only its answer may move the playhead (the frame may answer out of order). */
-  #seekCall = 0;
-  /** Where the latest `seek()` lands, until it did: a reload swapping meanwhile starts there. */
-  #seekTarget: number | undefined;
-  #readyWaiters: { resolve: (session: FrameSession) => void; reject: (error: FxError) => void }[] = [];
+  #readReports = new OncePerFrame<true>(() => emit(this, FxCompositionEvent.variablesRead));
+  // A rate set before the first load stays (frameworks set properties and attributes in any order).
+  #load = new LoadStatus(
+    this,
+    () => this.#session,
+    () => this.#settings.reset(),
+  );
   #layout = new StageLayout(this);
   #viewport = new Viewport(this, {
     load: () => void this.#loader.load(),
-    change: (visible) => this.#onVisibility(visible),
+    change: (visible) => this.#transport.visibility(visible),
   });
   #loader = new FrameLoader(this, {
     runtimeUrl: () => FxComposition.runtimeUrl,
     defer: () => this.#viewport.defer(this.loading === 'lazy'),
     loading: () => {
-      // As a media element's load: `emptied` if something was loaded (or tried) and a new source at the default
-      // rate; a rate set before the first load stays (frameworks set properties and attributes in any order).
-      if (this.networkState !== NetworkState.empty) {
-        emit(this, FxEvent.emptied);
-        this.#settings.reset();
-      }
-      emit(this, FxEvent.loadStart);
-      this.isReady = false;
-      this.status = { kind: 'loading' };
-      this.errorLog = [];
+      this.#load.loading();
+      this.#errorLog.reset();
       this.#unheard.reset();
     },
     compiled: (known, dependencies) => {
@@ -244,7 +215,7 @@ export class FxComposition extends LitElement {
       this.stage.append(iframe);
     },
     settings: (session) => this.#sendSettings(session),
-    playhead: () => ({ time: this.#posterAt ?? this.#seekTarget ?? this.time, playing: !this.isPaused }),
+    playhead: () => this.#transport.playhead,
     ready: (ready, keep, known) => this.#onReady(ready, keep, known),
     failed: (code, message) => this.#fail(code, message),
     catchUpValues: (frame, loaded, shown) => this.#variables.catchUp(frame, loaded, shown),
@@ -252,17 +223,21 @@ export class FxComposition extends LitElement {
   });
   #variables = new LiveVariables(this, this.#loader);
   #settings = new PlaybackSettings(this, (message) => this.#session?.post(message));
-  #status = new PlaybackStatus(this);
+  #transport = new Transport(this, {
+    session: () => this.#session,
+    stage: () => this.#stage,
+    readySession: () => this.#load.readySession(),
+  });
   #controls = new PlayerControls(
     this,
     () => ({
-      time: this.time,
-      seekFrom: this.#seekTarget ?? this.time,
+      time: this.#transport.time,
+      seekFrom: this.#transport.seekFrom,
       fps: this.#stage.fps,
-      issues: this.valueIssues,
-      errors: this.errorLog.map((error) => error.message),
+      issues: this.#variables.issues,
+      errors: this.#errorLog.messages,
     }),
-    (seconds) => this.#seekQuietly(seconds),
+    (seconds) => this.#transport.seekQuietly(seconds),
   );
   #project = new ProjectFiles(this);
   /** The session on stage. */
@@ -273,21 +248,11 @@ export class FxComposition extends LitElement {
   constructor() {
     super();
     new FocusGuard(this);
-    // Every error the element reports stays readable (`errors`) and shows on its stage, so a composition that broke
-    // is not a silent 0:00, even when it broke before the page listened.
-    this.addEventListener(
-      FxEvent.error,
-      internal((event: CustomEvent<FxErrorDetail>) => {
-        const { code, message } = event.detail;
-        this.errorLog = [...this.errorLog, { code, message }].slice(-MAX_KEPT_ERRORS);
-        this.#unheard.error(event.detail);
-      }),
-    );
   }
 
   /** `error` events since the current source started loading, newest last (at most 20), heard or not. */
   get errors(): readonly FxErrorDetail[] {
-    return this.errorLog;
+    return this.#errorLog.errors;
   }
 
   /** @internal Counts the page's `ready` and `error` listeners too (unheard-events.ts). */
@@ -317,36 +282,35 @@ export class FxComposition extends LitElement {
     return this.#metadata;
   }
   get currentTime(): number {
-    return this.isReady ? this.time : (this.#startAt ?? this.time);
+    return this.#transport.currentTime;
   }
   set currentTime(seconds: number) {
-    if (this.isReady) this.#seekQuietly(seconds);
-    else this.#startAt = Number.isFinite(seconds) ? seconds : 0;
+    this.#transport.currentTime = seconds;
   }
   get duration(): number {
-    return this.length;
+    return this.#load.duration;
   }
   get paused(): boolean {
-    return this.isPaused;
+    return this.#transport.paused;
   }
   get ready(): boolean {
-    return this.isReady;
+    return this.#load.ready;
   }
   get ended(): boolean {
-    return this.isReady && this.isPaused && this.time >= this.length;
+    return this.ready && this.paused && this.#transport.time >= this.#load.duration;
   }
   // HTMLMediaElement-shaped extras, so media-chrome and similar controllers can drive the element.
   get seeking(): boolean {
-    return this.#status.seeking;
+    return this.#transport.status.seeking;
   }
   get readyState(): number {
-    return this.#status.readyState(this.isReady);
+    return this.#transport.status.readyState(this.ready);
   }
   get networkState(): number {
-    return networkStateOf(this.status.kind, this.isReady);
+    return this.#load.networkState;
   }
   get seekable(): TimeRanges {
-    return timeRanges(this.isReady ? this.length : 0);
+    return timeRanges(this.ready ? this.#load.duration : 0);
   }
   get buffered(): TimeRanges {
     return this.seekable;
@@ -383,10 +347,9 @@ export class FxComposition extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#timeReports.cancel();
+    this.#transport.left();
     this.#readReports.cancel();
-    this.isReady = false;
-    this.#settleWaiters(new FxError(FxErrorCode.disconnected, 'the element was removed from the document'));
+    this.#load.left();
   }
 
   // Loading starts before render so its first state (loading, not ready) lands in this same update.
@@ -402,43 +365,22 @@ export class FxComposition extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     if (this.#session && (changed.has('muted') || changed.has('loop'))) this.#sendSettings(this.#session);
     // Like HTMLMediaElement, and what media-chrome listens to; not for the initial value.
-    if (changed.has('muted') && changed.get('muted') !== undefined) emit(this, FxEvent.volumeChange);
+    if (changed.has('muted') && changed.get('muted') !== undefined) emit(this, FxCompositionEvent.volumeChange);
   }
 
   /** Hands `session` the settings the frame applies itself. */
   #sendSettings(session: FrameSession): void {
-    session.post({ type: Message.setMuted, muted: this.muted });
-    session.post({ type: Message.setLoop, loop: this.loop });
-    for (const message of this.#settings.messages()) session.post(message);
+    for (const message of this.#settings.messages(this)) session.post(message);
   }
 
   /** Starts playback (once ready). */
   play(): Promise<void> {
-    this.#wantsPlay = true;
-    if (this.isReady && this.isPaused) {
-      this.isPaused = false;
-      // The poster frame is not the playhead: play from it (0). The frame takes messages in order.
-      if (this.#posterAt !== undefined) void this.#session?.seek(this.time);
-      this.#posterAt = undefined;
-      this.#session?.post({ type: Message.play });
-      this.#status.played();
-      emit(this, FxEvent.play);
-    }
+    this.#transport.play();
     return Promise.resolve();
   }
 
   pause(): void {
-    this.#wantsPlay = false;
-    this.#halt();
-  }
-
-  /** Pauses, still wanting to play: off screen, it resumes once back in view. */
-  #halt(): void {
-    if (this.isPaused) return;
-    this.isPaused = true;
-    this.#session?.post({ type: Message.pause });
-    this.#status.paused();
-    emit(this, FxEvent.pause);
+    this.#transport.pause();
   }
 
   get dependencies(): ProjectDependency[] {
@@ -456,194 +398,92 @@ export class FxComposition extends LitElement {
   }
 
   /**
+   * Exports the composition as a video file made in this page, no render service (docs/export.md): `exportVideo(this,
+   * options)`. The preview plays on meanwhile.
+   */
+  exportVideo(options?: ExportVideoOptions): Promise<ExportVideoResult> {
+    return exportVideo(this, options);
+  }
+
+  /** The composition at `time` (seconds) as an image, made in this page: `captureFrame(this, time, options)`. */
+  captureFrame(time: number, options?: CaptureFrameOptions): Promise<Blob> {
+    return captureFrame(this, time, options);
+  }
+
+  /** @internal An export frame of its own (src/export: `exportVideo`, `captureFrame`). */
+  [OPEN_CAPTURE](request: CaptureRequest): Promise<CaptureFrame> {
+    const element = this;
+    return openCaptureFrame(
+      {
+        get variables() {
+          return element.variables;
+        },
+        get dependencies() {
+          return element.dependencies;
+        },
+        compile: (values, fps, signal) => this.#loader.compileForCapture(values, fps, signal),
+        mount: (iframe, stage) => {
+          this.#layout.place(iframe, stage);
+          this.stage.append(iframe);
+        },
+      },
+      request,
+    );
+  }
+
+  /**
    * Seeks to `seconds` (quantized to the frame grid); resolves with the landed time once that frame is on screen:
    * painted and composited into the page (a scrub's seeks, each within 100 ms of the last answer, once painted).
    */
-  async seek(seconds: number): Promise<number> {
-    const call = ++this.#seekCall;
-    this.#status.seekStarted(!this.isPaused);
-    let session: FrameSession;
-    try {
-      session = await this.#readySession();
-    } catch (error) {
-      if (call === this.#seekCall) this.#status.seekEnded();
-      throw error;
-    }
-    if (call !== this.#seekCall) return landingTime(seconds, this.#stage);
-    const time = landingTime(seconds, this.#stage);
-    this.#seekTarget = time;
-    this.#posterAt = undefined;
-    const painted = await session.seek(time);
-    // A newer seek owns the playhead; this one's answer may even come after it.
-    if (call !== this.#seekCall) return time;
-    this.#seekTarget = undefined;
-    // A reload swapped in meanwhile (starting at this seek's time): land there on the new frame too.
-    if (session !== this.#session && this.#session) return this.seek(seconds);
-    this.#status.seekEnded();
-    if (!painted) return this.time;
-    // A time report from before the seek must not move the playhead back.
-    this.#timeReports.cancel();
-    this.time = time;
-    emit(this, FxEvent.timeUpdate);
-    emit(this, FxEvent.seeked);
-    if (!this.isPaused) this.#status.moving();
-    return time;
-  }
-
-  /** {@link seek} for callers that do not wait (the `currentTime` setter, the scrubber): a failed load is reported as an `error` event already. */
-  #seekQuietly(seconds: number): void {
-    this.seek(seconds).catch(() => undefined);
-  }
-
-  /** The session on stage once ready; rejects (instead of waiting forever) when loading fails or the element leaves. */
-  #readySession(): Promise<FrameSession> {
-    if (this.#session && this.isReady) return Promise.resolve(this.#session);
-    // Failed: nothing comes until the next load, which a waiter would wait for forever.
-    const { kind, code, message } = this.status;
-    if (kind === 'error')
-      return Promise.reject(new FxError(code ?? FxErrorCode.loadFailed, message ?? 'the load failed'));
-    return new Promise((resolve, reject) => this.#readyWaiters.push({ resolve, reject }));
-  }
-
-  #settleWaiters(error?: FxError): void {
-    for (const waiter of this.#readyWaiters.splice(0)) {
-      if (error) waiter.reject(error);
-      else waiter.resolve(this.#session!);
-    }
+  seek(seconds: number): Promise<number> {
+    return this.#transport.seek(seconds);
   }
 
   /** The frame's `ready`, read for what only the frame knows (values and their issues); the rest comes from `known`. */
   #onReady(ready: ReadyMessage, keep: Playhead | undefined, known: CompositionMetadata): void {
     const stage = stageOf(known);
-    const durationChanged = stage.duration !== this.length;
     this.#stage = stage;
     this.#metadata = known;
-    this.valueIssues = trustedIssues(ready.issues);
-    this.length = stage.duration;
-    this.#timeReports.cancel();
-    this.isPaused = true;
-    if (keep) {
-      // While the poster frame shows, the playhead stays at 0.
-      this.time = this.#posterAt === undefined ? clampTime(keep.time, stage) : 0;
-      if (!keep.painted) void this.#session?.seek(landingTime(keep.time, stage));
-    } else this.#start(stage);
-    this.isReady = true;
-    this.status = { kind: 'idle' };
+    this.#transport.arrived(keep, stage);
     if (this.#session) this.#layout.show(this.#session.iframe, stage);
-    if (!keep) {
-      emit(this, FxEvent.loadedMetadata);
-      if (durationChanged) emit(this, FxEvent.durationChange);
-      this.#status.loaded();
-    }
-    this.#settleWaiters();
+    this.#load.shown(stage.duration, !keep);
     this.#unheard.ready();
-    emit(this, FxEvent.ready);
+    emit(this, FxCompositionEvent.ready);
     // Another document on stage: what its scripts read (so far) replaces what the last one's did.
     this.#readReports.cancel();
-    emit(this, FxEvent.variablesRead);
-    emit(this, FxEvent.variablesChange, {
-      values: trustedValues(ready.values, known.variables, this.#variables.values),
-      issues: this.valueIssues,
-      reloading: false,
-    });
-    if (keep?.playing || this.#wantsPlay || (this.autoplay && !keep)) {
-      this.#wantsPlay = true;
-      // Off screen, #onVisibility starts it once it scrolls into view.
-      if (this.#viewport.visible) void this.play();
-    }
-  }
-
-  /** Where a first load starts: a `currentTime` set before ready, else (paused, never played) the poster frame. */
-  #start(stage: Stage): void {
-    const startAt = this.#startAt;
-    this.#startAt = undefined;
-    this.#posterAt = undefined;
-    const poster = startAt === undefined && !this.autoplay && !this.#wantsPlay;
-    const time =
-      startAt !== undefined
-        ? landingTime(startAt, stage)
-        : poster
-          ? landingTime(posterSeconds(this.posterTime, stage.duration), stage)
-          : 0;
-    if (poster && time > 0) this.#posterAt = time;
-    this.time = poster ? 0 : time;
-    // Posted before anyone hears `ready`: a seek made then lands after it.
-    if (time > 0) void this.#session?.seek(time);
+    emit(this, FxCompositionEvent.variablesRead);
+    this.#variables.shown(ready.values, ready.issues, false);
+    this.#transport.resume(keep, this.#viewport.visible);
   }
 
   /** Everything here may be forged by the composition: times are clamped, texts and lists bounded (frame-reports.ts). */
   #onFrameMessage(session: FrameSession, message: FrameMessage): void {
     // Script errors count while the frame still loads (most happen then); everything else once it is on stage.
     // (A session is on stage or incoming: the others are disposed and hear nothing.)
-    if (message.type === Message.error) return void emit(this, FxEvent.error, trustedError(message));
+    if (message.type === Message.error) return void emit(this, FxCompositionEvent.error, trustedError(message));
     if (session !== this.#session) return;
     switch (message.type) {
-      case Message.time: {
-        const time = clampTime(message.time, this.#stage);
-        // A pause reported within the frame's burst still counts.
-        this.#timeReports.push((waiting) => ({ time, paused: message.paused || (waiting?.paused ?? false) }));
-        if (!message.paused && !this.isPaused) this.#status.moving();
-        return;
-      }
+      case Message.time:
+        return this.#transport.reported(clampTime(message.time, this.#stage), message.paused);
       // FrameSession passes on only reports that added ids.
       case Message.reads:
-        this.#readReports.push(() => true);
-        return;
+        return this.#readReports.push(() => true);
       case Message.ended:
-        this.#timeReports.flush();
-        this.isPaused = true;
-        this.#wantsPlay = false;
-        this.#status.paused();
-        emit(this, FxEvent.pause);
-        emit(this, FxEvent.ended);
-        return;
+        return this.#transport.ended();
       // Only answers to a `set-variables` get here (FrameSession drops the others), so a reload follows a change.
       case Message.variables:
-        this.valueIssues = trustedIssues(message.issues);
-        emit(this, FxEvent.variablesChange, {
-          values: trustedValues(message.values, this.declarations, this.#variables.values),
-          issues: this.valueIssues,
-          reloading: message.readsVariablesAtLoad && message.ranAgain !== true,
-        });
-        if (message.readsVariablesAtLoad && message.ranAgain !== true) this.#loader.scheduleReload();
-        return;
+        return this.#variables.answered(message);
     }
   }
 
   #fail(code: string, message: string): void {
-    this.status = { kind: 'error', code, message };
-    this.#settleWaiters(new FxError(code, message));
-    emit(this, FxEvent.error, { code, message });
-  }
-
-  /** Off screen, playback pauses (still wanting to play); back in view, it resumes. */
-  #onVisibility(visible: boolean): void {
-    if (!visible) this.#halt();
-    else if (this.#wantsPlay) void this.play();
+    this.#load.failed(code, message);
+    emit(this, FxCompositionEvent.error, { code, message });
   }
 
   protected override render() {
-    const showPoster = this.poster && !this.isReady;
-    return html`
-      <div part="stage" class="stage"></div>
-      ${showPoster ? html`<img part="poster" class="poster" src=${this.poster} alt="" />` : nothing}
-      ${this.status.kind === 'loading' ? html`<div part="status" class="status" role="status">Loading&hellip;</div>` : nothing}
-      ${this.status.kind === 'error' ? html`<div part="status" class="status error" role="alert">${this.status.message}</div>` : nothing}
-      ${this.#controls.render()} ${this.#renderStageErrors()}
-    `;
-  }
-
-  /** Without controls (they show it themselves) and unless a failed load says so already: the latest error. */
-  #renderStageErrors() {
-    const latest = this.errorLog.at(-1);
-    if (this.controls || !latest || this.status.kind === 'error') return nothing;
-    return html`<span
-      part="errors"
-      class="stage-errors"
-      role="status"
-      title=${this.errorLog.map((error) => error.message).join('\n')}
-      >&#x26a0; ${latest.message}</span
-    > `;
+    const view = { poster: this.poster, ready: this.ready, load: this.#load.state, controls: this.controls };
+    return renderStage({ ...view, errors: this.#errorLog.errors }, this.#controls.render());
   }
 }
 

@@ -2,9 +2,10 @@ import type { ReactiveElement } from 'lit';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import type { Issue } from '../../runtime/issues.js';
 import { Message, type HostMessage, type VariablesMessage } from '../../runtime/protocol/messages.js';
-import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import { FxCompositionErrorCode, FxCompositionEvent } from '../internal/constants.js';
 import { emit, emitIssues } from '../internal/events.js';
 import { hasFontSources, inlineFontSources } from './font-sources.js';
+import { trustedIssues, trustedValues } from './frame-reports.js';
 import { sameValues } from '../internal/values-equal.js';
 import { readVariables } from './variables-input.js';
 
@@ -35,6 +36,8 @@ export interface VariablesFrame {
   /** What font sources resolve against. */
   readonly base: string;
   readonly session: { post(message: HostMessage): void } | undefined;
+  /** Loads the values into a new frame behind the one on stage (its scripts read them at load). */
+  scheduleReload(): void;
 }
 
 /**
@@ -45,6 +48,8 @@ export interface VariablesFrame {
  */
 export class LiveVariables {
   #values: Record<string, unknown> = {};
+  /** What the frame on stage reported of applying the values (the controls' hint). */
+  #issues: readonly Issue[] = [];
   /** Why the latest input was refused, until the next update reports it. */
   #problem: string | undefined;
 
@@ -55,6 +60,31 @@ export class LiveVariables {
 
   get values(): Record<string, unknown> {
     return this.#values;
+  }
+
+  get issues(): readonly Issue[] {
+    return this.#issues;
+  }
+
+  /**
+   * What a frame on stage shows, as it reported it (its `ready`, or an answer to a change): `variableschange`.
+   * Forgeable, so read through frame-reports.ts.
+   */
+  shown(values: Readonly<Record<string, unknown>>, issues: readonly Issue[], reloading: boolean): void {
+    this.#issues = trustedIssues(issues);
+    this.host.requestUpdate();
+    emit(this.host, FxCompositionEvent.variablesChange, {
+      values: trustedValues(values, this.host.declarations, this.#values),
+      issues: this.#issues,
+      reloading,
+    });
+  }
+
+  /** The frame's answer to a `set-variables`; when its scripts read values at load, a reload follows. */
+  answered(message: VariablesMessage): void {
+    const reloading = message.readsVariablesAtLoad && message.ranAgain !== true;
+    this.shown(message.values, message.issues, reloading);
+    if (reloading) this.frame.scheduleReload();
   }
 
   /** Takes a `variables` input; the host's update reports a refusal ({@link reportProblem}) or sends the change. */
@@ -85,7 +115,11 @@ export class LiveVariables {
   reportProblem(): void {
     const problem = this.#problem;
     this.#problem = undefined;
-    if (problem) emit(this.host, FxEvent.error, { code: FxErrorCode.variablesJsonInvalid, message: problem });
+    if (problem)
+      emit(this.host, FxCompositionEvent.error, {
+        code: FxCompositionErrorCode.variablesJsonInvalid,
+        message: problem,
+      });
   }
 
   /** Sends the values in effect to the frame on stage, once their font sources are inlined. */
@@ -147,8 +181,8 @@ export class LiveVariables {
 
   /** Values the frame cannot take: functions, symbols and DOM nodes cannot be cloned into it. */
   #refused(error: unknown): undefined {
-    emit(this.host, FxEvent.error, {
-      code: FxErrorCode.variablesNotCloneable,
+    emit(this.host, FxCompositionEvent.error, {
+      code: FxCompositionErrorCode.variablesNotCloneable,
       message: `"variables" must hold JSON-like values: ${(error as Error).message}`,
     });
     return undefined;

@@ -1,5 +1,5 @@
 import { isRate, isVolume, Message, PLAYBACK_RATE, type HostMessage } from '../../runtime/protocol/messages.js';
-import { FxEvent } from '../internal/constants.js';
+import { FxCompositionEvent } from '../internal/constants.js';
 import { emit } from '../internal/events.js';
 
 /** A number the way a `double` property of the DOM takes it: converted, and a `TypeError` when not finite. */
@@ -53,7 +53,7 @@ export class PlaybackSettings {
     if (rate === this.#rate) return;
     this.#rate = rate;
     this.post({ type: Message.setRate, rate });
-    emit(this.target, FxEvent.rateChange);
+    emit(this.target, FxCompositionEvent.rateChange);
   }
 
   get defaultRate(): number {
@@ -63,7 +63,7 @@ export class PlaybackSettings {
     const rate = checkRate('defaultPlaybackRate', value);
     if (rate === this.#defaultRate) return;
     this.#defaultRate = rate;
-    emit(this.target, FxEvent.rateChange);
+    emit(this.target, FxCompositionEvent.rateChange);
   }
 
   get volume(): number {
@@ -74,7 +74,7 @@ export class PlaybackSettings {
     if (volume === this.#volume) return;
     this.#volume = volume;
     this.post({ type: Message.setVolume, volume });
-    emit(this.target, FxEvent.volumeChange);
+    emit(this.target, FxCompositionEvent.volumeChange);
   }
 
   /** A new source plays at the default rate, as a media element's load does. */
@@ -82,9 +82,11 @@ export class PlaybackSettings {
     this.rate = this.#defaultRate;
   }
 
-  /** What a new frame is told, so it starts with these settings. */
-  messages(): HostMessage[] {
+  /** What a frame is told, so it plays with these settings and the element's `muted` and `loop`. */
+  messages({ muted, loop }: { readonly muted: boolean; readonly loop: boolean }): HostMessage[] {
     return [
+      { type: Message.setMuted, muted },
+      { type: Message.setLoop, loop },
       { type: Message.setRate, rate: this.#rate },
       { type: Message.setVolume, volume: this.#volume },
     ];

@@ -1,10 +1,17 @@
-import { FxEvent } from '../internal/constants.js';
+import { FxCompositionEvent } from '../internal/constants.js';
 import { emit } from '../internal/events.js';
 
 /** HTMLMediaElement's `readyState` values the element uses. */
 const ReadyState = { nothing: 0, metadata: 1, enoughData: 4 } as const;
 /** HTMLMediaElement's `networkState` values. */
 export const NetworkState = { empty: 0, idle: 1, loading: 2, noSource: 3 } as const;
+
+/** `seekable` and `buffered`: one range from 0 to `end`, or none before ready. */
+export const timeRanges = (end: number): TimeRanges => ({
+  length: end > 0 ? 1 : 0,
+  start: () => 0,
+  end: () => end,
+});
 
 /** `networkState` of a load that is `loading`, failed (`error`), or neither (then loaded once ready). */
 export function networkStateOf(kind: 'idle' | 'loading' | 'error', ready: boolean): number {
@@ -35,11 +42,6 @@ export class PlaybackStatus {
     return this.#seeking ? ReadyState.metadata : ReadyState.enoughData;
   }
 
-  /** The first frame of a source is ready: a media element says so in three events. */
-  loaded(): void {
-    for (const name of [FxEvent.loadedData, FxEvent.canPlay, FxEvent.canPlayThrough]) emit(this.target, name);
-  }
-
   /** `play()` started playback: `playing` follows once the frame's clock moves. */
   played(): void {
     this.#owesPlaying = true;
@@ -53,15 +55,15 @@ export class PlaybackStatus {
   moving(): void {
     if (!this.#owesPlaying || this.#seeking) return;
     this.#owesPlaying = false;
-    emit(this.target, FxEvent.playing);
+    emit(this.target, FxCompositionEvent.playing);
   }
 
   seekStarted(playing: boolean): void {
     this.#seeking = true;
-    emit(this.target, FxEvent.seeking);
+    emit(this.target, FxCompositionEvent.seeking);
     if (!playing) return;
     this.#owesPlaying = true;
-    emit(this.target, FxEvent.waiting);
+    emit(this.target, FxCompositionEvent.waiting);
   }
 
   /** The latest seek settled (landed or not); it fires `seeked` itself, then calls {@link moving} if playing. */

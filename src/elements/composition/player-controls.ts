@@ -1,10 +1,22 @@
-import { nothing, type ReactiveController, type TemplateResult } from 'lit';
+import { nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { Issue } from '../../runtime/issues.js';
 import { ControlsAutohide } from './controls-autohide.js';
 import { renderControls } from './controls.js';
 import { Fullscreen } from './fullscreen.js';
-import type { FxComposition } from './fx-composition.js';
 import { KeyboardShortcuts } from './keyboard-shortcuts.js';
+
+/** The element as its controls drive it: its public API (so this file needs nothing of fx-composition.ts). */
+export interface ControlsHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly controls: boolean;
+  readonly paused: boolean;
+  readonly duration: number;
+  muted: boolean;
+  volume: number;
+  playbackRate: number;
+  play(): Promise<void>;
+  pause(): void;
+}
 
 /** What the controls show that only the element knows (its public API says the rest). */
 export interface ControlsView {
@@ -27,7 +39,7 @@ export class PlayerControls implements ReactiveController {
   #autohide: ControlsAutohide;
 
   constructor(
-    private readonly host: FxComposition,
+    private readonly host: ControlsHost,
     private readonly view: () => ControlsView,
     private readonly seek: (seconds: number) => void,
   ) {

@@ -1,4 +1,4 @@
-import { FxEvent } from '../internal/constants.js';
+import { FxCompositionEvent } from '../internal/constants.js';
 import type { FxErrorDetail } from '../internal/events.js';
 
 /** Listeners of the SDK's own parts (the controls' hint, a bound panel): they do not count as the page hearing. */
@@ -11,7 +11,7 @@ export function internal<T extends object>(listener: T): T {
 }
 
 /** The events whose news must not be lost to a page that listens late. */
-const KEPT = [FxEvent.ready, FxEvent.error] as const;
+const KEPT = [FxCompositionEvent.ready, FxCompositionEvent.error] as const;
 type Kept = (typeof KEPT)[number];
 const isKept = (type: string): type is Kept => (KEPT as readonly string[]).includes(type);
 
@@ -28,7 +28,10 @@ type Listener = EventListenerOrEventListenerObject;
  */
 export class UnheardEvents {
   /** The page's listeners of each kept event (with their `once`), as `addEventListener`/`removeEventListener` tell. */
-  #listeners = { [FxEvent.ready]: new Map<Listener, boolean>(), [FxEvent.error]: new Map<Listener, boolean>() };
+  #listeners = {
+    [FxCompositionEvent.ready]: new Map<Listener, boolean>(),
+    [FxCompositionEvent.error]: new Map<Listener, boolean>(),
+  };
   #readyUnheard = false;
   #errorsUnheard: FxErrorDetail[] = [];
 
@@ -42,11 +45,11 @@ export class UnheardEvents {
     const once = typeof options === 'object' && options.once === true;
     this.#listeners[type].set(listener, once);
     const events =
-      type === FxEvent.ready
+      type === FxCompositionEvent.ready
         ? this.#readyUnheard && this.isReady()
-          ? [new Event(FxEvent.ready, { bubbles: true, composed: true })]
+          ? [new Event(FxCompositionEvent.ready, { bubbles: true, composed: true })]
           : []
-        : this.#errorsUnheard.map((detail) => new CustomEvent(FxEvent.error, { composed: true, detail }));
+        : this.#errorsUnheard.map((detail) => new CustomEvent(FxCompositionEvent.error, { composed: true, detail }));
     // A `once` listener goes with the first event it hears.
     for (const event of once ? events.slice(0, 1) : events) this.#deliver(listener, event, options);
   }
@@ -57,12 +60,13 @@ export class UnheardEvents {
 
   /** Called as `ready` is dispatched. */
   ready(): void {
-    this.#readyUnheard = !this.#heard(FxEvent.ready);
+    this.#readyUnheard = !this.#heard(FxCompositionEvent.ready);
   }
 
   /** Called as an `error` is dispatched. */
   error(detail: FxErrorDetail): void {
-    if (!this.#heard(FxEvent.error)) this.#errorsUnheard = [...this.#errorsUnheard, detail].slice(-MAX_KEPT_ERRORS);
+    if (!this.#heard(FxCompositionEvent.error))
+      this.#errorsUnheard = [...this.#errorsUnheard, detail].slice(-MAX_KEPT_ERRORS);
   }
 
   /** A new load starts: what the last one said is old news. */

@@ -1,7 +1,7 @@
 import type { VariableDeclaration } from '../../runtime/declarations.js';
 import { LayoutIssueCode, describe, issue, type Issue } from '../../runtime/issues.js';
 import { FxError } from '../../runtime/errors.js';
-import { FxErrorCode, FxEvent } from '../internal/constants.js';
+import { FxCompositionErrorCode, FxCompositionEvent } from '../internal/constants.js';
 import type { FxVariablesChangeDetail } from '../internal/events.js';
 import type { FxComposition } from './fx-composition.js';
 import { internal } from './unheard-events.js';
@@ -50,7 +50,7 @@ function boundValues(declaration: VariableDeclaration): unknown[] {
  * const issues = await checkVariableBounds(document.querySelector('fx-composition'));
  */
 export async function checkVariableBounds(element: FxComposition): Promise<Issue[]> {
-  if (!element.ready) await until(element, FxEvent.ready);
+  if (!element.ready) await until(element, FxCompositionEvent.ready);
   const start = element.variables;
   const issues: Issue[] = [];
   try {
@@ -87,11 +87,11 @@ async function applied(element: FxComposition, values: Record<string, unknown>, 
 
 /** Sets values that differ from those in effect; resolves with the issues of the frame showing them (reloaded if it must). */
 async function shown(element: FxComposition, values: Record<string, unknown>): Promise<readonly Issue[]> {
-  const change = until(element, FxEvent.variablesChange);
+  const change = until(element, FxCompositionEvent.variablesChange);
   element.variables = values;
   let { detail } = (await change) as CustomEvent<FxVariablesChangeDetail>;
   while (detail.reloading)
-    ({ detail } = (await until(element, FxEvent.variablesChange)) as CustomEvent<FxVariablesChangeDetail>);
+    ({ detail } = (await until(element, FxCompositionEvent.variablesChange)) as CustomEvent<FxVariablesChangeDetail>);
   return detail.issues;
 }
 
@@ -101,7 +101,7 @@ function until(target: EventTarget, name: string): Promise<Event> {
     const settle = (done: () => void) => {
       clearTimeout(timer);
       target.removeEventListener(name, onEvent);
-      target.removeEventListener(FxEvent.error, onError);
+      target.removeEventListener(FxCompositionEvent.error, onError);
       done();
     };
     // The SDK's own listeners (unheard-events.ts): the page's late ones still hear what these heard.
@@ -112,10 +112,12 @@ function until(target: EventTarget, name: string): Promise<Event> {
     });
     const timer = setTimeout(
       () =>
-        settle(() => reject(new FxError(FxErrorCode.frameTimeout, `no "${name}" within ${SHOWN_TIMEOUT_MS / 1000} s`))),
+        settle(() =>
+          reject(new FxError(FxCompositionErrorCode.frameTimeout, `no "${name}" within ${SHOWN_TIMEOUT_MS / 1000} s`)),
+        ),
       SHOWN_TIMEOUT_MS,
     );
     target.addEventListener(name, onEvent);
-    target.addEventListener(FxEvent.error, onError);
+    target.addEventListener(FxCompositionEvent.error, onError);
   });
 }

@@ -1,5 +1,5 @@
 /** Public names of `<fx-composition>`, said once. */
-export const FxEvent = {
+export const FxCompositionEvent = {
   loadedMetadata: 'loadedmetadata',
   durationChange: 'durationchange',
   volumeChange: 'volumechange',
@@ -22,9 +22,9 @@ export const FxEvent = {
   variablesRead: 'variablesread',
   error: 'error',
 } as const;
-export type FxEvent = (typeof FxEvent)[keyof typeof FxEvent];
+export type FxCompositionEvent = (typeof FxCompositionEvent)[keyof typeof FxCompositionEvent];
 
-export const FxAttribute = {
+export const FxCompositionAttribute = {
   src: 'src',
   srcdoc: 'srcdoc',
   variables: 'variables',
@@ -39,7 +39,7 @@ export const FxAttribute = {
 } as const;
 
 /** Codes of `error` events the element itself raises (compile and frame errors keep their own codes). */
-export const FxErrorCode = {
+export const FxCompositionErrorCode = {
   variablesJsonInvalid: 'variables_json_invalid',
   frameTimeout: 'frame_timeout',
   /** The frame's `fx-runtime.js` failed to load (its URL is in the message). */
@@ -49,3 +49,14 @@ export const FxErrorCode = {
   variablesNotCloneable: 'variables_not_cloneable',
   disconnected: 'disconnected',
 } as const;
+
+// The names these tables had before each element's tables were named for it (`FxRenderButtonEvent`,
+// `FxVariablesPanelEvent`, …): the same objects, so code written against them keeps compiling and comparing.
+/** @deprecated Use `FxCompositionEvent`, the same table. */
+export const FxEvent = FxCompositionEvent;
+/** @deprecated Use `FxCompositionEvent`, the same type. */
+export type FxEvent = FxCompositionEvent;
+/** @deprecated Use `FxCompositionAttribute`, the same table. */
+export const FxAttribute = FxCompositionAttribute;
+/** @deprecated Use `FxCompositionErrorCode`, the same table. */
+export const FxErrorCode = FxCompositionErrorCode;

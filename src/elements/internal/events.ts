@@ -1,5 +1,5 @@
 import type { Issue } from '../../runtime/issues.js';
-import { FxEvent } from './constants.js';
+import { FxCompositionEvent } from './constants.js';
 
 export interface FxErrorDetail {
   readonly code: string;
@@ -19,20 +19,20 @@ export interface FxVariablesChangeDetail {
 }
 
 /** Typed `detail` of the element's custom events. */
-export interface FxEventDetails {
-  [FxEvent.error]: FxErrorDetail;
-  [FxEvent.variablesChange]: FxVariablesChangeDetail;
+export interface FxCompositionEventDetails {
+  [FxCompositionEvent.error]: FxErrorDetail;
+  [FxCompositionEvent.variablesChange]: FxVariablesChangeDetail;
 }
 
 /** The one way the element emits events: bubbling (but `error`), composed, typed detail. */
-export function emit<Name extends FxEvent>(
+export function emit<Name extends FxCompositionEvent>(
   target: EventTarget,
   name: Name,
-  ...detail: Name extends keyof FxEventDetails ? [FxEventDetails[Name]] : []
+  ...detail: Name extends keyof FxCompositionEventDetails ? [FxCompositionEventDetails[Name]] : []
 ): boolean {
   // `error` stays on the element, like HTMLMediaElement's: bubbling to `window`, it would read as an uncaught
   // script error to every global error handler (test runners, error trackers).
-  const init = { bubbles: name !== FxEvent.error, composed: true, detail: detail[0] };
+  const init = { bubbles: name !== FxCompositionEvent.error, composed: true, detail: detail[0] };
   return target.dispatchEvent(detail.length ? new CustomEvent(name, init) : new Event(name, init));
 }
 
@@ -40,28 +40,28 @@ export function emit<Name extends FxEvent>(
  * Every event of `<fx-composition>` with its type, for its `addEventListener` overloads (as lib.dom's
  * `HTMLMediaElementEventMap`). `error` is a `CustomEvent` with `{ code, message }`, not the DOM's `ErrorEvent`.
  */
-export interface FxCompositionEventMap extends Omit<HTMLElementEventMap, typeof FxEvent.error> {
-  [FxEvent.loadedMetadata]: Event;
-  [FxEvent.durationChange]: Event;
-  [FxEvent.volumeChange]: Event;
-  [FxEvent.rateChange]: Event;
-  [FxEvent.loadStart]: Event;
-  [FxEvent.emptied]: Event;
-  [FxEvent.loadedData]: Event;
-  [FxEvent.canPlay]: Event;
-  [FxEvent.canPlayThrough]: Event;
-  [FxEvent.play]: Event;
-  [FxEvent.playing]: Event;
-  [FxEvent.waiting]: Event;
-  [FxEvent.pause]: Event;
-  [FxEvent.timeUpdate]: Event;
-  [FxEvent.seeking]: Event;
-  [FxEvent.seeked]: Event;
-  [FxEvent.ended]: Event;
-  [FxEvent.ready]: Event;
-  [FxEvent.variablesChange]: CustomEvent<FxVariablesChangeDetail>;
-  [FxEvent.variablesRead]: Event;
-  [FxEvent.error]: CustomEvent<FxErrorDetail>;
+export interface FxCompositionEventMap extends Omit<HTMLElementEventMap, typeof FxCompositionEvent.error> {
+  [FxCompositionEvent.loadedMetadata]: Event;
+  [FxCompositionEvent.durationChange]: Event;
+  [FxCompositionEvent.volumeChange]: Event;
+  [FxCompositionEvent.rateChange]: Event;
+  [FxCompositionEvent.loadStart]: Event;
+  [FxCompositionEvent.emptied]: Event;
+  [FxCompositionEvent.loadedData]: Event;
+  [FxCompositionEvent.canPlay]: Event;
+  [FxCompositionEvent.canPlayThrough]: Event;
+  [FxCompositionEvent.play]: Event;
+  [FxCompositionEvent.playing]: Event;
+  [FxCompositionEvent.waiting]: Event;
+  [FxCompositionEvent.pause]: Event;
+  [FxCompositionEvent.timeUpdate]: Event;
+  [FxCompositionEvent.seeking]: Event;
+  [FxCompositionEvent.seeked]: Event;
+  [FxCompositionEvent.ended]: Event;
+  [FxCompositionEvent.ready]: Event;
+  [FxCompositionEvent.variablesChange]: CustomEvent<FxVariablesChangeDetail>;
+  [FxCompositionEvent.variablesRead]: Event;
+  [FxCompositionEvent.error]: CustomEvent<FxErrorDetail>;
 }
 
 declare global {
@@ -74,5 +74,5 @@ declare global {
 /** Problems the host found (refused font sources) as one `error` event, named for the first. */
 export function emitIssues(target: EventTarget, issues: readonly Issue[]): void {
   const first = issues[0];
-  if (first) emit(target, FxEvent.error, { code: first.code, message: first.message, issues });
+  if (first) emit(target, FxCompositionEvent.error, { code: first.code, message: first.message, issues });
 }

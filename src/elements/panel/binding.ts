@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { FxEvent } from '../internal/constants.js';
+import { FxCompositionEvent } from '../internal/constants.js';
 import type { FxErrorDetail, FxVariablesChangeDetail } from '../internal/events.js';
 import type { FxComposition } from '../composition/fx-composition.js';
 import { internal } from '../composition/unheard-events.js';
@@ -26,14 +26,17 @@ export class PanelBinding implements ReactiveController {
   #observer: MutationObserver | undefined;
   // The SDK's own: a panel hearing `ready` or `error` leaves the page's late listeners their due (unheard-events.ts).
   #listeners: [string, EventListener][] = [
-    [FxEvent.loadedMetadata, () => this.events.loaded()],
-    [FxEvent.ready, internal(() => this.events.loaded())],
+    [FxCompositionEvent.loadedMetadata, () => this.events.loaded()],
+    [FxCompositionEvent.ready, internal(() => this.events.loaded())],
     [
-      FxEvent.variablesChange,
+      FxCompositionEvent.variablesChange,
       (event) => this.events.variablesChanged((event as CustomEvent<FxVariablesChangeDetail>).detail),
     ],
-    [FxEvent.variablesRead, () => this.events.read()],
-    [FxEvent.error, internal((event: Event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail))],
+    [FxCompositionEvent.variablesRead, () => this.events.read()],
+    [
+      FxCompositionEvent.error,
+      internal((event: Event) => this.events.failed((event as CustomEvent<FxErrorDetail>).detail)),
+    ],
   ];
 
   constructor(

@@ -1,47 +1,25 @@
 import '../internal/lit-dev-notice.js';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { VariableType } from '../../runtime/constants.js';
 import type { VariableDeclaration } from '../../runtime/declarations.js';
-import { FxError, isFxError } from '../../runtime/errors.js';
 import type { Issue } from '../../runtime/issues.js';
-import { extractCompositionMetadata } from '../../runtime/metadata.js';
 import { resolveVariables } from '../../runtime/precedence.js';
-import { FxErrorCode } from '../internal/constants.js';
+import { FxCompositionErrorCode } from '../internal/constants.js';
 import type { FxErrorDetail, FxVariablesChangeDetail } from '../internal/events.js';
 import type { FxComposition } from '../composition/fx-composition.js';
-import { FxVariablesPanelAttribute, FxVariablesPanelErrorCode, FxVariablesPanelEvent, PanelText } from './constants.js';
+import { FxVariablesPanelAttribute, PanelText } from './constants.js';
 import { PanelBinding } from './binding.js';
 import { renderCommand, valuesJson } from './copy.js';
-import { checkedList, declarationOf, draftOf, freeId, newDeclaration } from './declaration-edit.js';
-import { declarationForm, type DeclarationEditing } from './declaration-form.js';
-import { writeDeclarations } from './declarations-html.js';
-import { UndoHistory } from './history.js';
+import { DeclarationEditor } from './declaration-editor.js';
+import { DeclarationSource, type DeclarationsChangeDetail } from './declaration-source.js';
 import { field } from './field.js';
-import { FormFocus } from './form-focus.js';
 import { issueList } from './issue-list.js';
 import { isUndoKey } from './keys.js';
-import { compositionReads, withScriptReads, type CompositionReads } from './reads.js';
-import { readSource } from './source.js';
+import { withScriptReads } from './reads.js';
 import { toolbar } from './toolbar.js';
 import { undeclaredList } from './undeclared.js';
-import { unreadDeclarations, unreadProblem } from '../internal/unread-declarations.js';
 import { styles } from './styles.js';
 import { placeIssues } from './value-issues.js';
-
-/** `declarationschange`'s detail: the new list and the composition's HTML carrying it. */
-export interface DeclarationsChangeDetail {
-  readonly declarations: readonly VariableDeclaration[];
-  readonly html: string;
-}
-
-/** One step of the declaration history. */
-interface Snapshot {
-  readonly declarations: readonly VariableDeclaration[];
-  readonly html: string | undefined;
-}
-
-const NO_READS: CompositionReads = { unused: new Set(), undeclared: [] };
 
 /**
  * Edits the variables of an `<fx-composition>`: an input per declared variable writing live overrides (never a
@@ -118,24 +96,25 @@ export class FxVariablesPanel extends LitElement {
   // A literal: the manifest analyzer reads it (FxVariablesPanelAttribute.projectDir names it too).
   @property({ attribute: 'project-dir' }) projectDir = '.';
 
-  @state() private shown: readonly VariableDeclaration[] = [];
   @state() private overrides: Readonly<Record<string, unknown>> = {};
   @state() private reported: readonly Issue[] = [];
   /** Why the latest `variables` the panel set were refused (the composition's `error`), until the next change. */
   @state() private refused: Issue | undefined;
-  @state() private source: string | undefined;
-  @state() private sourceProblem: string | undefined;
-  @state() private editing: DeclarationEditing | undefined;
   @state() private announcement = '';
   /** What the composition's scripts read (its `variablesRead`). */
   @state() private scriptReads: readonly string[] = [];
 
-  #history = new UndoHistory<Snapshot>({ declarations: [], html: undefined });
-  #reads: CompositionReads = NO_READS;
-  /** Which composition source the panel read last (its `src`, or its `srcdoc` text), so a reload is not re-read. */
-  #sourceKey: string | undefined;
-  #sourceRead: AbortController | undefined;
-  #formFocus = new FormFocus(this, '#draft-id');
+  #source = new DeclarationSource(this, {
+    composition: () => this.composition,
+    dropped: (dropped) => {
+      // An override of a removed (or retyped) variable would now be refused or undeclared.
+      const kept = Object.fromEntries(
+        Object.entries(this.overrides).filter(([id]) => !dropped.some((old) => old.id === id)),
+      );
+      if (Object.keys(kept).length !== Object.keys(this.overrides).length) this.#writeValues(kept);
+    },
+  });
+  #editor = new DeclarationEditor(this, (text) => (this.announcement = text));
   #binding = new PanelBinding(this, {
     bound: () => this.#sync(),
     loaded: () => this.#sync(),
@@ -156,19 +135,19 @@ export class FxVariablesPanel extends LitElement {
     this.#binding.pin(element);
   }
   get declarations(): VariableDeclaration[] {
-    return [...this.shown];
+    return [...this.#source.shown];
   }
   get values(): Record<string, unknown> {
-    return resolveVariables(this.shown, { overrides: this.overrides }).values;
+    return resolveVariables(this.#source.shown, { overrides: this.overrides }).values;
   }
   get html(): string | undefined {
-    return this.source;
+    return this.#source.html;
   }
   get canUndo(): boolean {
-    return this.#history.canUndo;
+    return this.#source.canUndo;
   }
   get canRedo(): boolean {
-    return this.#history.canRedo;
+    return this.#source.canRedo;
   }
 
   /** The values in effect as JSON, as the copy button copies them. */
@@ -204,71 +183,21 @@ export class FxVariablesPanel extends LitElement {
    * `declaration_root_missing` or `declarations_rewrite_failed`.
    */
   setDeclarations(list: readonly unknown[]): string {
-    const checked = checkedList(list);
-    if ('issues' in checked) {
-      throw new FxError(
-        FxVariablesPanelErrorCode.declarationsInvalid,
-        `the declarations are not valid: ${checked.issues.map((found) => found.message).join('; ')}`,
-        { issues: checked.issues },
-      );
-    }
-    if (this.source === undefined)
-      throw new FxError(
-        FxVariablesPanelErrorCode.sourceUnavailable,
-        this.sourceProblem ?? 'the composition\'s source has not been read yet: wait for "loadedmetadata"',
-      );
-    const snapshot = { declarations: checked.declarations, html: writeDeclarations(this.source, checked.declarations) };
-    this.#history.push(snapshot);
-    this.#apply(snapshot);
-    return snapshot.html;
+    return this.#source.edit(list);
   }
 
   /** Steps the declarations back; false when there is nothing to undo. */
   undo(): boolean {
-    return this.#step(this.#history.undo(), 'Undone');
+    return this.#announceStep(this.#source.undo(), 'Undone');
   }
 
   redo(): boolean {
-    return this.#step(this.#history.redo(), 'Redone');
+    return this.#announceStep(this.#source.redo(), 'Redone');
   }
 
-  #step(snapshot: Snapshot | undefined, said: string): boolean {
-    if (!snapshot) return false;
-    this.#apply(snapshot);
-    this.announcement = said;
-    return true;
-  }
-
-  /** Shows a step of the history and hands it on: the event, and the composition's `srcdoc` unless cancelled. */
-  #apply(snapshot: Snapshot): void {
-    const dropped = this.shown.filter(
-      (old) => !snapshot.declarations.some((declaration) => declaration.id === old.id && declaration.type === old.type),
-    );
-    this.shown = snapshot.declarations;
-    this.source = snapshot.html;
-    this.#reads =
-      snapshot.html === undefined
-        ? NO_READS
-        : compositionReads(snapshot.html, new Set(snapshot.declarations.map(({ id }) => id)));
-    if (snapshot.html === undefined) return;
-    const detail: DeclarationsChangeDetail = { declarations: [...snapshot.declarations], html: snapshot.html };
-    const event = new CustomEvent(FxVariablesPanelEvent.declarationsChange, {
-      bubbles: true,
-      composed: true,
-      cancelable: true,
-      detail,
-    });
-    const proceed = this.dispatchEvent(event);
-    // An override of a removed (or retyped) variable would now be refused or undeclared.
-    const kept = Object.fromEntries(
-      Object.entries(this.overrides).filter(([id]) => !dropped.some((old) => old.id === id)),
-    );
-    if (Object.keys(kept).length !== Object.keys(this.overrides).length) this.#writeValues(kept);
-    const composition = this.composition;
-    if (proceed && composition && !composition.src) {
-      this.#sourceKey = snapshot.html;
-      composition.srcdoc = snapshot.html;
-    }
+  #announceStep(stepped: boolean, said: string): boolean {
+    if (stepped) this.announcement = said;
+    return stepped;
   }
 
   /** What the composition holds now: declarations, overrides, and (once per source) its HTML. */
@@ -277,48 +206,22 @@ export class FxVariablesPanel extends LitElement {
     this.scriptReads = composition?.variablesRead ?? [];
     if (!composition) return;
     this.overrides = composition.variables;
-    const key = composition.src || composition.srcdoc || '';
-    if (key === this.#sourceKey) return;
-    this.#sourceKey = key;
-    this.shown = composition.declarations;
-    this.source = undefined;
-    this.sourceProblem = undefined;
-    this.editing = undefined;
-    this.#reads = NO_READS;
-    this.#sourceRead?.abort();
-    const read = (this.#sourceRead = new AbortController());
-    readSource(composition, read.signal).then(
-      (source) => {
-        if (read.signal.aborted) return;
-        // The composition's own parser over the same text: the declarations it shows, before it even compiled.
-        const { variables: declarations, issues } = extractCompositionMetadata(source);
-        this.shown = declarations;
-        const unread = unreadDeclarations(issues);
-        if (unread.length > 0) {
-          this.sourceProblem = unreadProblem(unread);
-          return;
-        }
-        this.#history.reset({ declarations, html: source });
-        this.source = source;
-        this.#reads = compositionReads(source, new Set(declarations.map(({ id }) => id)));
-        this.requestUpdate();
-      },
-      (error: unknown) => {
-        if (!read.signal.aborted) this.sourceProblem = isFxError(error) ? error.message : String(error);
-      },
-    );
+    if (this.#source.read(composition)) this.#editor.drop();
   }
 
   #onVariablesChange(detail: FxVariablesChangeDetail): void {
     const composition = this.composition;
-    if (composition?.metadata && this.#history.current.html === undefined) this.shown = composition.declarations;
+    this.#source.loaded(composition);
     this.overrides = composition?.variables ?? {};
     this.reported = detail.issues;
     this.refused = undefined;
   }
 
   #onCompositionError(detail: FxErrorDetail): void {
-    if (detail.code === FxErrorCode.variablesJsonInvalid || detail.code === FxErrorCode.variablesNotCloneable) {
+    if (
+      detail.code === FxCompositionErrorCode.variablesJsonInvalid ||
+      detail.code === FxCompositionErrorCode.variablesNotCloneable
+    ) {
       this.refused = { code: detail.code, severity: 'error', path: [], message: detail.message };
     }
   }
@@ -356,64 +259,17 @@ export class FxVariablesPanel extends LitElement {
     event.preventDefault();
   }
 
-  #declare(id: string, type: VariableType): void {
-    this.#tryEdit(() => this.setDeclarations([...this.shown, newDeclaration(id, type)]));
-  }
-
-  #remove(index: number): void {
-    this.#tryEdit(() => this.setDeclarations(this.shown.filter((_, at) => at !== index)));
-  }
-
-  #startAdding(): void {
-    const id = freeId('variable', new Set(this.shown.map((declaration) => declaration.id)));
-    this.#openForm({ index: undefined, draft: draftOf(newDeclaration(id, 'string')), issues: [] });
-  }
-
-  #submitEdit(): void {
-    const editing = this.editing;
-    if (!editing) return;
-    const base = editing.index === undefined ? undefined : this.shown[editing.index];
-    const edited = declarationOf(editing.draft, base);
-    const list =
-      editing.index === undefined
-        ? [...this.shown, edited]
-        : this.shown.map((declaration, at) => (at === editing.index ? edited : declaration));
-    if (this.#tryEdit(() => this.setDeclarations(list))) this.#closeForm();
-  }
-
-  /** Runs an edit; a refusal is shown in the form (or announced), never thrown into the page. */
-  #tryEdit(edit: () => void): boolean {
-    try {
-      edit();
-      return true;
-    } catch (error) {
-      const issues =
-        isFxError(error) && error.issues.length > 0
-          ? error.issues
-          : [
-              {
-                code: isFxError(error) ? error.code : 'error',
-                severity: 'error' as const,
-                path: [],
-                message: (error as Error).message,
-              },
-            ];
-      if (this.editing) this.editing = { ...this.editing, issues };
-      else this.announcement = issues.map((found) => found.message).join('; ');
-      return false;
-    }
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('for')) this.#binding.follow(this.for);
   }
 
   protected override render() {
+    const { shown: declarations, html: source, problem } = this.#source;
     const custom = Object.keys(this.overrides).length;
-    const placed = placeIssues(this.overrides, this.shown, this.reported);
+    const placed = placeIssues(this.overrides, declarations, this.reported);
     const general = this.refused ? [this.refused, ...placed.general] : placed.general;
-    const editable = this.source !== undefined;
-    const reads = withScriptReads(this.#reads, this.scriptReads, new Set(this.shown.map(({ id }) => id)));
+    const editable = source !== undefined;
+    const reads = withScriptReads(this.#source.reads, this.scriptReads, new Set(declarations.map(({ id }) => id)));
     return html`
       <header part="header">
         <h2 id="title">Variables</h2>
@@ -425,9 +281,9 @@ export class FxVariablesPanel extends LitElement {
         </button>
       </header>
       ${general.length > 0 ? issueList('general-issues', general) : nothing}
-      ${this.sourceProblem ? html`<p part="status-source" role="note">Declarations cannot be edited: ${this.sourceProblem}</p>` : nothing}
+      ${problem ? html`<p part="status-source" role="note">Declarations cannot be edited: ${problem}</p>` : nothing}
       <div part="fields" class="fields" role="group" aria-labelledby="title">
-        ${this.shown.map((declaration, index) => {
+        ${declarations.map((declaration, index) => {
           const overridden = Object.hasOwn(this.overrides, declaration.id);
           const shown = field(
             {
@@ -442,20 +298,20 @@ export class FxVariablesPanel extends LitElement {
             {
               set: (value) => this.#setValue(declaration.id, value),
               reset: () => this.reset(declaration.id),
-              edit: () => this.#openForm({ index, draft: draftOf(declaration), issues: [] }),
-              remove: () => this.#remove(index),
+              edit: () => this.#editor.edit(index, declaration),
+              remove: () => this.#editor.remove(index),
             },
           );
           // The form editing a declaration opens under its field (always a pair, so lit keeps the field's DOM).
-          return [shown, this.editing?.index === index ? this.#form(this.editing) : nothing];
+          return [shown, this.#editor.formAt(index)];
         })}
-        ${this.editing?.index === undefined ? this.#form(this.editing) : nothing}
+        ${this.#editor.newForm()}
       </div>
-      ${undeclaredList(reads.undeclared, editable ? (id, type) => this.#declare(id, type) : undefined)}
+      ${undeclaredList(reads.undeclared, editable ? (id, type) => this.#editor.declare(id, type) : undefined)}
       ${toolbar(
         { editable, canUndo: this.canUndo, canRedo: this.canRedo },
         {
-          add: () => this.#startAdding(),
+          add: () => this.#editor.add(),
           undo: () => this.undo(),
           redo: () => this.redo(),
           copyJson: () => void this.copyJson(),
@@ -464,28 +320,6 @@ export class FxVariablesPanel extends LitElement {
       )}
       <p part="status" role="status" aria-live="polite">${this.announcement}</p>
     `;
-  }
-
-  #form(editing: DeclarationEditing | undefined) {
-    if (!editing) return nothing;
-    return declarationForm(editing, {
-      change: (patch) => {
-        if (this.editing)
-          this.editing = { ...this.editing, draft: { ...this.editing.draft, ...patch(this.editing.draft) } };
-      },
-      submit: () => this.#submitEdit(),
-      cancel: () => this.#closeForm(),
-    });
-  }
-
-  #openForm(editing: DeclarationEditing): void {
-    this.#formFocus.opening();
-    this.editing = editing;
-  }
-
-  #closeForm(): void {
-    this.#formFocus.closing();
-    this.editing = undefined;
   }
 }
 

@@ -9,7 +9,12 @@ import type { Render } from '../../wire/responses.js';
 import { describeProgress, progressFraction, type CloudRenderProgress } from '../../client/progress.js';
 import { FxError, isFxError } from '../../runtime/errors.js';
 import { DEFAULT_POLL_INTERVAL_MS } from '../../client/wait.js';
-import { FxRenderButtonErrorCode, FxRenderButtonEvent } from './constants.js';
+import { checkFrames, renderSettings, type RenderSettingsOptions } from '../../client/render-settings.js';
+import type { RenderFormat } from '../../wire/render-request.js';
+import { FxRenderButtonErrorCode, FxRenderButtonEvent, FxRenderButtonMode } from './constants.js';
+import { browserExportProblem, canExportHere, exportInPage, fallsBackToCloud } from './browser-export.js';
+import type { ExportVideoResult } from '../../export/export-video.js';
+import { metadataFromAttribute, renderOptionsOf, type ButtonSettings } from './render-options.js';
 import type { FxComposition } from '../composition/fx-composition.js';
 import { styles } from './fx-render-button.styles.js';
 import { readSignedIn, signedInCredentials, type SignInSettings } from './sign-in.js';
@@ -35,17 +40,27 @@ type Run =
  * @attr issuer - OAuth issuer to sign in with. Default: the one the service names in its metadata.
  * @attr client-id - OAuth client id. Default `fx-browser`.
  * @attr redirect-uri - Where the sign-in returns; must be registered for the client. Default: this page.
- * @attr format - `mp4` (default), `webm` or `mov`.
+ * @attr format - `mp4` (default), `webm`, `mov` (videos), `gif`, or a still: `png`, `jpeg`, `webp`.
  * @attr quality - `draft`, `standard` (default) or `high`.
- * @attr resolution - `1080p` (default) or `4k` (mp4 only).
- * @attr fps - Frames per second, 1–240. Default 30.
+ * @attr resolution - `1080p` (default) or `4k` (mp4 and jpeg only).
+ * @attr fps - Frames per second, 1–240 (a GIF: at most 30). Default 30, a GIF 15.
+ * @attr time - A still's frame, in seconds into the composition. Default: its middle. Stills only.
+ * @attr thumbnail-time - The thumbnail's frame, in seconds into the composition. Default: 1 s in. Videos and GIF.
+ * @attr range - Render only part of the timeline: `start:end` in seconds, e.g. `1.5:4`. Videos and GIF.
+ * @attr no-loop - A GIF plays once (without it, forever). GIF only.
+ * @attr metadata - A JSON object stored with the render and echoed in its webhook (at most 4 KiB, 4 levels).
  * @attr poll-interval - Milliseconds between two looks at the render's progress. Default 10000.
+ * @attr mode - `cloud` (default: the render service), `browser` (made in this page with `exportVideo`: mp4 or webm,
+ *   no service, no sign-in) or `auto` (in the page when the browser can and the capture check passes, else the
+ *   service).
  *
+ * @prop {Record<string, unknown> | undefined} metadata - The `metadata` attribute, read as JSON; set an object here
+ *   from script.
  * @prop {Credentials | undefined} credentials - Use these (e.g. `apiKeyCredentials(key)` on an internal page)
  *   instead of signing in.
  *
  * @fires {CustomEvent<CloudRenderProgress>} renderprogress - A stage advanced.
- * @fires {CustomEvent<FxRenderedDetail>} rendered - The video is ready to save: `{ renderId, videoUrl, blob, render }`.
+ * @fires {CustomEvent<FxRenderedDetail>} rendered - The video (or GIF, or still) is ready to save: `{ renderId, videoUrl, blob, render }`, or `{ blob, exported }` for an export made in the page.
  * @fires {CustomEvent<{ code: string, message: string }>} error - Signing in or rendering failed (or was cancelled).
  *
  * @slot - The button's label. Default "Render video".
@@ -67,12 +82,19 @@ export class FxRenderButton extends LitElement {
   @property() issuer = '';
   @property({ attribute: 'client-id' }) clientId = 'fx-browser';
   @property({ attribute: 'redirect-uri' }) redirectUri = '';
-  @property() format: 'mp4' | 'webm' | 'mov' = 'mp4';
+  @property() format: RenderFormat = 'mp4';
   @property() quality: 'draft' | 'standard' | 'high' = 'standard';
   @property() resolution: '1080p' | '4k' = '1080p';
-  @property({ type: Number }) fps = 30;
+  @property({ type: Number }) fps: number | undefined;
+  @property({ type: Number }) time: number | undefined;
+  @property({ type: Number, attribute: 'thumbnail-time' }) thumbnailTime: number | undefined;
+  @property() range: string | undefined;
+  @property({ type: Boolean, attribute: 'no-loop' }) noLoop = false;
+  @property({ converter: { fromAttribute: metadataFromAttribute } }) metadata:
+    Readonly<Record<string, unknown>> | undefined;
   @property({ type: Number, attribute: 'poll-interval' }) pollInterval = DEFAULT_POLL_INTERVAL_MS;
   @property({ attribute: false }) credentials: Credentials | undefined;
+  @property() mode: FxRenderButtonMode = FxRenderButtonMode.cloud;
 
   @state() private run: Run = { kind: 'idle' };
   #abort: AbortController | undefined;
@@ -101,15 +123,9 @@ export class FxRenderButton extends LitElement {
     this.#abort = abort;
     this.run = { kind: 'running', progress: undefined };
     try {
-      const result = await this.#render(abort.signal);
-      const href = URL.createObjectURL(result.video);
-      this.run = { kind: 'done', href, fileName: `${result.render.render_id}.${result.render.format}` };
-      const detail: FxRenderedDetail = {
-        renderId: result.render.render_id,
-        videoUrl: result.render.video_url ?? '',
-        blob: result.video,
-        render: result.render,
-      };
+      const { fileName, ...detail } = await this.#render(abort.signal);
+      const href = URL.createObjectURL(detail.blob);
+      this.run = { kind: 'done', href, fileName };
       this.#emit(FxRenderButtonEvent.rendered, detail);
     } catch (error) {
       // A cancel during sign-in surfaces as the signal's own reason: one code for every cancelled stage.
@@ -131,14 +147,55 @@ export class FxRenderButton extends LitElement {
     this.#abort?.abort();
   }
 
-  async #render(signal: AbortSignal): Promise<CloudRenderResult & { video: Blob }> {
+  async #render(signal: AbortSignal): Promise<FxRenderedDetail & { fileName: string }> {
     const composition = this.#composition();
     const onProgress = (progress: CloudRenderProgress) => {
       this.run = { kind: 'running', progress };
       this.#emit(FxRenderButtonEvent.progress, progress);
     };
-    // Checked before signing in, so a bad `service` is `client_option_invalid` and no sign-in window opens for it.
+    const mode = this.#mode();
+    if (mode === FxRenderButtonMode.browser || (mode === FxRenderButtonMode.auto && this.#exportsHere())) {
+      try {
+        const exported = await exportInPage(composition, this.#settings(), signal, onProgress);
+        const name = composition.id || composition.metadata?.id || 'composition';
+        return { renderId: '', videoUrl: '', blob: exported.video!, exported, fileName: `${name}.${exported.format}` };
+      } catch (error) {
+        if (mode === FxRenderButtonMode.browser || signal.aborted || !fallsBackToCloud(error)) throw error;
+      }
+    }
+    const { render, video } = await this.#cloudRender(composition, signal, onProgress);
+    return {
+      renderId: render.render_id,
+      videoUrl: render.video_url ?? '',
+      blob: video,
+      render,
+      fileName: `${render.render_id}.${render.format}`,
+    };
+  }
+
+  /** `auto` exports in the page when the browser can and the settings are ones the page exports. */
+  #exportsHere(): boolean {
+    return canExportHere() && browserExportProblem(this.#settings()) === undefined;
+  }
+
+  #mode(): FxRenderButtonMode {
+    const modes: readonly string[] = Object.values(FxRenderButtonMode);
+    if (modes.includes(this.mode)) return this.mode;
+    throw new FxError(
+      FxRenderButtonErrorCode.attributeInvalid,
+      `"mode" must be one of ${modes.map((mode) => `"${mode}"`).join(', ')}, got ${JSON.stringify(String(this.mode).slice(0, 40))}`,
+    );
+  }
+
+  async #cloudRender(
+    composition: FxComposition,
+    signal: AbortSignal,
+    onProgress: (progress: CloudRenderProgress) => void,
+  ): Promise<CloudRenderResult & { video: Blob }> {
+    // Checked before signing in, so a bad `service` is `client_option_invalid` and no sign-in window opens for it,
+    // and a bad attribute is refused with its code before a window opens too.
     const baseUrl = this.#baseUrl();
+    const renderOptions = this.#renderOptions(composition);
     const credentials = this.credentials ?? (await signedInCredentials(this.#signInSettings(baseUrl), onProgress));
     signal.throwIfAborted();
     const result = await cloudRender(
@@ -146,16 +203,38 @@ export class FxRenderButton extends LitElement {
       {
         baseUrl,
         credentials,
-        format: this.format,
-        quality: this.quality,
-        resolution: this.resolution,
-        fps: this.fps,
+        ...renderOptions,
         pollInterval: this.pollInterval,
         signal,
         onProgress,
       },
     );
     return result as CloudRenderResult & { video: Blob };
+  }
+
+  #settings(): ButtonSettings {
+    // A removed number attribute reads as null.
+    const number = (value: number | null | undefined) => value ?? undefined;
+    return {
+      format: this.format,
+      quality: this.quality,
+      resolution: this.resolution,
+      fps: number(this.fps),
+      time: number(this.time),
+      thumbnailTime: number(this.thumbnailTime),
+      range: this.range ?? undefined,
+      noLoop: this.noLoop,
+      metadata: this.metadata,
+    };
+  }
+
+  #renderOptions(composition: FxComposition): Omit<RenderSettingsOptions, 'dryRun'> {
+    const options = renderOptionsOf(this.#settings());
+    // What the service would refuse, refused now with its code (the click reports it; nothing opens or is sent).
+    const settings = renderSettings(options);
+    const duration = composition.metadata?.duration;
+    if (duration) checkFrames(duration, settings);
+    return options;
   }
 
   #baseUrl(): string {
@@ -227,12 +306,15 @@ export interface FxRenderButtonEventMap extends Omit<HTMLElementEventMap, typeof
 }
 
 export interface FxRenderedDetail {
+  /** The service's render id; `''` for an export made in the page. */
   readonly renderId: string;
-  /** The service's signed link (it expires; the Blob does not). */
+  /** The service's signed link (it expires; the Blob does not); `''` for an export made in the page. */
   readonly videoUrl: string;
   readonly blob: Blob;
-  /** The render's record: its variables, output size, frames, credits. */
-  readonly render: Render;
+  /** The render's record (its variables, output size, frames, credits); absent for an export made in the page. */
+  readonly render?: Render;
+  /** What an export made in the page wrote (codec, rasteriser, frames); absent for the service's renders. */
+  readonly exported?: ExportVideoResult;
 }
 
 // Typed listeners for the button's own events.

@@ -2,7 +2,8 @@ import { mkdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Issue } from '../../runtime/issues.js';
-import { audioInputs, audioMixArgs, type PageAudioClip } from '../audio.js';
+import { audioForRange, audioInputs, audioMixArgs } from '../audio.js';
+import type { PageAudioClip } from '../frame-calls.js';
 import { checkChunkRanges } from './plan.js';
 import { CHUNK_DEMUXERS, checkChunkFiles, videoFrames } from './probe.js';
 import type { ChunkResult } from './render.js';
@@ -12,7 +13,8 @@ import { abortedError, RenderErrorCode, renderError } from '../errors.js';
 import { FfmpegProcess } from '../ffmpeg-process.js';
 import { RenderNetworkPolicy } from '../network/policy.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../options.js';
-import { thumbnailFrame, thumbnailPathFor } from '../render.js';
+import { outputFrames } from '../../wire/frames.js';
+import { thumbnailPathFor } from '../render.js';
 import type { RenderResult } from '../types.js';
 import { RenderWatch } from '../watch.js';
 
@@ -31,7 +33,18 @@ export interface JoinChunksOptions {
 }
 
 /** Settings every chunk of one render shares; a chunk that differs was rendered for another render. */
-const SHARED = ['format', 'quality', 'fps', 'width', 'height', 'frames', 'duration', 'audio'] as const;
+const SHARED = [
+  'format',
+  'quality',
+  'fps',
+  'width',
+  'height',
+  'frames',
+  'duration',
+  'output',
+  'thumbnail',
+  'audio',
+] as const;
 const MS_PER_FRAME = 50;
 
 /**
@@ -94,7 +107,10 @@ async function joinChecked(
   cleanups: (() => Promise<unknown>)[],
 ): Promise<RenderResult> {
   const shared = sharedSettings(options.chunks);
-  checkChunkRanges(options.chunks, shared.frames);
+  // What the render outputs: every frame, or its `range` (chunks of an older renderer: every frame).
+  const output = shared.output ?? { from: 0, to: shared.frames };
+  const frames = output.to - output.from;
+  checkChunkRanges(options.chunks, output.to, output.from);
   const paths = options.chunks.map((chunk) => resolve(chunk.path));
   if (paths.some((path) => /[\n\r]/.test(path)))
     throw renderError(RenderErrorCode.optionInvalid, 'a chunk "path" must not contain a line break');
@@ -109,7 +125,7 @@ async function joinChecked(
   const preset = encoderPreset(shared.format, shared.quality);
   // The first chunk's label (`chunkLabel`) is no tag of the joined file.
   const container = [...preset.container, '-metadata', 'comment='];
-  const timeoutMs = Math.max(watch.timeoutMs, shared.frames * MS_PER_FRAME);
+  const timeoutMs = Math.max(watch.timeoutMs, frames * MS_PER_FRAME);
   const outputPath = resolve(options.outputPath);
   await mkdir(dirname(outputPath), { recursive: true });
   const id = randomUUID().slice(0, 8);
@@ -130,20 +146,24 @@ async function joinChecked(
     ...['-f', 'concat', '-safe', '0', '-i', `file:${temp.list}`],
   ];
 
-  const { inputs, issues } = await watch.step('probing the audio', mixableAudio(options, shared, watch, cleanups));
+  const found = await watch.step('probing the audio', mixableAudio(options, shared, watch, cleanups));
+  // As in `render`: a range's audio from its first frame for its length, a whole render's over the timeline.
+  const length = output.from > 0 || output.to < shared.frames ? frames / shared.fps : shared.duration;
+  const inputs = audioForRange(found.inputs, output.from / shared.fps, length);
+  const issues = found.issues;
   const args =
     inputs.length > 0
-      ? audioMixArgs(joined, inputs, shared.duration, preset.audio, container, shared.format, temp.video)
+      ? audioMixArgs(joined, inputs, length, preset.audio, container, shared.format, temp.video)
       : [...joined, '-map', '0:v:0', '-c', 'copy', ...container, '-f', shared.format, temp.video];
   await run(args, 'joining the chunks', watch, cleanups, timeoutMs);
   // Checked, not assumed: a join that lost or repeated a frame must not be delivered.
   const joinedFrames = await watch.step('counting the joined frames', videoFrames(temp.video, watch.halted));
-  if (joinedFrames !== shared.frames)
+  if (joinedFrames !== frames)
     throw renderError(
       RenderErrorCode.ffmpegFailed,
-      `joining the chunks: the joined video has ${joinedFrames} frames, the chunks ${shared.frames}`,
+      `joining the chunks: the joined video has ${joinedFrames} frames, the chunks ${frames}`,
     );
-  const thumbnailIndex = thumbnailFrame(shared.duration, shared.fps, shared.frames);
+  const thumbnailIndex = (shared.thumbnail ?? defaultThumbnail(shared)) - output.from;
   await run(
     thumbnailArgs(temp.video, shared.format, preset, thumbnailIndex, temp.thumbnail),
     'taking the thumbnail',
@@ -160,12 +180,19 @@ async function joinChecked(
     width: shared.width,
     height: shared.height,
     fps: shared.fps,
-    frames: shared.frames,
-    duration: shared.frames / shared.fps,
+    frames,
+    duration: frames / shared.fps,
+    start: output.from / shared.fps,
     issues: [...chunkIssues(options.chunks), ...issues],
     hasAudio: inputs.length > 0,
     capture: shared.capture,
   };
+}
+
+/** The thumbnail of chunks that do not say theirs (an older renderer's: all frames, the default rule). */
+function defaultThumbnail(shared: ChunkResult): number {
+  const answer = outputFrames(shared.duration, shared.fps, { format: shared.format });
+  return 'frames' in answer ? answer.frames.thumbnail : 0;
 }
 
 /** The chunks' own issues, each once (every chunk compiled and loaded the same document). */

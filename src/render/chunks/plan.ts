@@ -62,13 +62,14 @@ export function planChunks(
 }
 
 /**
- * Checks that `ranges` tile frames [0, frameCount) exactly, in order: at least one, none empty, no overlap, no gap.
- * Throws `chunk_ranges_invalid` naming the first offending range.
+ * Checks that `ranges` tile frames [first, frameCount) exactly, in order: at least one, none empty, no overlap, no
+ * gap (`first` is the first frame of a `range` render, else 0). Throws `chunk_ranges_invalid` naming the first
+ * offending range.
  */
-export function checkChunkRanges(ranges: readonly FrameRange[], frameCount: number): void {
+export function checkChunkRanges(ranges: readonly FrameRange[], frameCount: number, first = 0): void {
   const invalid = (message: string) => renderError(RenderErrorCode.chunkRangesInvalid, message);
   if (!Array.isArray(ranges) || ranges.length === 0) throw invalid('"chunks" must list at least one chunk');
-  let next = 0;
+  let next = first;
   ranges.forEach((range, index) => {
     const { from, to } = (range ?? {}) as Partial<FrameRange>;
     if (!Number.isInteger(from) || !Number.isInteger(to) || to! <= from!) {
@@ -80,7 +81,10 @@ export function checkChunkRanges(ranges: readonly FrameRange[], frameCount: numb
     }
     next = to!;
   });
-  if (next !== frameCount) throw invalid(`the chunks end at frame ${next}, the composition has ${frameCount} frames`);
+  if (next !== frameCount) {
+    const what = first > 0 ? 'the range ends at frame' : 'the composition has';
+    throw invalid(`the chunks end at frame ${next}, ${what} ${frameCount}${first > 0 ? '' : ' frames'}`);
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
+import { executable } from '../executables.js';
 import { RenderErrorCode, renderError } from '../errors.js';
 import type { RenderFormat } from '../types.js';
 
 /** The codec each format's chunks must carry. */
-const CODECS: Record<RenderFormat, string> = { mp4: 'h264', webm: 'vp9', mov: 'prores' };
+const CODECS: Partial<Record<RenderFormat, string>> = { mp4: 'h264', webm: 'vp9', mov: 'prores' };
 /** Containers ffprobe and the concat demuxer may open: our own outputs, never a playlist pointing elsewhere. */
 export const CHUNK_DEMUXERS = 'mov,matroska';
 const PROBE_TIMEOUT_MS = 30_000;
@@ -41,8 +42,6 @@ interface ProbedChunk {
 /** What a chunk file says it holds, written into its `comment` tag: a chunk file in another's place is refused. */
 export const chunkLabel = (from: number, to: number, frames: number) => `fx chunk: frames ${from}-${to} of ${frames}`;
 
-const ffprobePath = () => process.env.FX_FFPROBE ?? 'ffprobe';
-
 /** Runs ffprobe on one of our own files (only `file:` and our containers) and returns its JSON. */
 function ffprobeJson(path: string, entries: string[], signal: AbortSignal | undefined): Promise<string> {
   const args = [
@@ -52,7 +51,7 @@ function ffprobeJson(path: string, entries: string[], signal: AbortSignal | unde
   ];
   return new Promise<string>((resolve, reject) =>
     execFile(
-      ffprobePath(),
+      executable('ffprobe'),
       args,
       { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', ...(signal ? { signal } : {}) },
       (error, out, err) =>

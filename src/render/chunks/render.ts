@@ -5,7 +5,9 @@ import { readPageAudio } from '../audio.js';
 import type { FrameRange } from './plan.js';
 import { chunkLabel } from './probe.js';
 import { RenderErrorCode, renderError } from '../errors.js';
+import { renderOutputFrames } from '../output-frames.js';
 import { encodeRange, runRender, tempPaths, type StartedRender } from '../render.js';
+import { VIDEO_FORMATS } from '../../wire/render-request.js';
 import type { CaptureMode, RenderFormat, RenderOptions, RenderQuality } from '../types.js';
 
 /** One audio clip of the timeline, portable between machines: a file of the project (relative path) or a URL. */
@@ -37,6 +39,13 @@ export interface ChunkResult extends FrameRange {
   readonly frames: number;
   /** The composition's `data-duration`: the mixed audio is padded or cut to it, as in `render`. */
   readonly duration: number;
+  /**
+   * The frames the whole render outputs, [from, to): all of them, or those of its `range` (src/wire/frames.ts);
+   * the chunks tile these. Absent in results of renderers older than ranges: all frames.
+   */
+  readonly output?: FrameRange;
+  /** The frame of the render's thumbnail (its `thumbnailTime`, or the default rule over `output`). */
+  readonly thumbnail?: number;
   /** The timeline's audio clips, read from the runtime; mixed once, by `joinChunks`. */
   readonly audio: readonly TimelineAudioClip[];
   /** Compile, binding and network problems that did not stop the chunk. */
@@ -68,16 +77,27 @@ function checkChunkOption(chunk: unknown): FrameRange {
  */
 export async function renderChunk(options: ChunkOptions): Promise<ChunkResult> {
   const range = checkChunkOption(options?.chunk);
+  if (!(VIDEO_FORMATS as readonly unknown[]).includes(options.format)) {
+    // A GIF's palette is made over all its frames and a still is one frame: neither is joined from parts.
+    throw renderError(
+      RenderErrorCode.optionInvalid,
+      `"format" of a chunked render must be one of ${VIDEO_FORMATS.join(', ')}, got ${JSON.stringify(options.format)}: render GIFs and stills whole`,
+    );
+  }
   return await runRender(options, (started) => renderChecked(options, range, started));
 }
 
 async function renderChecked(options: ChunkOptions, range: FrameRange, started: StartedRender): Promise<ChunkResult> {
   const { checked, watch, report, prepared, network } = started;
   const { compiled, geometry, frames } = prepared;
-  if (range.to > frames) {
+  const output = renderOutputFrames(checked, compiled.duration);
+  if (range.from < output.from || range.to > output.to) {
+    const what = checked.range
+      ? `the "range" is frames ${output.from}–${output.to}`
+      : `the composition has ${frames} frames`;
     throw renderError(
       RenderErrorCode.chunkRangesInvalid,
-      `"chunk" ends at frame ${range.to}, the composition has ${frames} frames`,
+      `"chunk" frames ${range.from}–${range.to} are outside what the render outputs: ${what}`,
     );
   }
   const audio = await watch.step('reading audio clips', timelineAudio(started));
@@ -100,6 +120,8 @@ async function renderChecked(options: ChunkOptions, range: FrameRange, started: 
     height: geometry.height,
     frames,
     duration: compiled.duration,
+    output: { from: output.from, to: output.to },
+    thumbnail: output.thumbnail,
     audio,
     issues: [...compiled.issues, ...prepared.bindingIssues, ...network.issues()],
     capture: started.mode,

@@ -12,12 +12,12 @@ import {
   CLASSIC_SCRIPT_TYPES,
   HIERARCHICAL_PROTOCOLS,
   LEFT_FOR_THE_FRAME,
-  STYLESHEET_LINKS,
   createElement,
   inertInRawText,
   reportLeftForTheFrame,
   type Context,
 } from './context.js';
+import { STYLESHEET_LINKS } from './dependencies.js';
 
 /**
  * The CSS of a `<style>`, or of the stylesheet a `<link>` names, with its `url()`s made absolute against the file

@@ -24,7 +24,6 @@ export interface Context extends Loader {
 
 /** Where a project's files live: what the compiler may fetch an image from (never `data:`, `blob:` or others). */
 export const HIERARCHICAL_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:', 'file:']);
-export const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
 /** Script types that run as classic scripts: the ones a function can wrap (modules have their own scope). */
 export const CLASSIC_SCRIPT_TYPES: ReadonlySet<string> = new Set(['', 'text/javascript', 'application/javascript']);
 

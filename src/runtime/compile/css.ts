@@ -90,7 +90,8 @@ function scopeSheet(sheet: CSSStyleSheet, scopeSelector: string, root: ScopeRoot
 /**
  * An empty rule on the scope root. Firefox (ESR 153) lets elements share one computed style when their parents
  * differ only in attributes named by an `@scope` root, so instance B's content took instance A's scoped rules; a
- * plain rule naming the root makes Firefox compare that attribute before sharing (test/runtime/compile.test.ts).
+ * plain rule naming the root makes Firefox compare that attribute before sharing
+ * (test/runtime/compile/css-scoping.test.ts).
  */
 const shareGuard = (scopeSelector: string) => `:where(${scopeSelector}) {}`;
 

@@ -9,6 +9,9 @@ import { cssUrlTokens } from './css-scan.js';
 import { declarationList } from '../declaration-map.js';
 import { isRecord, parseUrl } from '../data.js';
 
+/** The `<link>`s that load a stylesheet (the compile inlines them; missing-files.ts checks their `url()`s too). */
+export const STYLESHEET_LINKS = 'link[rel~="stylesheet" i][href]';
+
 /** Attributes naming a file to load, by element (`*`: any element). Links to navigate to (`<a href>`) are not files. */
 const URL_ATTRIBUTES: readonly [selector: string, attribute: string][] = [
   [

@@ -15,12 +15,12 @@ import { parseUrl } from '../data.js';
 import {
   CLASSIC_SCRIPT_TYPES,
   REPORTED_ONCE,
-  STYLESHEET_LINKS,
   createElement,
   inertInRawText,
   liftTemplateRoot,
   type Context,
 } from './context.js';
+import { STYLESHEET_LINKS } from './dependencies.js';
 import { loadStylesheet } from './assets.js';
 
 const SOURCE_ATTRIBUTES = ['src', 'href', 'poster', Attr.compositionSrc] as const;

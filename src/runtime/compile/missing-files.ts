@@ -7,8 +7,7 @@
  * Files on other hosts are not the project's: the network rules decide about those.
  */
 import { CompileIssueCode } from './codes.js';
-import { STYLESHEET_LINKS } from './context.js';
-import { fileReferences, type FileReference } from './dependencies.js';
+import { fileReferences, STYLESHEET_LINKS, type FileReference } from './dependencies.js';
 import { cssUrlTokens } from './css-scan.js';
 import { decodePath } from '../data.js';
 import { parseHtml } from '../html.js';

@@ -63,6 +63,18 @@ export interface FxRendererHooks {
    * shows another frame of it (and in Chromium, every later capture of that video too), so the renderer waits.
    */
   mediaSeeked(): Promise<void>;
+  /** The clips the output's sound is mixed from (audio-clips.ts): the renderer's mix and an export's are one plan. */
+  audioClips(): AudioClip[];
+}
+
+/** One sound of the composition: a media element's resolved source, its clip window (seconds) and volume. */
+export interface AudioClip {
+  readonly src: string;
+  readonly start: number;
+  readonly end: number;
+  readonly volume: number;
+  /** `audio` or `video`. */
+  readonly tag: string;
 }
 
 declare global {

@@ -1,6 +1,7 @@
 /**
  * How a playing media element is kept on the composition clock, as a pure decision on its drift (media time minus
- * composition time, seconds), apart from the DOM so it is unit-tested in Node (test/runtime/frame-steps.node.test.ts).
+ * composition time, seconds), apart from the DOM so it is unit-tested in Node
+ * (test/runtime/frame/drift.node.test.ts).
  */
 
 /** Drift beyond which a playing media element is seeked back onto the composition clock (seconds). */

@@ -1,6 +1,7 @@
 import { isConnectMessage, isHostMessage } from '../protocol/frame.js';
 import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol/messages.js';
 import { afterNextPaint, afterThisFrame, PaintSettler } from './painted.js';
+import { CaptureSession } from './capture/capture-session.js';
 import type { Player } from './player.js';
 import { SeekQueue } from './seek-queue.js';
 import type { FrameVariables } from './variables.js';
@@ -15,7 +16,7 @@ export type SendToHost = (message: FrameMessage) => void;
  * `MessagePort`; everything after that travels on the port. Anything else is ignored. Returns the sender, which
  * queues messages until the host connects.
  */
-export function connectHost(player: Player): SendToHost {
+export function connectHost(player: Player, size: { width: number; height: number }): SendToHost {
   let port: MessagePort | undefined;
   const queue: FrameMessage[] = [];
   const send: SendToHost = (message) => {
@@ -29,6 +30,7 @@ export function connectHost(player: Player): SendToHost {
       );
   };
   const seeks = seekQueue(player, send);
+  const captures = new CaptureSession(player, size, send);
   const onWindowMessage = (event: MessageEvent) => {
     if (port || event.source !== parent || parent === window) return;
     const offered = event.ports[0];
@@ -36,7 +38,7 @@ export function connectHost(player: Player): SendToHost {
     removeEventListener('message', onWindowMessage);
     port = offered;
     port.onmessage = (message) => {
-      if (isHostMessage(message.data)) void handle(player, message.data, send, seeks);
+      if (isHostMessage(message.data)) void handle(player, message.data, send, seeks, captures);
     };
     for (const queued of queue.splice(0)) port.postMessage(queued);
   };
@@ -61,7 +63,13 @@ function seekQueue(player: Player, send: SendToHost): SeekQueue {
   );
 }
 
-async function handle(player: Player, message: HostMessage, send: SendToHost, seeks: SeekQueue): Promise<void> {
+async function handle(
+  player: Player,
+  message: HostMessage,
+  send: SendToHost,
+  seeks: SeekQueue,
+  captures: CaptureSession,
+): Promise<void> {
   switch (message.type) {
     case Message.play:
       seeks.flush();
@@ -98,6 +106,12 @@ async function handle(player: Player, message: HostMessage, send: SendToHost, se
     case Message.setVolume:
       player.volume = message.volume;
       return;
+    case Message.captureStart:
+      // After the seeks it follows, like a pause.
+      seeks.flush();
+      return captures.start(message);
+    case Message.capture:
+      return captures.capture(message.id, message.time);
   }
 }
 

@@ -8,7 +8,9 @@ import { Message } from '../protocol/messages.js';
 import { FrameCode } from './frame-codes.js';
 import type { FxRendererHooks } from './contract.js';
 import { FRAME_BASE_STYLE } from './base-style.js';
+import { audioClips } from './audio-clips.js';
 import { adoptStyle } from './css-isolation.js';
+import { recordCanvasContexts } from './capture/context-types.js';
 import { connectHost, variablesMessage } from './host-channel.js';
 import { holdDateNow } from './load-clock.js';
 import { preloadMediaInFull } from './media.js';
@@ -59,13 +61,16 @@ function boot(): void {
     bindingIssues: { value: (() => player.variables.bindingIssues) satisfies FxRendererHooks['bindingIssues'] },
     durationIssue: { value: (() => player.durationIssue) satisfies FxRendererHooks['durationIssue'] },
     mediaSeeked: { value: (() => player.mediaSeeked()) satisfies FxRendererHooks['mediaSeeked'] },
+    audioClips: { value: (() => audioClips(clipWindow)) satisfies FxRendererHooks['audioClips'] },
   });
   if (config.aliases) installAliases(window.__fx, overrides);
   adoptStyle().replaceSync(FRAME_BASE_STYLE);
+  // Before any composition script makes a canvas context: capture refuses WebGL it could not read.
+  recordCanvasContexts();
   preloadMediaInFull();
   document.fonts?.addEventListener('loadingdone', refitWhereStale);
 
-  const send = connectHost(player);
+  const send = connectHost(player, { width: config.width, height: config.height });
   player.events = {
     onTime: (time, paused) => send({ type: Message.time, time, paused }),
     onEnded: () => send({ type: Message.ended }),

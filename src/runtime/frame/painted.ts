@@ -17,8 +17,15 @@ import { FramePace } from './frame-pace.js';
  */
 const LATE_FRAME_MS = 40;
 const LATE_FACTOR = 1.5;
-/** Frames in a row that must come on time after a paint (see above). */
-const ON_TIME_FRAMES = 2;
+/**
+ * Frames in a row that must come on time after a paint (see above) in Chromium and Firefox. WebKit needs one: read
+ * from the X screen under Xvfb (bench/player/on-screen.mjs), its picture was there 10–40 ms before
+ * an answer one frame on time after the paint (1–16 ms with one core busy beside it) on light and on heavy (600
+ * shadowed text lines) compositions; a second frame cost every seek 33 ms (its cross-origin frames run at 30 fps).
+ * With both cores busy neither count holds: the heavy picture reached the screen up to 160 ms after one frame and
+ * up to 1.1 s after two.
+ */
+export const ON_TIME_FRAMES = isWebKit() ? 1 : 2;
 /** A composition whose own work makes frames late at random still answers: after this long, or this many frames. */
 const MAX_SETTLE_MS = 1000;
 const MAX_SETTLE_FRAMES = 6;
@@ -29,11 +36,11 @@ const SLOW_PAINT_MS = 8;
 
 /**
  * Settles seeks on what is composited. A seek that comes on its own (nothing answered in the last
- * {@link SCRUB_GAP_MS}: `await seek(t)` before a screenshot), the first, and every seek while raster lags wait for two
- * frames on time after their paint. Within a scrub, once raster kept up, a seek answers right after its paint (after
- * one frame on time for a slow paint, which also tells whether raster still keeps up): a frame more on every seek
- * cost scrub 8 → 21 ms median, and so did watching the frames after each answer (requested frames delay the port's
- * next message).
+ * {@link SCRUB_GAP_MS}: `await seek(t)` before a screenshot), the first, and every seek while raster lags wait for
+ * {@link ON_TIME_FRAMES} frames on time after their paint. Within a scrub, once raster kept up, a seek answers right
+ * after its paint (after one frame on time for a slow paint, which also tells whether raster still keeps up): a frame
+ * more on every seek cost scrub 8 → 21 ms median, and so did watching the frames after each answer (requested frames
+ * delay the port's next message).
  */
 export class PaintSettler {
   #keepsUp = false;
@@ -162,4 +169,13 @@ function nextPaint(watchFrames = true): Promise<Paint> {
 /** Resolves right after the next frame was painted (see {@link nextPaint}), with the milliseconds it took. */
 export async function afterNextPaint(): Promise<number> {
   return (await nextPaint(false)).ms;
+}
+
+/**
+ * WebKit (Safari, every iOS browser, WebKitGTK), not Chromium, which names AppleWebKit too, and "Chrome/" (Edge and
+ * headless Chromium's "HeadlessChrome/" as well).
+ */
+function isWebKit(): boolean {
+  const agent = globalThis.navigator?.userAgent ?? '';
+  return agent.includes('AppleWebKit/') && !agent.includes('Chrome/');
 }

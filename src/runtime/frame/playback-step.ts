@@ -1,6 +1,7 @@
 /**
  * The pure arithmetic of the frame's clock, apart from the DOM so it is unit-tested in Node
- * (test/runtime/frame-steps.node.test.ts): where a playback tick lands, and where a seek lands.
+ * (test/runtime/frame/playback-step.node.test.ts): where a playback tick lands (where a seek lands:
+ * ../seek-target.ts).
  */
 
 /** A point where wall-clock time (`performance.now()`, ms) and composition time (s) were known to match. */

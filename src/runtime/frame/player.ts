@@ -291,8 +291,25 @@ function untilAnimationFrame(): Promise<unknown> {
   );
 }
 
-/** Fonts loaded and visible images decoded, so the next paint shows the final frame. */
+/** Image elements decoded once: a later seek finds them ready without asking again. */
+const decodedImages = new WeakSet<HTMLImageElement>();
+
+/**
+ * Fonts loaded and images decoded, so the next paint shows the final frame. Each image element is decoded once,
+ * loaded or not: a new element of an image already loaded (a script run again in place) is `complete` at once,
+ * but WebKit paints it only once it decoded it again, which a loaded machine makes last frames.
+ */
 async function frameAssetsReady(root: Element): Promise<void> {
-  const images = [...root.querySelectorAll('img')].filter((image) => image.src && !image.complete);
-  await Promise.all([document.fonts?.ready, ...images.map((image) => image.decode().catch(() => undefined))]);
+  const images = [...root.querySelectorAll('img')].filter(
+    (image) => image.src && (!image.complete || !decodedImages.has(image)),
+  );
+  await Promise.all([
+    document.fonts?.ready,
+    ...images.map((image) =>
+      image.decode().then(
+        () => decodedImages.add(image),
+        () => undefined,
+      ),
+    ),
+  ]);
 }

@@ -1,4 +1,5 @@
 /** The frame's end of the protocol: what it accepts from the host. */
+import { CAPTURE_LIMITS, CAPTURE_RASTERISERS } from '../capture-codes.js';
 import { isRecord } from '../data.js';
 import {
   isBoolean,
@@ -14,6 +15,12 @@ import {
   type Shape,
 } from './messages.js';
 
+const isSide = (value: unknown) =>
+  Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= CAPTURE_LIMITS.maxSide;
+const isResource = (value: unknown) => isRecord(value) && isString(value.url) && value.blob instanceof Blob;
+const isResources = (value: unknown) =>
+  Array.isArray(value) && value.length <= CAPTURE_LIMITS.maxResources && value.every(isResource);
+
 const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},
   [Message.pause]: {},
@@ -23,6 +30,15 @@ const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.setLoop]: { loop: isBoolean },
   [Message.setRate]: { rate: isRate },
   [Message.setVolume]: { volume: isVolume },
+  [Message.captureStart]: {
+    id: Number.isSafeInteger,
+    rasteriser: (value) => value === 'auto' || CAPTURE_RASTERISERS.includes(value as never),
+    width: isSide,
+    height: isSide,
+    transparent: isBoolean,
+    resources: isResources,
+  },
+  [Message.capture]: { id: Number.isSafeInteger, time: isTime },
 };
 
 export const isConnectMessage = (data: unknown): data is ConnectMessage =>

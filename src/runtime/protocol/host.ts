@@ -1,4 +1,5 @@
 /** The host's end of the protocol: what it accepts from the frame. */
+import { CAPTURE_RASTERISERS } from '../capture-codes.js';
 import { isRecord } from '../data.js';
 import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, type Shape } from './messages.js';
 
@@ -23,6 +24,18 @@ const isIssue = (value: unknown) =>
   (value.severity === 'error' || value.severity === 'warning') &&
   Array.isArray(value.path);
 const isIssues = isListOf(isIssue);
+const isRefusal = (value: unknown) =>
+  isRecord(value) && isString(value.code) && isString(value.message) && isString(value.where);
+const isClip = (value: unknown) =>
+  isRecord(value) &&
+  isString(value.src) &&
+  isTime(value.start) &&
+  isTime(value.end) &&
+  isString(value.tag) &&
+  typeof value.volume === 'number' &&
+  value.volume >= 0 &&
+  value.volume <= 1;
+const isBlob = (value: unknown) => typeof Blob !== 'undefined' && value instanceof Blob;
 
 const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
   [Message.ready]: {
@@ -46,6 +59,14 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
   [Message.seeked]: { id: Number.isSafeInteger, time: isTime },
   [Message.ended]: {},
   [Message.error]: { code: isString, message: isString },
+  [Message.captureStarted]: {
+    id: Number.isSafeInteger,
+    rasteriser: (value) => value === null || CAPTURE_RASTERISERS.includes(value as never),
+    refusals: isListOf(isRefusal),
+    audio: isListOf(isClip),
+  },
+  [Message.captured]: { id: Number.isSafeInteger, time: isTime, pixels: isBlob },
+  [Message.captureFailed]: { id: Number.isSafeInteger, code: isString, message: isString },
 };
 
 /**

@@ -9,7 +9,7 @@ export interface Migration {
 }
 
 /**
- * The PostgreSQL schema, as versions; the same tables and columns as the SQLite schema (`schema.sqlite.ts`), with
+ * The PostgreSQL schema, as versions; the same tables and columns as the SQLite schema (`migrations.sqlite.ts`), with
  * epoch-millisecond times in BIGINT, JSON documents as TEXT (read by the same code as SQLite's) and `seq` an
  * identity column.
  */
@@ -155,6 +155,22 @@ CREATE TABLE render_chunks (
     name: 'idempotency keys name the request holding them',
     sql: `
 ALTER TABLE idempotency_keys ADD COLUMN claim TEXT;
+`,
+  },
+  {
+    version: 4,
+    name: "files kept by retention: when a render's files expired and were removed, an asset's last use and removal",
+    sql: `
+ALTER TABLE renders ADD COLUMN files_expired_at BIGINT;
+ALTER TABLE renders ADD COLUMN files_removed_at BIGINT;
+ALTER TABLE assets ADD COLUMN last_used_at BIGINT;
+ALTER TABLE assets ADD COLUMN files_removed_at BIGINT;
+UPDATE assets SET last_used_at = created_at;
+CREATE INDEX renders_files_kept ON renders (finished_at) WHERE files_expired_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX renders_files_expired ON renders (files_expired_at) WHERE files_removed_at IS NULL AND files_expired_at IS NOT NULL;
+CREATE INDEX renders_files_deleted ON renders (deleted_at) WHERE files_removed_at IS NULL AND deleted_at IS NOT NULL;
+CREATE INDEX renders_by_project ON renders (project_key);
+CREATE INDEX assets_files_kept ON assets (last_used_at) WHERE files_removed_at IS NULL;
 `,
   },
 ];

@@ -11,7 +11,7 @@ export interface StoresLocation {
   /** `postgres://…`: the records live in that PostgreSQL database instead of SQLite. */
   readonly databaseUrl?: string | undefined;
   readonly now?: () => number;
-  /** Operational log lines (a lost database connection). */
+  /** Operational log lines (a lost database connection, a schema upgraded). */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -19,5 +19,5 @@ export interface StoresLocation {
 export async function openStores(location: StoresLocation): Promise<Stores> {
   return location.databaseUrl
     ? openPostgresStores(location.databaseUrl, location.now, { log: location.log })
-    : openSqliteStores(location.dataDir, location.now);
+    : openSqliteStores(location.dataDir, location.now, { log: location.log });
 }

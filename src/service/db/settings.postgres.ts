@@ -12,4 +12,18 @@ export class PostgresSettingStore implements SettingStore {
     const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
     return rows[0]!.value;
   }
+
+  async get(name: string) {
+    const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
+    return rows[0]?.value;
+  }
+
+  async replace(name: string, expected: string, next: string) {
+    const { rowCount } = await this.pool.query('UPDATE settings SET value = $1 WHERE name = $2 AND value = $3', [
+      next,
+      name,
+      expected,
+    ]);
+    return rowCount === 1;
+  }
 }

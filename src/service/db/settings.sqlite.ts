@@ -10,4 +10,16 @@ export class SqliteSettingStore implements SettingStore {
       .run(name, create());
     return (this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as { value: string }).value;
   }
+
+  async get(name: string) {
+    return (this.db.prepare('SELECT value FROM settings WHERE name = ?').get(name) as { value: string } | undefined)
+      ?.value;
+  }
+
+  async replace(name: string, expected: string, next: string) {
+    return (
+      this.db.prepare('UPDATE settings SET value = ? WHERE name = ? AND value = ?').run(next, name, expected).changes >
+      0
+    );
+  }
 }

@@ -30,6 +30,9 @@ export async function openPostgresStores(
     oauth: new PostgresOAuthRecords(pool, now),
     passwords: new PostgresPasswordRecords(pool),
     postgres: pool,
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
     close: () => pool.end(),
   };
 }

@@ -16,8 +16,12 @@ import type { Stores } from './stores.js';
 export const DATABASE_FILE = 'service.db';
 
 /** The stores over `dataDir/service.db` (created and migrated when needed). */
-export function openSqliteStores(dataDir: string, now: () => number = Date.now): Stores {
-  const db = openDatabase(join(dataDir, DATABASE_FILE));
+export function openSqliteStores(
+  dataDir: string,
+  now: () => number = Date.now,
+  options: { log?: ((message: string, details?: Record<string, unknown>) => void) | undefined } = {},
+): Stores {
+  const db = openDatabase(join(dataDir, DATABASE_FILE), options.log ? { log: options.log } : {});
   return {
     accounts: new SqliteAccountStore(db),
     apiKeys: new SqliteApiKeyStore(db, now),
@@ -29,6 +33,9 @@ export function openSqliteStores(dataDir: string, now: () => number = Date.now):
     settings: new SqliteSettingStore(db),
     oauth: new SqliteOAuthRecords(db, now),
     passwords: new SqlitePasswordRecords(db),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
     close: async () => {
       db.close();
     },

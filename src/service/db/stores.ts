@@ -24,6 +24,8 @@ export interface Stores {
   readonly passwords: PasswordRecords;
   /** The connection pool on PostgreSQL (the job queue shares it); undefined on SQLite. */
   readonly postgres?: PgPool;
+  /** One round trip to the database (readiness); rejects when it cannot be reached. */
+  ping(): Promise<void>;
   /** Closes this handle's connection(s); other handles on the same database go on. */
   close(): Promise<void>;
 }

@@ -9,8 +9,16 @@ export const apiCors = () =>
   cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'DELETE'],
-    allowHeaders: [Header.authorization, Header.contentType, Header.idempotencyKey, Header.range, Header.ifRange],
+    allowHeaders: [
+      Header.authorization,
+      Header.contentType,
+      Header.idempotencyKey,
+      Header.range,
+      Header.ifRange,
+      Header.requestId,
+    ],
     exposeHeaders: [
+      Header.requestId,
       Header.retryAfter,
       Header.idempotentReplayed,
       Header.wwwAuthenticate,

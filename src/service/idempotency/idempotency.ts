@@ -1,9 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createHash, randomUUID } from 'node:crypto';
 import { ErrorCode, Header, IDEMPOTENCY_KEY_PATTERN } from '../../wire/constants.js';
 import { isCommitOutcomeUnknown } from '../db/errors.js';
 import { ServiceError } from '../errors.js';
 import type { ServiceEnv } from '../http/env.js';
+import type { ServiceEvents } from '../observe/events.js';
 import type { IdempotencyBegin, IdempotencyStore } from './idempotency-store.js';
 
 /**
@@ -24,6 +25,10 @@ export interface IdempotencyOptions {
   readonly ttlSeconds: number;
   readonly now: () => number;
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
+  /** Told of each request refused for its key (`idempotencyConflicted`). */
+  readonly events?: ServiceEvents;
+  /** Requests whose key is checked for its form only, then neither claimed nor recorded. */
+  readonly unless?: (c: Context<ServiceEnv>) => boolean;
 }
 
 /**
@@ -70,6 +75,7 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
         { param: 'Idempotency-Key' },
       );
     }
+    if (options.unless?.(c)) return next();
     const hold = { credentialId: c.var.principal.credentialId, endpoint, key, claim: randomUUID() };
     const release = () => settle(() => options.store.release(hold), options.log, key);
     const now = options.now();
@@ -88,6 +94,12 @@ export function idempotency(endpoint: string, options: IdempotencyOptions): Midd
       await release();
       throw error;
     }
+    if (begun.state === 'mismatch' || begun.state === 'in_progress')
+      options.events?.emit('idempotencyConflicted', {
+        endpoint,
+        reason: begun.state,
+        credentialId: hold.credentialId,
+      });
     switch (begun.state) {
       case 'mismatch':
         throw new ServiceError(

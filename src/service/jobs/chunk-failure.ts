@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context.js';
 import type { RenderRow } from '../renders/render-types.js';
 import { StorageKey } from '../storage/keys.js';
 import { AbortReason } from './job-queue.js';
-import { failRender } from './render-job.js';
+import { failRender } from './finish-render.js';
 
 /**
  * Fails a chunked render once (its webhook in the same transaction), stops its other chunks and removes the chunk

@@ -2,13 +2,22 @@ import { join } from 'node:path';
 import { FxError } from '../../runtime/errors.js';
 import { FailureCode } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
-import { ChunkStatus, type ChunkRow } from '../renders/chunk-store.js';
+import type { ChunkRow } from '../renders/chunk-store.js';
+import {
+  afterChunkError,
+  afterDeadChunkHolder,
+  ChunkStatus,
+  ChunkTransition,
+  RenderTransition,
+} from '../renders/render-state.js';
 import type { RenderRow } from '../renders/render-types.js';
 import { StorageKey } from '../storage/keys.js';
-import { AbortReason, type ChunkJob, type Job } from './job-queue.js';
+import { ChunkOutcome, type ChunkJobFinished } from '../observe/events.js';
+import type { AbortReason, ChunkJob, Job } from './job-queue.js';
 import { failChunkedRender } from './chunk-failure.js';
 import { runJoin } from './join-job.js';
-import { renderInputs, throttledProgress } from './render-job.js';
+import { renderInputs } from './renderer-inputs.js';
+import { throttledProgress } from './throttled-progress.js';
 import { makeWorkDir, removeWorkDir } from './work-dir.js';
 
 /**
@@ -49,12 +58,16 @@ async function afterDeadHolder(context: ServiceContext, render: RenderRow, chunk
   const row = (await context.chunks.list(render.id)).find(
     (candidate) => candidate.index === chunk.index && candidate.renderAttempt === chunk.renderAttempt,
   );
-  if (row?.status === ChunkStatus.rendering) {
+  const next = afterDeadChunkHolder(row?.status);
+  if (row && next.chunk === ChunkTransition.fail) {
     if (await context.chunks.release(render.id, row.index, row.attempts, ChunkStatus.failed)) {
       const error = new FxError(FailureCode.interrupted, `chunk ${row.index} was interrupted ${row.attempts} time(s)`);
       await failChunkedRender(context, render, error, chunk.renderAttempt);
     }
-  } else if (row?.status === ChunkStatus.done && (await context.chunks.claimJoin(render.id, chunk.renderAttempt, true)))
+  } else if (
+    next.render === RenderTransition.join &&
+    (await context.chunks.claimJoin(render.id, chunk.renderAttempt, true))
+  )
     await runJoin(context, render, chunk.renderAttempt, signal);
 }
 
@@ -63,12 +76,25 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
   const { config, chunks, storage } = context;
   const { signal } = job;
   const { format } = render.request;
-  const workDir = await makeWorkDir(config.dataDir, render.id, `chunk-${row.index}`);
+  let workDir: string | undefined;
   let projectDir: string | undefined;
+  const started = Date.now();
+  const said = (outcome: ChunkOutcome, failureCode?: string) =>
+    context.events.emit('chunkJobFinished', {
+      renderId: render.id,
+      chunk: row.index,
+      attempt: row.attempts,
+      outcome,
+      frames: row.to - row.from,
+      ms: Date.now() - started,
+      ...(failureCode === undefined ? {} : { failureCode }),
+    } satisfies ChunkJobFinished);
   try {
+    workDir = await makeWorkDir(config.dataDir, render.id, `chunk-${row.index}`);
     signal.throwIfAborted();
-    const started = Date.now();
     projectDir = await storage.localDirectory(render.projectKey);
+    // The chunk's frames are frames of the composition, planned within the range; the range itself tells the
+    // join what the output is (its audio, its thumbnail).
     const { path, ...result } = await config.chunkRenderer.renderChunk({
       ...renderInputs(context, render, projectDir),
       chunk: { from: row.from, to: row.to },
@@ -85,13 +111,15 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
       // Per-chunk cost, for capacity planning (docs/service.md): rendering and storing, this worker.
       const details = { renderId: render.id, chunk: row.index, attempt: row.attempts, frames: row.to - row.from };
       config.log('render chunk done', { ...details, worker: config.workerId, ms: Date.now() - started });
+      said(ChunkOutcome.done);
       return true;
     }
     // Deleted, failed or taken over meanwhile: this attempt's file goes (a later attempt's has its own key).
     await storage.deletePrefix(fileKey);
     return false;
   } catch (error) {
-    await chunkFailed(context, render, row, error, job);
+    const outcome = await chunkFailed(context, render, row, error, job);
+    if (outcome) said(outcome, String((error as { code?: unknown } | null)?.code ?? '') || undefined);
     return false;
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
@@ -99,23 +127,30 @@ async function renderOne(context: ServiceContext, render: RenderRow, row: ChunkR
   }
 }
 
-/** A retry as a new job while the chunk has attempts left, else the render's failure. */
+/** A retry as a new job while the chunk has attempts left, else the render's failure; says what became of it. */
 async function chunkFailed(
   context: ServiceContext,
   render: RenderRow,
   row: ChunkRow,
   error: unknown,
   { signal, leased }: Job,
-) {
+): Promise<ChunkOutcome | undefined> {
   const { chunks, config } = context;
-  if (signal.aborted) {
+  const aborted = signal.aborted ? (signal.reason as AbortReason) : undefined;
+  const next = afterChunkError(aborted, {
+    leased: leased ?? false,
+    attempts: row.attempts,
+    maxAttempts: config.maxAttempts,
+  });
+  if (aborted !== undefined) {
     // Shut down: the attempt is given back with the job (pg-boss), or with the render, which the in-process queue
     // plans afresh at the next start. Deleted, failed or lost: nothing of this worker's to keep.
-    if (signal.reason === AbortReason.shutdown) {
+    if (next.chunk === ChunkTransition.handBack) {
       await chunks.release(render.id, row.index, row.attempts, ChunkStatus.queued, true);
-      if (!leased) await context.renders.requeue(render.id);
+      if (next.render === RenderTransition.requeue) await context.renders.requeue(render.id);
+      return ChunkOutcome.handedBack;
     }
-    return;
+    return undefined;
   }
   const code = (error as { code?: unknown } | null)?.code;
   config.log('render chunk failed', {
@@ -125,13 +160,27 @@ async function chunkFailed(
     code,
     error: String(error),
   });
-  if (row.attempts < config.maxAttempts) {
-    if (await chunks.release(render.id, row.index, row.attempts, ChunkStatus.queued))
-      await context.queue.enqueue(render.id, {
-        index: row.index,
-        renderAttempt: row.renderAttempt,
-        attempt: row.attempts + 1,
-      });
-  } else if (await chunks.release(render.id, row.index, row.attempts, ChunkStatus.failed))
+  if (next.chunk === ChunkTransition.retry) {
+    if (!(await chunks.release(render.id, row.index, row.attempts, ChunkStatus.queued))) return undefined;
+    context.events.emit('jobRetried', {
+      renderId: render.id,
+      chunk: row.index,
+      retry: row.attempts,
+      reason: 'chunk_failed',
+    });
+    await context.queue.enqueue(render.id, {
+      index: row.index,
+      renderAttempt: row.renderAttempt,
+      attempt: row.attempts + 1,
+    });
+    return ChunkOutcome.retry;
+  }
+  if (
+    next.chunk === ChunkTransition.fail &&
+    (await chunks.release(render.id, row.index, row.attempts, ChunkStatus.failed))
+  ) {
     await failChunkedRender(context, render, error, row.renderAttempt);
+    return ChunkOutcome.failed;
+  }
+  return undefined;
 }

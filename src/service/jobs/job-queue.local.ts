@@ -17,6 +17,8 @@ export class LocalJobQueue implements JobQueue {
     private readonly renders: RenderStore,
     private readonly concurrency: number,
     private readonly onError: (renderId: string, error: unknown) => void = () => {},
+    /** Told of each submitted render once it is stored, before its job can start. */
+    private readonly onSubmitted: (render: RenderRow) => void = () => {},
   ) {}
 
   start(handler: (job: Job) => Promise<void>): void {
@@ -28,6 +30,7 @@ export class LocalJobQueue implements JobQueue {
     await this.renders.create(render);
     // Read before enqueueing: the answer shows the render as submitted (`queued`), whatever the job does next.
     const created = (await this.renders.find(render.id))!;
+    this.onSubmitted(created);
     await this.enqueue(render.id);
     return created;
   }

@@ -29,6 +29,10 @@ export interface PgBossQueueOptions {
   readonly maintenanceIntervalSeconds?: number;
   /** A job's failure (`renderId`) or pg-boss's own (maintenance, lost connection: no `renderId`). */
   readonly onError?: (renderId: string | undefined, error: unknown) => void;
+  /** A submitted render, once committed with its job (before this process can fetch it). */
+  readonly onSubmitted?: (render: RenderRow) => void;
+  /** A job fetched again after a handler error or an expired lease: `retry` is pg-boss's retry count (1 first). */
+  readonly onRetry?: (job: JobPayload, retry: number) => void;
 }
 
 /**
@@ -125,6 +129,7 @@ export class PgBossJobQueue implements JobQueue {
       await this.boss.send(RENDER_QUEUE, { renderId: render.id }, { id: jobIdOf(render.id), db: bossDb(client) });
       return row;
     });
+    this.options.onSubmitted?.(created);
     void this.poll();
     return created;
   }
@@ -162,6 +167,11 @@ export class PgBossJobQueue implements JobQueue {
     await this.boss.cancel(RENDER_QUEUE, ids);
   }
 
+  /** pg-boss's own look at its queue: its schema and the render queue are there and answer. */
+  async ping(): Promise<void> {
+    if (!(await this.boss.getQueue(RENDER_QUEUE))) throw new Error(`pg-boss has no "${RENDER_QUEUE}" queue`);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pollTimer);
@@ -194,6 +204,7 @@ export class PgBossJobQueue implements JobQueue {
   /** `holder` is the job's `retry_count` when this worker fetched it: pg-boss counts up on every later fetch. */
   private run(jobId: string, holder: number, payload: JobPayload): void {
     const { renderId } = payload;
+    if (holder > 0) this.options.onRetry?.(payload, holder);
     const controller = new AbortController();
     const renew = setInterval(() => void this.renew(jobId, holder, renderId), (this.options.leaseSeconds * 1000) / 3);
     const entry: Running = {

@@ -1,3 +1,4 @@
+import { FailureCode } from '../../wire/constants.js';
 import type { NewRender, RenderRow } from '../renders/render-types.js';
 
 /** Why a running job was aborted. */
@@ -7,7 +8,7 @@ export const AbortReason = {
   /** The job's lease expired (a worker cut off from the database): another worker may hold it now. */
   leaseLost: 'lease_lost',
   /** Another chunk of the render failed for good: the render failed, its other chunks stop. */
-  failed: 'render_failed',
+  failed: FailureCode.failed,
 } as const;
 export type AbortReason = (typeof AbortReason)[keyof typeof AbortReason];
 
@@ -58,4 +59,6 @@ export interface JobQueue {
   cancel(renderId: string, reason: AbortReason): void;
   /** Aborts running jobs with `shutdown` and waits for them to settle. */
   stop(): Promise<void>;
+  /** Resolves when a queue kept outside the process answers (readiness); an in-process queue has none. */
+  ping?(): Promise<void>;
 }

@@ -4,11 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import { FxError } from '../../runtime/errors.js';
 import { FailureCode } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
+import { afterJoinError, RenderTransition } from '../renders/render-state.js';
 import type { RenderRow } from '../renders/render-types.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { StorageKey } from '../storage/keys.js';
 import { failChunkedRender } from './chunk-failure.js';
-import { completeRender } from './render-job.js';
+import { completeRender } from './finish-render.js';
 import { makeWorkDir, removeWorkDir } from './work-dir.js';
 
 /** Copies a stored file to `path` (the chunks may be in a bucket, the join runs on local files). */
@@ -32,19 +33,22 @@ export async function runJoin(
   signal: AbortSignal,
 ): Promise<void> {
   const { config, storage } = context;
-  const workDir = await makeWorkDir(config.dataDir, render.id, 'join');
+  let workDir: string | undefined;
   let projectDir: string | undefined;
   try {
+    // Inside the try: a join that cannot even start fails the render, which would otherwise stay `muxing`.
+    const folder = await makeWorkDir(config.dataDir, render.id, 'join');
+    workDir = folder;
     const started = Date.now();
     const rows = (await context.chunks.list(render.id)).filter((row) => row.renderAttempt === renderAttempt);
     const paths = await Promise.all(
-      rows.map((row) => download(storage, row.fileKey!, join(workDir, basename(row.fileKey!)))),
+      rows.map((row) => download(storage, row.fileKey!, join(folder, basename(row.fileKey!)))),
     );
     signal.throwIfAborted();
     projectDir = await storage.localDirectory(render.projectKey);
     const result = await config.chunkRenderer.joinChunks({
       chunks: rows.map((row, index) => ({ ...row.result!, path: paths[index]! })),
-      outputPath: join(workDir, `video.${render.request.format}`),
+      outputPath: join(folder, `video.${render.request.format}`),
       projectDir,
       unsafeAllowPrivateNetwork: config.allowPrivateNetworkUrls,
       signal,
@@ -57,7 +61,8 @@ export async function runJoin(
       await storage.deletePrefix(StorageKey.chunks(render.id));
     }
   } catch (error) {
-    if (!signal.aborted) await failChunkedRender(context, render, error, renderAttempt);
+    if (afterJoinError(signal.aborted ? signal.reason : undefined) === RenderTransition.fail)
+      await failChunkedRender(context, render, error, renderAttempt);
   } finally {
     if (projectDir !== undefined) storage.releaseDirectory?.(render.projectKey);
     await removeWorkDir(workDir);

@@ -2,13 +2,18 @@ import type { KeyObject } from 'node:crypto';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import { invalidTokenError } from '../auth/bearer.js';
 import { ACCESS_TOKEN_TYP, GRANT_ID_CLAIM, OAuthScope } from './constants.js';
-import { verifyCompactJws } from './jws.js';
+import { jwsKeyId, verifyCompactJws } from './jws.js';
 import type { OAuthRecords } from './adapter.js';
+
+/** Reads of the keys on an unknown `kid` are at least this far apart. */
+const REFRESH_EVERY_MS = 5_000;
 
 export interface AccessTokenVerifierOptions {
   readonly issuer: string;
   readonly audience: string;
   readonly publicKeys: ReadonlyMap<string, KeyObject>;
+  /** Every key there is now: asked when a token names a key not known here (another process rotated). */
+  readonly refreshKeys?: () => Promise<ReadonlyMap<string, KeyObject>>;
   /** The authorization server's records: a token of a revoked or expired grant is refused at once. */
   readonly records: Pick<OAuthRecords, 'grantIsLive'>;
   readonly now?: () => number;
@@ -22,13 +27,16 @@ export interface AccessTokenVerifierOptions {
  */
 export class AccessTokenVerifier implements Authenticator {
   private readonly now: () => number;
+  private publicKeys: ReadonlyMap<string, KeyObject>;
+  private refreshedAt = -Infinity;
 
   constructor(private readonly options: AccessTokenVerifierOptions) {
     this.now = options.now ?? Date.now;
+    this.publicKeys = options.publicKeys;
   }
 
   async authenticate(token: string): Promise<Principal | undefined> {
-    const verified = verifyCompactJws(token, this.options.publicKeys);
+    const verified = verifyCompactJws(token, await this.keysFor(token));
     if (!verified) return undefined;
     const { header, payload } = verified;
     const now = this.now();
@@ -54,6 +62,20 @@ export class AccessTokenVerifier implements Authenticator {
     if (!(await this.options.records.grantIsLive(grantId, now)))
       throw invalidTokenError('the sign-in behind the access token was revoked or has expired; sign in again');
     return { accountId, credentialId: grantId, kind: 'oauth' };
+  }
+
+  /**
+   * The keys to verify `token` with: on a `kid` not known here, the database's keys are read again, at most once in
+   * {@link REFRESH_EVERY_MS} (tokens with made-up key ids must not each turn into a database read).
+   */
+  private async keysFor(token: string): Promise<ReadonlyMap<string, KeyObject>> {
+    const kid = jwsKeyId(token);
+    const now = this.now();
+    if (kid === undefined || this.publicKeys.has(kid) || !this.options.refreshKeys) return this.publicKeys;
+    if (now - this.refreshedAt < REFRESH_EVERY_MS) return this.publicKeys;
+    this.refreshedAt = now;
+    this.publicKeys = await this.options.refreshKeys();
+    return this.publicKeys;
   }
 }
 

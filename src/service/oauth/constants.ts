@@ -43,5 +43,8 @@ export const LoginField = {
   password: 'password',
 } as const;
 
-/** Where the authorization server keeps its EC private key (mode 0600), under the service data folder. */
+/**
+ * Where the authorization server kept its EC private key, under the service data folder, before the keys moved to
+ * the database: taken over from there once (signing-keys.ts).
+ */
 export const SIGNING_KEYS_FILE = 'oauth-signing-keys.json';

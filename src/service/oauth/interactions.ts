@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { clientAddress } from '../http/client-address.js';
 import type Provider from 'oidc-provider';
 import { errors, type InteractionDetails, type InteractionResults } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.js';
@@ -182,8 +183,9 @@ export function interactionRoutes(app: Hono<ServiceEnv>, parts: InteractionParts
       const form = await readForm(c);
       const details = await load(c, 'login');
       const name = form.get(LoginField.account)?.trim() ?? '';
-      // Behind a proxy every client has the proxy's address: the limit then applies per account.
-      const address = nodeBindings(c).incoming.socket.remoteAddress ?? 'unknown';
+      // Behind a proxy that is not trusted every client has the proxy's address: the limit then applies per account.
+      const peer = nodeBindings(c).incoming.socket.remoteAddress;
+      const address = clientAddress(peer, c.req.header('x-forwarded-for'), settings.trustedProxies);
       const logged = { account: name.slice(0, 100), client: details.params.client_id };
       const again = async (error: string, status: 401 | 429 | 503, headers?: Record<string, string>) => {
         const page = loginPage({

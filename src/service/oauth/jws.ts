@@ -35,6 +35,13 @@ export function verifyCompactJws(token: string, keys: ReadonlyMap<string, KeyObj
   return payload && { header, payload };
 }
 
+/** The `kid` a compact JWS's header names, if it is one. */
+export function jwsKeyId(token: string): string | undefined {
+  const [encodedHeader] = token.split('.');
+  const kid = encodedHeader && SEGMENT.test(encodedHeader) ? decodeJson(encodedHeader)?.kid : undefined;
+  return typeof kid === 'string' ? kid : undefined;
+}
+
 function decodeJson(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));

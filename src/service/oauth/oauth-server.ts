@@ -12,7 +12,7 @@ import { providerHandler } from './node-bridge.js';
 import { PasswordStore } from './passwords.js';
 import { createProvider } from './provider.js';
 import { resolveOAuthSettings, type OAuthSettings } from './settings.js';
-import { loadOrCreateSigningKeys } from './signing-keys.js';
+import { currentPublicKeys, loadSigningKeys } from './signing-keys.js';
 
 const PURGE_INTERVAL_MS = 3_600_000;
 
@@ -31,7 +31,7 @@ export interface OAuthServer {
 
 /**
  * The built-in OAuth 2.0 authorization server of the reference service (oidc-provider), on its own connection
- * to the service's database and with its signing key in `dataDir/oauth-signing-keys.json`.
+ * to the service's database, where its signing keys are too (every API process shares them).
  *
  * @example
  * const oauth = await createOAuthServer({ dataDir, issuer: 'http://127.0.0.1:8787/oauth' });
@@ -46,7 +46,7 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
   const purge = setInterval(() => void stores.oauth.purgeExpired(Date.now()), PURGE_INTERVAL_MS);
   purge.unref();
 
-  const keys = loadOrCreateSigningKeys(join(settings.dataDir, SIGNING_KEYS_FILE), settings.log);
+  const keys = await loadSigningKeys(stores.settings, join(settings.dataDir, SIGNING_KEYS_FILE), settings.log);
   const { accounts } = stores;
   if (settings.devAutoLogin !== undefined) {
     await accounts.ensure(settings.devAutoLogin, Date.now());
@@ -70,6 +70,7 @@ export async function createOAuthServer(input: OAuthSettings): Promise<OAuthServ
       issuer: settings.issuer,
       audience: settings.audience,
       publicKeys: keys.publicKeys,
+      refreshKeys: () => currentPublicKeys(stores.settings),
       records: stores.oauth,
     }),
     routes: (app) => {

@@ -1,4 +1,5 @@
 import { DEFAULT_PORT } from '../main-defaults.js';
+import { TrustedProxies } from '../http/client-address.js';
 import { isLoopbackHostname } from '../../wire/loopback.js';
 
 const MINUTE = 60;
@@ -69,6 +70,11 @@ export interface OAuthSettings {
    * issuer is on a loopback host. Off by default.
    */
   readonly devAutoLogin?: string;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client, for the sign-in limiter.
+   * Default none: the connection's peer is the client.
+   */
+  readonly trustedProxies?: readonly string[];
   /** Operational log lines (never tokens, codes or passwords). */
   readonly log?: (message: string, details?: Record<string, unknown>) => void;
 }
@@ -84,6 +90,7 @@ export interface ResolvedOAuthSettings {
   readonly lifetimes: OAuthLifetimes;
   readonly signIn: SignInLimits;
   readonly devAutoLogin: string | undefined;
+  readonly trustedProxies: TrustedProxies;
   readonly log: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -127,8 +134,17 @@ export function resolveOAuthSettings(settings: OAuthSettings): ResolvedOAuthSett
     lifetimes,
     signIn,
     devAutoLogin: settings.devAutoLogin,
+    trustedProxies: trustedProxiesOf(settings.trustedProxies ?? []),
     log: settings.log ?? (() => {}),
   };
+}
+
+function trustedProxiesOf(entries: readonly string[]): TrustedProxies {
+  try {
+    return new TrustedProxies(entries);
+  } catch (error) {
+    fail(`"trustedProxies" must list addresses: each ${(error as Error).message}`);
+  }
 }
 
 function fail(message: string): never {

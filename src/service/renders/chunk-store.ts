@@ -1,15 +1,7 @@
 import { RenderStatus } from '../../wire/constants.js';
 import type { FrameRange } from '../../render/chunks/plan.js';
 import type { ChunkResult } from '../../render/chunks/render.js';
-
-/** States of a chunk: `queued → rendering → done`, back to `queued` for a retry, `failed` once out of attempts. */
-export const ChunkStatus = {
-  queued: 'queued',
-  rendering: 'rendering',
-  done: 'done',
-  failed: 'failed',
-} as const;
-export type ChunkStatus = (typeof ChunkStatus)[keyof typeof ChunkStatus];
+import type { ChunkStatus } from './render-state.js';
 
 /** SQL (both databases): the chunk's render is live, `rendering` and on the attempt that planned the chunk. */
 export const RENDER_ON_PLAN = `EXISTS (SELECT 1 FROM renders r WHERE r.id = render_chunks.render_id

@@ -24,12 +24,15 @@ export interface LinkSigner {
 /** The public path of a stored file: `/v3/files/renders/<id>/video.mp4`. */
 export const filePath = (key: string) => `${Route.files}/${key}`;
 
-/** Fresh links to a completed render's files (nulls before that); either kind is the credential itself. */
+/**
+ * Fresh links to a completed render's files (nulls before that, and once retention expired them); either kind is
+ * the credential itself.
+ */
 export async function signedLinks(
   render: RenderRow,
   { signer, ttlSeconds, baseUrl, now, presign }: LinkSigner,
 ): Promise<SignedLinks> {
-  if (render.videoKey === null || render.thumbnailKey === null)
+  if (render.videoKey === null || render.thumbnailKey === null || render.filesExpiredAt !== null)
     return { video_url: null, thumbnail_url: null, expires_at: null };
   const expires = Math.floor(now / 1000) + ttlSeconds;
   const link = async (key: string) => {

@@ -4,6 +4,7 @@ import type { Issue } from '../../runtime/issues.js';
 import { missingFilesInProject } from '../../runtime/compile/missing-files-project.js';
 import { extractCompositionMetadata, type CompositionMetadata } from '../../runtime/metadata.js';
 import { lengthProblem } from '../../runtime/render-limits.js';
+import { assertMayRender } from '../../runtime/may-render.js';
 import { validateVariables } from '../../runtime/values.js';
 import type { Limits } from '../config.js';
 import { ErrorCode } from '../../wire/constants.js';
@@ -23,7 +24,8 @@ const paramOf = (found: Issue) => found.path.join('.');
 /**
  * Validates the submitted variables against the composition's own declarations, with the same runtime the
  * preview and the CLI use. Broken declarations and value errors refuse the render (`render_project_invalid`,
- * every issue listed); warnings are kept, and refuse it too when `strict`.
+ * every issue listed); warnings are kept, and refuse it too when `strict` (`assertMayRender`, the CLI's and the
+ * client's rule too).
  */
 export function checkProject(
   html: string,
@@ -36,18 +38,17 @@ export function checkProject(
   const valueIssues = validateVariables(variables, metadata.variables, { path: ['variables'] });
   const errors = [...declarationIssues, ...valueIssues.filter((found) => found.severity === 'error')];
   const warnings = valueIssues.filter((found) => found.severity === 'warning');
-  const refused = strict ? [...errors, ...warnings] : errors;
-  if (refused.length > 0) {
-    const first = refused[0]!;
-    throw new ServiceError(
+  assertMayRender([...errors, ...warnings], strict, (refused) => {
+    const first = refused[0];
+    return new ServiceError(
       ErrorCode.renderProjectInvalid,
       `the composition ${JSON.stringify(composition)} cannot render with these variables: ${first.message}${refused.length > 1 ? ` (and ${refused.length - 1} more issue(s))` : ''}`,
       {
         param: declarationIssues.includes(first) ? 'composition' : paramOf(first) || 'variables',
-        issues: strict ? [...errors, ...warnings] : errors,
+        issues: refused,
       },
     );
-  }
+  });
   return { metadata, warnings };
 }
 

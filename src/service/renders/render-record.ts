@@ -17,6 +17,7 @@ export function renderRecord(render: RenderRow, links: SignedLinks) {
     credits: render.credits,
     output: render.output,
     ...links,
+    files_expired_at: iso(render.filesExpiredAt),
     ...render.request,
     warnings: render.warnings,
   };

@@ -2,7 +2,7 @@ import type { AspectRatio } from '../../render/types.js';
 import { describe } from '../../runtime/issues.js';
 import { checkRelativePath } from '../assets/zip-names.js';
 import { DEFAULT_COMPOSITION, ErrorCode } from '../../wire/constants.js';
-import { checkRenderRequest, RENDER_REQUEST_FIELDS, RenderDefaults } from '../../wire/render-request.js';
+import { checkRenderRequest, defaultFps, RENDER_REQUEST_FIELDS, RenderDefaults } from '../../wire/render-request.js';
 import { ServiceError } from '../errors.js';
 import { isLoopbackHost } from '../network-guard.js';
 import type { RenderRequest } from './render-types.js';
@@ -15,9 +15,13 @@ export interface RequestPolicy {
   readonly allowInsecureCallbacks: boolean;
 }
 
-/** What the body says: the aspect ratio may be left to detection, and the page URL is known only after fetching. */
+/**
+ * What the body says: the aspect ratio may be left to detection, and the page URL is known only after fetching.
+ * `dry_run` is how to answer, not what to render: it is not stored.
+ */
 export type ParsedRenderRequest = Omit<RenderRequest, 'aspect_ratio' | 'page_url'> & {
   readonly aspect_ratio: AspectRatio | null;
+  readonly dry_run: boolean;
 };
 
 const invalid = (param: string, message: string) => new ServiceError(ErrorCode.parameterInvalid, message, { param });
@@ -32,13 +36,14 @@ export function parseRenderRequest(body: unknown, policy: RequestPolicy): Parsed
     throw new ServiceError(checked.problem.code, checked.problem.message, { param: checked.problem.param });
   const parsed = checked.fields;
   const variables = parsed.variables ?? {};
+  const format = parsed.format ?? RenderDefaults.format;
   return {
     asset_id: parsed.asset_id ?? null,
     url: parsed.url === undefined ? null : checkPageUrl(parsed.url),
     composition: parsed.composition === undefined ? DEFAULT_COMPOSITION : checkComposition(parsed.composition),
-    fps: parsed.fps ?? RenderDefaults.fps,
+    fps: parsed.fps ?? defaultFps(format),
     quality: parsed.quality ?? RenderDefaults.quality,
-    format: parsed.format ?? RenderDefaults.format,
+    format,
     resolution: parsed.resolution ?? RenderDefaults.resolution,
     aspect_ratio: parsed.aspect_ratio ?? null,
     variables,
@@ -47,6 +52,13 @@ export function parseRenderRequest(body: unknown, policy: RequestPolicy): Parsed
     callback_url:
       parsed.callback_url === undefined ? null : checkCallbackUrl(parsed.callback_url, policy.allowInsecureCallbacks),
     callback_id: parsed.callback_id ?? null,
+    time: parsed.time ?? null,
+    thumbnail_time: parsed.thumbnail_time ?? null,
+    range: parsed.range ?? null,
+    // The wire refuses `loop` for other formats (parameter_conflict): theirs stays null.
+    loop: format === 'gif' ? (parsed.loop ?? RenderDefaults.loop) : null,
+    metadata: parsed.metadata ?? null,
+    dry_run: parsed.dry_run ?? false,
   };
 }
 

@@ -1,10 +1,24 @@
-import { RenderStatus } from '../../wire/constants.js';
+import { RenderStage, RenderStatus } from '../../wire/constants.js';
 import { retryOnConnectionLoss, transaction, type PgPool, type Queryable } from '../db/postgres.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.postgres.js';
-import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import {
+  FILES_DUE,
+  SQL_FINISHED,
+  toFilesDue,
+  toRender,
+  type RenderStore,
+  type RenderTableRow as Row,
+} from './render-store.js';
+import { RENDER_INITIAL, RENDER_TRANSITIONS, RenderTransition, sqlFrom } from './render-state.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
+const { claim, complete, fail, requeue, resume } = RenderTransition;
+/** The statuses `claim` moves from (with `takeOver`, a leased job's new holder's too), as an SQL list. */
+const claimable = (orTakeOver: boolean) =>
+  orTakeOver
+    ? sqlFrom(RENDER_TRANSITIONS[claim], RENDER_TRANSITIONS[RenderTransition.takeOver])
+    : sqlFrom(RENDER_TRANSITIONS[claim]);
 
 /**
  * The render store on PostgreSQL: the statements of `render-store.sqlite.ts` with `$n` parameters. A transition is
@@ -44,7 +58,7 @@ export class PostgresRenderStore implements RenderStore {
   async insert(db: Queryable, render: NewRender): Promise<RenderRow> {
     const { rows } = await db.query<Row>(
       `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
-       VALUES ($1, $2, $3, '${RenderStatus.queued}', $4, $5, $6, $7) RETURNING *`,
+       VALUES ($1, $2, $3, '${RENDER_INITIAL}', $4, $5, $6, $7) RETURNING *`,
       [
         render.id,
         render.accountId,
@@ -85,8 +99,8 @@ export class PostgresRenderStore implements RenderStore {
 
   async claim(id: string, now: number, takeOver = false) {
     return this.one(
-      `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, $2),
-         stage = 'compiling', frames_done = 0, frames_total = NULL
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[claim].to}', attempts = attempts + 1, started_at = COALESCE(started_at, $2),
+         stage = '${RenderStage.compiling}', frames_done = 0, frames_total = NULL
        WHERE id = $1 AND status IN (${claimable(takeOver)}) AND ${LIVE} RETURNING *`,
       [id, now],
     );
@@ -101,9 +115,9 @@ export class PostgresRenderStore implements RenderStore {
 
   async complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery) {
     return this.transition(
-      `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = $2, frames_total = $2, finished_at = $3,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[complete].to}', stage = '${RenderStage.done}', frames_done = $2, frames_total = $2, finished_at = $3,
          video_key = $4, thumbnail_key = $5, output = $6, credits = $7, warnings = $8
-       WHERE id = $1 AND status = '${RenderStatus.rendering}' AND attempts = $9 AND ${LIVE}`,
+       WHERE id = $1 AND status IN (${sqlFrom(RENDER_TRANSITIONS[complete])}) AND attempts = $9 AND ${LIVE}`,
       [
         id,
         result.output.frames,
@@ -121,8 +135,8 @@ export class PostgresRenderStore implements RenderStore {
 
   async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery, attempt?: number) {
     return this.transition(
-      `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = $2, failure_code = $3, failure_message = $4
-       WHERE id = $1 AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND ($5::int IS NULL OR attempts = $5) AND ${LIVE}`,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[fail].to}', finished_at = $2, failure_code = $3, failure_message = $4
+       WHERE id = $1 AND status IN (${sqlFrom(RENDER_TRANSITIONS[fail])}) AND ($5::int IS NULL OR attempts = $5) AND ${LIVE}`,
       [id, now, failure.code, failure.message, attempt ?? null],
       webhook,
     );
@@ -130,7 +144,7 @@ export class PostgresRenderStore implements RenderStore {
 
   async requeue(id: string) {
     await this.pool.query(
-      `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued', attempts = GREATEST(attempts - 1, 0) WHERE id = $1 AND status = '${RenderStatus.rendering}'`,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[requeue].to}', stage = '${RenderStage.queued}', attempts = GREATEST(attempts - 1, 0) WHERE id = $1 AND status IN (${sqlFrom(RENDER_TRANSITIONS[requeue])})`,
       [id],
     );
   }
@@ -144,7 +158,7 @@ export class PostgresRenderStore implements RenderStore {
 
   async resume(id: string) {
     await this.pool.query(
-      `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued' WHERE id = $1 AND status = '${RenderStatus.rendering}'`,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[resume].to}', stage = '${RenderStage.queued}' WHERE id = $1 AND status IN (${sqlFrom(RENDER_TRANSITIONS[resume])})`,
       [id],
     );
   }
@@ -172,5 +186,35 @@ export class PostgresRenderStore implements RenderStore {
       rendersCompleted: row.completed,
       rendersFailed: row.failed,
     };
+  }
+
+  async expireFiles(finishedBefore: number, now: number) {
+    const { rowCount } = await this.pool.query(
+      `UPDATE renders SET files_expired_at = $1
+       WHERE files_expired_at IS NULL AND ${LIVE} AND status IN (${SQL_FINISHED}) AND finished_at < $2`,
+      [now, finishedBefore],
+    );
+    return rowCount ?? 0;
+  }
+
+  async filesDue(expiredBefore: number, deletedBefore: number, limit: number) {
+    const { rows } = await this.pool.query<Parameters<typeof toFilesDue>[0]>(
+      `SELECT id, finished_at, deleted_at FROM renders WHERE ${FILES_DUE('$1', '$2')} ORDER BY seq LIMIT $3`,
+      [expiredBefore, deletedBefore, limit],
+    );
+    return rows.map(toFilesDue);
+  }
+
+  async claimFileRemoval(id: string, now: number, expiredBefore: number, deletedBefore: number) {
+    // Of two processes, the second waits for the first's row lock, re-checks on the committed row and matches nothing.
+    const { rowCount } = await this.pool.query(
+      `UPDATE renders SET files_removed_at = $1 WHERE id = $2 AND ${FILES_DUE('$3', '$4')}`,
+      [now, id, expiredBefore, deletedBefore],
+    );
+    return rowCount === 1;
+  }
+
+  async releaseFileRemoval(id: string) {
+    await this.pool.query('UPDATE renders SET files_removed_at = NULL WHERE id = $1', [id]);
   }
 }

@@ -1,10 +1,24 @@
-import { RenderStatus } from '../../wire/constants.js';
+import { RenderStage, RenderStatus } from '../../wire/constants.js';
 import type { Sqlite } from '../db/sqlite.js';
 import { insertWebhookDelivery } from '../webhooks/outbox.sqlite.js';
-import { claimable, toRender, type RenderStore, type RenderTableRow as Row } from './render-store.js';
+import {
+  FILES_DUE,
+  SQL_FINISHED,
+  toFilesDue,
+  toRender,
+  type RenderStore,
+  type RenderTableRow as Row,
+} from './render-store.js';
+import { RENDER_INITIAL, RENDER_TRANSITIONS, RenderTransition, sqlFrom } from './render-state.js';
 import type { CompletedRender, NewRender, NewWebhookDelivery, RenderFailure, RenderRow } from './render-types.js';
 
 const LIVE = 'deleted_at IS NULL';
+const { claim, complete, fail, requeue, resume } = RenderTransition;
+/** The statuses `claim` moves from (with `takeOver`, a leased job's new holder's too), as an SQL list. */
+const claimable = (orTakeOver: boolean) =>
+  orTakeOver
+    ? sqlFrom(RENDER_TRANSITIONS[claim], RENDER_TRANSITIONS[RenderTransition.takeOver])
+    : sqlFrom(RENDER_TRANSITIONS[claim]);
 
 export class SqliteRenderStore implements RenderStore {
   constructor(private readonly db: Sqlite) {}
@@ -27,7 +41,7 @@ export class SqliteRenderStore implements RenderStore {
     this.db
       .prepare(
         `INSERT INTO renders (id, account_id, credential_id, status, request, warnings, project_key, created_at)
-         VALUES (?, ?, ?, '${RenderStatus.queued}', ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, '${RENDER_INITIAL}', ?, ?, ?, ?)`,
       )
       .run(
         render.id,
@@ -66,8 +80,8 @@ export class SqliteRenderStore implements RenderStore {
   async claim(id: string, now: number, takeOver = false) {
     const changed = this.db
       .prepare(
-        `UPDATE renders SET status = '${RenderStatus.rendering}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
-           stage = 'compiling', frames_done = 0, frames_total = NULL
+        `UPDATE renders SET status = '${RENDER_TRANSITIONS[claim].to}', attempts = attempts + 1, started_at = COALESCE(started_at, ?),
+           stage = '${RenderStage.compiling}', frames_done = 0, frames_total = NULL
          WHERE id = ? AND status IN (${claimable(takeOver)}) AND ${LIVE}`,
       )
       .run(now, id).changes;
@@ -84,9 +98,9 @@ export class SqliteRenderStore implements RenderStore {
 
   async complete(id: string, result: CompletedRender, webhook?: NewWebhookDelivery) {
     return this.transition(
-      `UPDATE renders SET status = '${RenderStatus.completed}', stage = 'done', frames_done = ?, frames_total = ?, finished_at = ?,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[complete].to}', stage = '${RenderStage.done}', frames_done = ?, frames_total = ?, finished_at = ?,
          video_key = ?, thumbnail_key = ?, output = ?, credits = ?, warnings = ?
-       WHERE id = ? AND status = '${RenderStatus.rendering}' AND attempts = ? AND ${LIVE}`,
+       WHERE id = ? AND status IN (${sqlFrom(RENDER_TRANSITIONS[complete])}) AND attempts = ? AND ${LIVE}`,
       [
         result.output.frames,
         result.output.frames,
@@ -105,8 +119,8 @@ export class SqliteRenderStore implements RenderStore {
 
   async fail(id: string, failure: RenderFailure, now: number, webhook?: NewWebhookDelivery, attempt?: number) {
     return this.transition(
-      `UPDATE renders SET status = '${RenderStatus.failed}', finished_at = ?, failure_code = ?, failure_message = ?
-       WHERE id = ? AND status IN ('${RenderStatus.queued}', '${RenderStatus.rendering}') AND (? IS NULL OR attempts = ?) AND ${LIVE}`,
+      `UPDATE renders SET status = '${RENDER_TRANSITIONS[fail].to}', finished_at = ?, failure_code = ?, failure_message = ?
+       WHERE id = ? AND status IN (${sqlFrom(RENDER_TRANSITIONS[fail])}) AND (? IS NULL OR attempts = ?) AND ${LIVE}`,
       [now, failure.code, failure.message, id, attempt ?? null, attempt ?? null],
       webhook,
     );
@@ -115,7 +129,7 @@ export class SqliteRenderStore implements RenderStore {
   async requeue(id: string) {
     this.db
       .prepare(
-        `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued', attempts = MAX(attempts - 1, 0) WHERE id = ? AND status = '${RenderStatus.rendering}'`,
+        `UPDATE renders SET status = '${RENDER_TRANSITIONS[requeue].to}', stage = '${RenderStage.queued}', attempts = MAX(attempts - 1, 0) WHERE id = ? AND status IN (${sqlFrom(RENDER_TRANSITIONS[requeue])})`,
       )
       .run(id);
   }
@@ -131,7 +145,7 @@ export class SqliteRenderStore implements RenderStore {
   async resume(id: string) {
     this.db
       .prepare(
-        `UPDATE renders SET status = '${RenderStatus.queued}', stage = 'queued' WHERE id = ? AND status = '${RenderStatus.rendering}'`,
+        `UPDATE renders SET status = '${RENDER_TRANSITIONS[resume].to}', stage = '${RenderStage.queued}' WHERE id = ? AND status IN (${sqlFrom(RENDER_TRANSITIONS[resume])})`,
       )
       .run(id);
   }
@@ -160,5 +174,33 @@ export class SqliteRenderStore implements RenderStore {
       rendersCompleted: row.completed,
       rendersFailed: row.failed,
     };
+  }
+
+  async expireFiles(finishedBefore: number, now: number) {
+    return this.db
+      .prepare(
+        `UPDATE renders SET files_expired_at = ?
+         WHERE files_expired_at IS NULL AND ${LIVE} AND status IN (${SQL_FINISHED}) AND finished_at < ?`,
+      )
+      .run(now, finishedBefore).changes;
+  }
+
+  async filesDue(expiredBefore: number, deletedBefore: number, limit: number) {
+    const rows = this.db
+      .prepare(`SELECT id, finished_at, deleted_at FROM renders WHERE ${FILES_DUE('?', '?')} ORDER BY seq LIMIT ?`)
+      .all(expiredBefore, deletedBefore, limit) as Parameters<typeof toFilesDue>[0][];
+    return rows.map(toFilesDue);
+  }
+
+  async claimFileRemoval(id: string, now: number, expiredBefore: number, deletedBefore: number) {
+    return (
+      this.db
+        .prepare(`UPDATE renders SET files_removed_at = ? WHERE id = ? AND ${FILES_DUE('?', '?')}`)
+        .run(now, id, expiredBefore, deletedBefore).changes === 1
+    );
+  }
+
+  async releaseFileRemoval(id: string) {
+    this.db.prepare('UPDATE renders SET files_removed_at = NULL WHERE id = ?').run(id);
   }
 }

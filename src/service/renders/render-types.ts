@@ -1,6 +1,6 @@
-import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution, RenderStage } from '../../render/types.js';
+import type { AspectRatio, RenderFormat, RenderQuality, RenderResolution, TimeRange } from '../../render/types.js';
 import type { Issue } from '../../runtime/issues.js';
-import type { RenderStatus, WebhookEventType } from '../../wire/constants.js';
+import type { RenderStage, RenderStatus, WebhookEventType } from '../../wire/constants.js';
 
 /** A validated submit body with defaults filled in; echoed as is in the render record. */
 export interface RenderRequest {
@@ -20,6 +20,16 @@ export interface RenderRequest {
   readonly allow_missing_files: boolean;
   readonly callback_url: string | null;
   readonly callback_id: string | null;
+  /** A still's frame, in seconds, as submitted; null: the default (the middle). */
+  readonly time: number | null;
+  /** A video's or GIF's thumbnail, in seconds, as submitted; null: the default. */
+  readonly thumbnail_time: number | null;
+  /** Only this part of the timeline; null: all of it. */
+  readonly range: TimeRange | null;
+  /** A GIF's: plays forever or once; null for the other formats. */
+  readonly loop: boolean | null;
+  /** The submitter's, echoed in the record and the webhook. */
+  readonly metadata: Record<string, unknown> | null;
 }
 
 export interface RenderFailure {
@@ -32,6 +42,8 @@ export interface RenderOutput {
   readonly height: number;
   readonly frames: number;
   readonly duration: number;
+  /** Seconds into the composition of the first frame: 0, the start of `range`, or the still's time. */
+  readonly start: number;
 }
 
 /** A render as stored (times in epoch milliseconds). */
@@ -45,7 +57,7 @@ export interface RenderRow {
   readonly warnings: readonly Issue[];
   /** Storage prefix of the project the renderer reads. */
   readonly projectKey: string;
-  readonly stage: RenderStage | 'queued';
+  readonly stage: RenderStage;
   readonly framesDone: number;
   readonly framesTotal: number | null;
   readonly attempts: number;
@@ -57,6 +69,23 @@ export interface RenderRow {
   readonly thumbnailKey: string | null;
   readonly output: RenderOutput | null;
   readonly credits: number | null;
+  readonly deletedAt: number | null;
+  /**
+   * When retention expired its files (`FX_SERVICE_RETENTION_DAYS` after it finished): from then on no link to them is
+   * handed out, and they are removed once every link handed out before has expired.
+   */
+  readonly filesExpiredAt: number | null;
+}
+
+/** Why retention removes a render's files. */
+export const FilesRemovalReason = { expired: 'expired', deleted: 'deleted' } as const;
+export type FilesRemovalReason = (typeof FilesRemovalReason)[keyof typeof FilesRemovalReason];
+
+/** A render whose files retention may remove now. */
+export interface FilesDue {
+  readonly id: string;
+  readonly reason: FilesRemovalReason;
+  readonly finishedAt: number | null;
   readonly deletedAt: number | null;
 }
 

@@ -1,5 +1,6 @@
 import { Header, WebhookEventType } from '../../wire/constants.js';
 import type { ServiceContext } from '../context.js';
+import { WebhookOutcome } from '../observe/events.js';
 import { AddressRefusedError, isLoopbackHost, outboundFetch } from '../network-guard.js';
 import { signedLinks } from '../renders/links.js';
 import type { RenderRow } from '../renders/render-types.js';
@@ -33,6 +34,8 @@ export async function webhookEvent(context: ServiceContext, delivery: WebhookDel
       render_id: render.id,
       status: render.status,
       callback_id: render.request.callback_id,
+      // The submitter's correlation data, as submitted (records from before the field: null, render-store.ts).
+      metadata: render.request.metadata,
       credits: render.credits,
       ...(completed ? links : { failure: render.failure }),
     },
@@ -90,12 +93,39 @@ export class WebhookDispatcher {
     }
   }
 
+  /** Says one attempt's outcome (`webhookAttempted`): the metrics count it, the log has a line of it. */
+  private said(
+    delivery: WebhookDelivery,
+    attempt: number,
+    started: number,
+    outcome: WebhookOutcome,
+    status: number | null,
+    error?: string,
+  ): void {
+    this.context.events.emit('webhookAttempted', {
+      renderId: delivery.renderId,
+      accountId: delivery.accountId,
+      deliveryId: delivery.id,
+      eventType: delivery.eventType,
+      attempt,
+      status,
+      outcome,
+      ms: Math.round(performance.now() - started),
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
   private async attempt(delivery: WebhookDelivery): Promise<void> {
     const { config, outbox } = this.context;
     const attempts = delivery.attempts + 1;
+    const started = performance.now();
     const render = await this.context.renders.find(delivery.renderId);
     const account = await this.context.accounts.get(delivery.accountId);
-    if (!render || !account) return outbox.abandon(delivery.id, attempts - 1, null, 'the render was deleted');
+    if (!render || !account) {
+      const error = 'the render was deleted';
+      await outbox.abandon(delivery.id, attempts - 1, null, error);
+      return this.said(delivery, attempts - 1, started, WebhookOutcome.abandoned, null, error);
+    }
     let status: number | null = null;
     let error: string;
     try {
@@ -116,7 +146,10 @@ export class WebhookDispatcher {
       });
       await response.body?.cancel().catch(() => {});
       status = response.status;
-      if (status >= 200 && status < 300) return outbox.delivered(delivery.id, attempts, status, config.now());
+      if (status >= 200 && status < 300) {
+        await outbox.delivered(delivery.id, attempts, status, config.now());
+        return this.said(delivery, attempts, started, WebhookOutcome.delivered, status);
+      }
       error = `answered HTTP ${status}`;
     } catch (caught) {
       if (caught instanceof AddressRefusedError)
@@ -124,9 +157,13 @@ export class WebhookDispatcher {
       else if ((caught as Error).name === 'TimeoutError') error = `no answer within ${config.webhooks.timeoutMs} ms`;
       else error = String((caught as Error).message ?? caught);
     }
-    if (attempts >= config.webhooks.maxAttempts) return outbox.abandon(delivery.id, attempts, status, error);
+    if (attempts >= config.webhooks.maxAttempts) {
+      await outbox.abandon(delivery.id, attempts, status, error);
+      return this.said(delivery, attempts, started, WebhookOutcome.abandoned, status, error);
+    }
     const next = config.now() + retryDelay(attempts, config.webhooks.retryBaseMs, config.webhooks.maxDelayMs);
-    return outbox.retryLater(delivery.id, attempts, next, status, error);
+    await outbox.retryLater(delivery.id, attempts, next, status, error);
+    this.said(delivery, attempts, started, WebhookOutcome.retry, status, error);
   }
 
   /**

@@ -14,6 +14,13 @@ export async function insertWebhookDelivery(client: Queryable, delivery: NewWebh
 export class PostgresWebhookOutbox implements WebhookOutbox {
   constructor(private readonly pool: PgPool) {}
 
+  async pendingCount() {
+    const { rows } = await this.pool.query<{ n: string }>(
+      `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async claimDue(now: number, limit: number, leaseUntil: number) {
     // Rows another dispatcher is taking at this moment are skipped, not waited for; once it commits they are no
     // longer due.

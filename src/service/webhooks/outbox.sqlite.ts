@@ -21,6 +21,12 @@ export function insertWebhookDelivery(db: Sqlite, delivery: NewWebhookDelivery):
 export class SqliteWebhookOutbox implements WebhookOutbox {
   constructor(private readonly db: Sqlite) {}
 
+  async pendingCount() {
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'`).get() as { n: number }
+    ).n;
+  }
+
   async claimDue(now: number, limit: number, leaseUntil: number) {
     // One statement, and SQLite has one writer at a time: nothing can take the same rows in between.
     const rows = this.db

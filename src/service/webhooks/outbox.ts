@@ -26,6 +26,8 @@ export interface WebhookOutbox {
   retryLater(id: string, attempts: number, nextAttemptAt: number, status: number | null, error: string): Promise<void>;
   /** Gives up (attempts exhausted, or the render was deleted). */
   abandon(id: string, attempts: number, status: number | null, error: string): Promise<void>;
+  /** Deliveries still to be sent or retried (the outbox backlog, `/metrics`). */
+  pendingCount(): Promise<number>;
 }
 
 /** A row of `webhook_deliveries`, as both databases return it. */

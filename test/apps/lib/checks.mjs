@@ -2,9 +2,13 @@
 // failed request, no error event from an fx element, no console error (nor a hydration warning) where the browser's
 // driver reads the console, no lit dev-mode notice, and no event loop once idle. A `bound` page (the
 // server-rendered apps) also shows its bound `#headline` input's initial value in the frame at `ready`, writes what
-// its `ready` and `error` listeners heard into `#ready-seen` and `#error-seen`, and passes typing on live.
+// its `ready` and `error` listeners heard into `#ready-seen` and `#error-seen`, and passes typing on live. With
+// `exports`, the page also exports its composition as an mp4 in the page (`exportVideo`), which loads the encoder
+// the way this app ships it.
 const READY_MS = 20_000;
 const IDLE_MS = 3000;
+/** Frames per second of the export check: a few frames are enough to prove the encoder loaded and ran. */
+const EXPORT_FPS = 5;
 /** At most this many `variableschange` events while nobody changes anything (the change itself may still land). */
 export const MAX_IDLE_EVENTS = 2;
 /** The composition the app binds values to: its first (the page may hold others, whose frames can attach first). */
@@ -26,7 +30,7 @@ async function poll(read, accept, ms) {
  * Runs the checks on `url` in `browser` (drivers.mjs); `failures` is the server's record of 4xx/5xx answers;
  * `bound` adds the bound-input checks. Returns `{ name: true | string }`.
  */
-export async function checkApp(browser, url, failures, { bound = false } = {}) {
+export async function checkApp(browser, url, failures, { bound = false, exports = false } = {}) {
   const page = await browser.open();
   const results = {};
   const check = async (name, run) => {
@@ -124,6 +128,21 @@ export async function checkApp(browser, url, failures, { bound = false } = {}) {
         const seen = await poll(read, (text) => text === 'From the panel', 10_000);
         if (seen !== 'From the panel')
           throw new Error(`the bound frame shows ${JSON.stringify(seen)}, not "From the panel"`);
+      });
+    }
+    if (exports) {
+      await check('exports a video', async () => {
+        const exported = await page.evaluate(async (fps) => {
+          const element = document.querySelector('fx-composition');
+          const { video, frames, duration, codec } = await element.exportVideo({ fps });
+          const head = new Uint8Array(await video.slice(4, 8).arrayBuffer());
+          return { type: video.type, box: String.fromCharCode(...head), frames, duration, codec, of: element.duration };
+        }, EXPORT_FPS);
+        const want = { type: 'video/mp4', box: 'ftyp' };
+        if (exported.type !== want.type || exported.box !== want.box || !(exported.frames > 0))
+          throw new Error(`the export answered ${JSON.stringify(exported)}`);
+        if (Math.abs(exported.duration - exported.of) > 1 / EXPORT_FPS)
+          throw new Error(`${exported.frames} frames at ${EXPORT_FPS} fps for a ${exported.of} s composition`);
       });
     }
     // After the changes above, where no listener of the app's was there to hear an error.

@@ -103,4 +103,9 @@ export const RENDER_REQUEST = {
   allow_missing_files: false,
   callback_url: null,
   callback_id: null,
+  time: null,
+  thumbnail_time: null,
+  range: null,
+  loop: null,
+  metadata: null,
 } as const;

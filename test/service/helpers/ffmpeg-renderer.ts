@@ -1,6 +1,7 @@
 /**
  * A test double of the renderer for the service tests: a real, small video made by FFmpeg's test source, with
- * the frame count the composition's duration asks for, real progress and real cancellation. (The real renderer
+ * the frame count the composition's duration asks for (a range's frames; a still: one image; a GIF made by FFmpeg's
+ * palette filters, looping or not), real progress and real cancellation. (The real renderer
  * is tested end to end elsewhere.) A composition containing `data-test-fail` fails with code `composition_broken`.
  */
 import '../../../src/runtime/dom-parser.node.js';
@@ -9,6 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderFunction, RenderOptions, RenderResult } from '../../../src/render/types.js';
 import { extractCompositionMetadata } from '../../../src/runtime/metadata.js';
+import { outputFrames } from '../../../src/wire/frames.js';
+import { ALPHA_FORMATS, isStillFormat } from '../../../src/wire/render-request.js';
 
 export const TEST_VIDEO = { width: 160, height: 90 } as const;
 export const FAIL_MARKER = 'data-test-fail';
@@ -25,7 +28,18 @@ const CODEC_ARGS: Record<RenderOptions['format'], string[]> = {
   mp4: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
   webm: ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', 'yuva420p'],
   mov: ['-c:v', 'prores_ks', '-profile:v', '4444', '-pix_fmt', 'yuva444p10le'],
+  // One palette over all frames, as the real renderer makes it.
+  gif: ['-filter_complex', '[0:v]split[a][b];[a]palettegen[p];[b][p]paletteuse=dither=bayer', '-f', 'gif'],
+  png: ['-pix_fmt', 'rgba', '-f', 'image2', '-update', '1'],
+  jpeg: ['-pix_fmt', 'yuvj420p', '-f', 'image2', '-update', '1'],
+  webp: ['-c:v', 'libwebp', '-pix_fmt', 'yuva420p', '-f', 'webp'],
 };
+/**
+ * The test source: `frames` frames of `testsrc` (opaque), with an alpha channel for the formats that keep one. It
+ * ends (not only the output): a GIF's palette is made once its input ended.
+ */
+const source = (fps: number, frames: number, alpha: boolean) =>
+  `testsrc=size=${TEST_VIDEO.width}x${TEST_VIDEO.height}:rate=${fps},trim=end_frame=${frames}${alpha ? ',format=rgba,colorchannelmixer=aa=0.5' : ''}`;
 
 export interface FfmpegRendererOptions {
   /** Produce frames at their real rate (a 3 s composition takes 3 s), for crash and cancellation tests. */
@@ -69,21 +83,31 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
     settings.onStart?.(options);
     const html = await readFile(join(options.projectDir, options.composition), 'utf8');
     const duration = extractCompositionMetadata(html).duration ?? 1;
-    const frames = Math.max(1, Math.round(duration * options.fps));
+    // The frames the real renderer outputs, by the same rule (a range's, a still's one), or its refusal.
+    const planned = outputFrames(duration, options.fps, {
+      format: options.format,
+      time: options.time,
+      thumbnail_time: options.thumbnailTime,
+      range: options.range,
+    });
+    if ('problem' in planned) throw Object.assign(new Error(planned.problem.message), { code: planned.problem.code });
+    const { from, to, thumbnail } = planned.frames;
+    const frames = to - from;
+    const still = isStillFormat(options.format);
     options.onProgress?.({ stage: 'compiling', framesDone: 0, framesTotal: frames });
     if (html.includes(FAIL_MARKER))
       throw Object.assign(new Error('the composition is broken on purpose'), { code: 'composition_broken' });
-    const source = `testsrc=size=${TEST_VIDEO.width}x${TEST_VIDEO.height}:rate=${options.fps}`;
     await ffmpeg(
       [
         ...(settings.realtime ? ['-re'] : []),
         '-f',
         'lavfi',
         '-i',
-        source,
+        source(options.fps, frames, ALPHA_FORMATS.has(options.format)),
         '-frames:v',
         String(frames),
         ...CODEC_ARGS[options.format],
+        ...(options.format === 'gif' ? ['-loop', options.loop === false ? '-1' : '0'] : []),
         '-progress',
         'pipe:1',
         '-nostats',
@@ -95,9 +119,15 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
         if (done) options.onProgress?.({ stage: 'capturing', framesDone: Number(done[1]), framesTotal: frames });
       },
     );
-    // Like the real renderer: a PNG thumbnail for the formats with alpha, else a JPEG.
-    const thumbnailPath = options.outputPath.replace(/\.\w+$/, options.format === 'mp4' ? '.jpg' : '.png');
-    await ffmpeg(['-i', options.outputPath, '-frames:v', '1', thumbnailPath], options.signal);
+    // Like the real renderer: a still is its own thumbnail; a PNG thumbnail for the formats with alpha, else a
+    // JPEG, of the thumbnail's frame.
+    const thumbnailPath = still
+      ? options.outputPath
+      : options.outputPath.replace(/\.\w+$/, ALPHA_FORMATS.has(options.format) ? '.png' : '.jpg');
+    if (!still) {
+      const select = `select=eq(n\\,${thumbnail - from})`;
+      await ffmpeg(['-i', options.outputPath, '-vf', select, '-frames:v', '1', thumbnailPath], options.signal);
+    }
     options.onProgress?.({ stage: 'done', framesDone: frames, framesTotal: frames });
     const issues = html.includes(ISSUE_MARKER) ? [WORKED_AROUND] : undefined;
     return {
@@ -107,7 +137,8 @@ export function createFfmpegRenderer(settings: FfmpegRendererOptions = {}): Rend
       height: TEST_VIDEO.height,
       fps: options.fps,
       frames,
-      duration: frames / options.fps,
+      duration: still ? 0 : frames / options.fps,
+      start: from / options.fps,
       issues,
     };
   };

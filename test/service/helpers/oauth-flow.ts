@@ -2,13 +2,15 @@
  * Drives the built-in authorization server over real HTTP without a browser: a cookie jar that follows
  * redirects by hand, PKCE pairs, a loopback receiver for the CLI's redirect, and a service started with OAuth.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { ServiceConfig } from '../../../src/service/config.js';
 import { openStores } from '../../../src/service/db/open-stores.js';
 import { createOAuthServer, type OAuthServer } from '../../../src/service/oauth/oauth-server.js';
 import { PasswordStore } from '../../../src/service/oauth/passwords.js';
+import { SIGNING_KEYS_SETTING } from '../../../src/service/oauth/signing-keys.js';
 import type { OAuthSettings } from '../../../src/service/oauth/settings.js';
 import { createService, type Service } from '../../../src/service/service.js';
 import { newTestLocation, removeTestLocation, type TestLocation } from './database.js';
@@ -313,3 +315,35 @@ export class LoopbackReceiver {
 }
 
 export const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+/** A JSON value as a JWS segment. */
+export const encodeSegment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+export function signJwt(header: Record<string, unknown>, payload: Record<string, unknown>, key: KeyObject): string {
+  const input = `${encodeSegment(header)}.${encodeSegment(payload)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+
+export async function cliTokens(test_: OAuthTestService, receiver: LoopbackReceiver, account = 'alice') {
+  const signed = await signIn(new Browser(test_.url), test_.issuer, {
+    clientId: 'fx-cli',
+    redirectUri: receiver.redirectUri,
+    account,
+    deliver: receiver.deliver,
+  });
+  const { status, body } = await redeemCode(test_.issuer, 'fx-cli', signed, receiver.redirectUri);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body as { access_token: string; refresh_token: string };
+}
+
+/** The signing keys the service keeps in its database, newest first (private JWKs). */
+export async function storedSigningKeys(test_: OAuthTestService): Promise<(JsonWebKey & { kid: string })[]> {
+  const stores = await openStores(test_.location);
+  try {
+    const text = await stores.settings.get(SIGNING_KEYS_SETTING);
+    assert.ok(text, 'the service stored no signing keys');
+    return (JSON.parse(text) as { keys: (JsonWebKey & { kid: string })[] }).keys;
+  } finally {
+    await stores.close();
+  }
+}

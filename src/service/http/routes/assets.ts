@@ -21,6 +21,7 @@ export function assetRoutes(app: Hono<ServiceEnv>, context: ServiceContext): voi
       ttlSeconds: config.idempotencyTtlSeconds,
       now: config.now,
       log: config.log,
+      events: context.events,
     }),
     async (c) => {
       const asset = await uploadAsset(

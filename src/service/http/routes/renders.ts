@@ -13,6 +13,10 @@ import { readBodyLimited, requireMediaType } from '../body.js';
 import type { ServiceEnv } from '../env.js';
 import { decodeListToken, encodeListToken, parseLimit } from '../paging.js';
 
+/** A body asking for a dry run (checked as any other field by the submit). */
+const isDryRun = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { dry_run?: unknown }).dry_run === true;
+
 /** `POST /v3/renders`, `GET /v3/renders`, `GET|DELETE /v3/renders/{render_id}`. */
 export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): void {
   const { config } = context;
@@ -34,10 +38,18 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
     Route.renders,
     async (c, next) => {
       requireMediaType(c.req.raw, JSON_CONTENT_TYPE);
-      c.set(
-        'body',
-        await readBodyLimited(c.req.raw, config.limits.jsonBodyBytes, ErrorCode.bodyTooLarge, 'request body'),
+      const bytes = await readBodyLimited(
+        c.req.raw,
+        config.limits.jsonBodyBytes,
+        ErrorCode.bodyTooLarge,
+        'request body',
       );
+      c.set('body', bytes);
+      try {
+        c.set('json', JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
+      } catch {
+        throw new ServiceError(ErrorCode.bodyInvalid, 'the request body must be UTF-8 JSON');
+      }
       await next();
     },
     idempotency(`POST ${Route.renders}`, {
@@ -45,15 +57,16 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
       ttlSeconds: config.idempotencyTtlSeconds,
       now: config.now,
       log: config.log,
+      events: context.events,
+      // A dry run creates nothing a retry could repeat, and its body differs from the submit's only by `dry_run`:
+      // recorded, the key would refuse the real submit that follows with it (`idempotency_key_reused`).
+      unless: (c) => isDryRun(c.var.json),
     }),
     async (c) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(c.var.body));
-      } catch {
-        throw new ServiceError(ErrorCode.bodyInvalid, 'the request body must be UTF-8 JSON');
-      }
-      return c.json(await record(c, await submitRender(context, c.var.principal, body)), 202);
+      const submitted = await submitRender(context, c.var.principal, c.var.json);
+      if ('dryRun' in submitted) return c.json(submitted.dryRun, 200);
+      c.set('renderId', submitted.render.id);
+      return c.json(await record(c, submitted.render), 202);
     },
   );
 
@@ -71,6 +84,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
 
   app.get(Route.render, async (c) => {
     const id = c.req.param('render_id');
+    c.set('renderId', id);
     const render = await context.renders.get(c.var.principal.accountId, id);
     if (!render) throw notFound(id);
     return c.json(await record(c, render));
@@ -78,6 +92,7 @@ export function renderRoutes(app: Hono<ServiceEnv>, context: ServiceContext): vo
 
   app.delete(Route.render, async (c) => {
     const id = c.req.param('render_id');
+    c.set('renderId', id);
     const render = await context.renders.softDelete(c.var.principal.accountId, id, config.now());
     if (!render) throw notFound(id);
     context.queue.cancel(id, AbortReason.deleted);

@@ -1,0 +1,135 @@
+/**
+ * `exportVideo`: "render this" in the browser, with no service. The embed opens a frame of its own that captures
+ * itself frame by frame with the renderer's clock; WebCodecs encodes and mediabunny muxes (./encode). Nothing
+ * leaves the page.
+ */
+import type { CaptureRasteriser, CaptureRasteriserChoice } from '../runtime/capture-codes.js';
+import { FxError, isFxError } from '../runtime/errors.js';
+import { loadVideoOutput } from './load-encoder.js';
+import { frameCount } from '../wire/frame-grid.js';
+import type { AspectRatio, RenderQuality, RenderResolution } from '../wire/render-values.js';
+import type { Issue } from '../runtime/issues.js';
+import { mixAudio } from './audio-mix.js';
+import { abortedError, captureFrames, openCaptureSession } from './capture-session.js';
+import { ExportErrorCode } from './codes.js';
+import type { ExportFormat } from './formats.js';
+import { checkFormat, checkFps, checkOutputSize, checkQuality, checkRasteriser } from './options.js';
+import { exportProgress, type ExportProgress } from './progress.js';
+
+export interface ExportVideoOptions {
+  /** `mp4` (H.264) or `webm` (VP9, transparency kept). Default `mp4`. */
+  readonly format?: ExportFormat;
+  /** Frames per second, 1–240. Default 30. */
+  readonly fps?: number;
+  /** `draft`, `standard` (default) or `high`: the encoder's bitrate. */
+  readonly quality?: RenderQuality;
+  /**
+   * `1080p` or `4k`: a preset size, as `cloudRender`'s (the composition fits inside it, letterboxed). Default: the
+   * composition's own size, or 1080p with `aspectRatio`.
+   */
+  readonly resolution?: RenderResolution;
+  /** `16:9`, `9:16` or `1:1` (with or without `resolution`). Default: the preset shape nearest the composition's. */
+  readonly aspectRatio?: AspectRatio;
+  /** Overrides. Default: the embed's current `variables`. */
+  readonly variables?: Readonly<Record<string, unknown>>;
+  /** How the frame draws itself: `auto` (default: HTML-in-Canvas where the browser has it), or one of the two. */
+  readonly rasteriser?: CaptureRasteriserChoice;
+  /** Where the file is written as it is made (`showSaveFilePicker`'s stream): memory stays bounded. Else a Blob. */
+  readonly target?: FileSystemWritableFileStream;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ExportProgress) => void;
+}
+
+export interface ExportVideoResult {
+  /** The file; `undefined` when written to `target`. */
+  readonly video: Blob | undefined;
+  readonly format: ExportFormat;
+  /** The codec string the encoder used (`avc1.…`, `vp09.…`). */
+  readonly codec: string;
+  readonly rasteriser: CaptureRasteriser;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  readonly frames: number;
+  /** Seconds: frames ÷ fps. */
+  readonly duration: number;
+  /** The file has a sound track (the composition has sound the export could read). */
+  readonly audio: boolean;
+  /** What was left out, e.g. a sound whose file the page could not read (`export_audio_source_unavailable`). */
+  readonly warnings: readonly Issue[];
+}
+
+/**
+ * Exports `embed` (an `<fx-composition>` that loaded its composition) as a video file, frame-exact: frame i is the
+ * composition at i ÷ fps, as the server renderer takes it. Rejects with an `FxError` of `ExportErrorCode` (or the
+ * compiler's code of a composition that does not compile); on abort nothing is kept.
+ */
+export async function exportVideo(embed: unknown, options: ExportVideoOptions = {}): Promise<ExportVideoResult> {
+  const format = checkFormat(options.format);
+  const fps = checkFps(options.fps);
+  const quality = checkQuality(options.quality);
+  const rasteriser = checkRasteriser(options.rasteriser);
+  const size = checkOutputSize(options.resolution, options.aspectRatio);
+  const { signal, onProgress } = options;
+  if (typeof VideoEncoder === 'undefined')
+    throw new FxError(ExportErrorCode.unsupported, 'this browser has no WebCodecs VideoEncoder: export needs one');
+  onProgress?.(exportProgress(0, undefined));
+  const session = await openCaptureSession(embed, {
+    variables: options.variables,
+    fps,
+    rasteriser,
+    transparent: format === 'webm',
+    size,
+    signal,
+  });
+  const { frame, width, height } = session;
+  try {
+    const frames = frameCount(frame.duration, fps);
+    const sound = await mixAudio(session.audio, session.files, frames / fps);
+    if (signal?.aborted) throw abortedError(signal);
+    const { openVideoOutput } = await loadVideoOutput();
+    const output = await openVideoOutput({
+      format,
+      width,
+      height,
+      fps,
+      quality,
+      alpha: format === 'webm',
+      ...(sound.buffer ? { audio: sound.buffer } : {}),
+      ...(options.target ? { target: options.target } : {}),
+    });
+    try {
+      const times = Array.from({ length: frames }, (_, index) => index / fps);
+      onProgress?.(exportProgress(0, frames));
+      await captureFrames(
+        session,
+        times,
+        async (picture, index) => {
+          await output.add(picture, index);
+          onProgress?.(exportProgress(index + 1, frames));
+        },
+        signal,
+      );
+      if (signal?.aborted) throw abortedError(signal);
+      const video = await output.finish();
+      return {
+        video,
+        format,
+        codec: output.codec,
+        rasteriser: session.rasteriser,
+        width,
+        height,
+        fps,
+        frames,
+        duration: frames / fps,
+        audio: sound.buffer !== undefined,
+        warnings: sound.issues,
+      };
+    } catch (error) {
+      await output.cancel().catch(() => {});
+      throw signal?.aborted && !isFxError(error, ExportErrorCode.aborted) ? abortedError(signal) : error;
+    }
+  } finally {
+    frame.dispose();
+  }
+}
