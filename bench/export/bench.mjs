@@ -72,6 +72,7 @@ async function timedExport(browser, server, rasteriser, options = {}) {
               longestTaskMs: longest,
               longestBySource,
               rasteriser: result.rasteriser,
+              encodedIn: result.encodedIn,
             };
           },
           { rasteriser, fps: FPS },
@@ -93,7 +94,14 @@ export async function run(context) {
   const { startProjectServer } = await tsImport('../../src/render/project-server.ts', import.meta.url);
   const scratch = await mkdtemp(join(tmpdir(), 'fx-bench-export-'));
   const samples = {};
-  const details = { fps: FPS, seconds: DURATION, ratios: {}, rasteriserUsed: {}, longestTaskBySource: {} };
+  const details = {
+    fps: FPS,
+    seconds: DURATION,
+    ratios: {},
+    rasteriserUsed: {},
+    encodedIn: {},
+    longestTaskBySource: {},
+  };
   /** The longest task of each source (the page's own, a frame's) over every run of `key`. */
   const addLongestBySource = (key, bySource) => {
     const kept = (details.longestTaskBySource[key] ??= {});
@@ -132,6 +140,7 @@ export async function run(context) {
           for (let index = 0; index < RUNS; index++) {
             const exported = await timedExport(browser, projects[`${label}:server`], rasteriser);
             details.rasteriserUsed[rasteriser] = exported.rasteriser;
+            details.encodedIn[rasteriser] = exported.encodedIn;
             addLongestBySource(`${rasteriser} ${label}`, exported.longestBySource);
             add(`export ${rasteriser} ${label}`, 'fps', exported.frames / (exported.ms / 1000));
             add(`export ${rasteriser} ${label}: longest main-thread task`, 'ms', exported.longestTaskMs);

@@ -4,13 +4,14 @@
  * the last is encoded). Shared by `exportVideo` and `captureFrame`.
  */
 import type { CaptureRasteriser, CaptureRasteriserChoice, CaptureRefusal } from '../runtime/capture-codes.js';
+import type { CaptureEncoding } from '../runtime/capture-encoding.js';
 import { FxError } from '../runtime/errors.js';
 import type { AudioClip } from '../runtime/frame/contract.js';
 import type { Issue } from '../runtime/issues.js';
 import { MAX_LIST_ITEMS } from '../runtime/protocol/host.js';
 import { Message } from '../runtime/protocol/messages.js';
 import { outputSize, type OutputSizeOptions } from '../wire/output-size.js';
-import { isCapturable, OPEN_CAPTURE, type CaptureFrame } from './capture-source.js';
+import { isCapturable, OPEN_CAPTURE, type CaptureFrame, type CaptureReply } from './capture-source.js';
 import { ExportErrorCode } from './codes.js';
 
 /** How long the frame may take to check and start, and to capture one frame (media seeks included). */
@@ -28,6 +29,8 @@ export interface CaptureSession {
   readonly files: ReadonlyMap<string, Blob>;
   /** The composition's sound clips as the frame lists them (hostile: only `files` are ever read for them). */
   readonly audio: readonly AudioClip[];
+  /** The frame encodes its pictures as asked (`encode`), sending chunks to `frame.onChunk`; else it sends pixels. */
+  readonly encoding: boolean;
 }
 
 export interface CaptureSessionOptions {
@@ -38,6 +41,8 @@ export interface CaptureSessionOptions {
   readonly transparent: boolean;
   /** The pictures' size, as the server renderer's (src/wire/output-size.ts). */
   readonly size: OutputSizeOptions;
+  /** How the frame is to encode pictures of the size found (none: it sends pixels). */
+  readonly encode?: (size: { readonly width: number; readonly height: number }) => Promise<CaptureEncoding>;
   readonly signal?: AbortSignal;
 }
 
@@ -56,8 +61,17 @@ export async function openCaptureSession(embed: unknown, options: CaptureSession
       { width: Math.round(frame.width), height: Math.round(frame.height) },
       options.size,
     );
+    const encode = await options.encode?.({ width, height });
+    if (signal.aborted) throw abortedError(signal);
     const started = await frame.start(
-      { rasteriser: options.rasteriser, width, height, transparent: options.transparent, resources },
+      {
+        rasteriser: options.rasteriser,
+        width,
+        height,
+        transparent: options.transparent,
+        resources,
+        ...(encode ? { encode } : {}),
+      },
       CAPTURE_TIMEOUTS.startMs,
     );
     if (signal.aborted) throw abortedError(signal);
@@ -70,7 +84,9 @@ export async function openCaptureSession(embed: unknown, options: CaptureSession
     const files = new Map(resources.map(({ url, blob }) => [url, blob]));
     // Read up to the host's own bound on lists from the frame (protocol/host.ts).
     const audio = started.audio.slice(0, MAX_LIST_ITEMS);
-    return { frame, rasteriser: started.rasteriser, width, height, files, audio };
+    // A frame that claims to encode what was not asked of it is taken at its word only when it was asked.
+    const encoding = encode !== undefined && started.encoding;
+    return { frame, rasteriser: started.rasteriser, width, height, files, audio, encoding };
   } catch (error) {
     frame.dispose();
     throw error;
@@ -78,13 +94,14 @@ export async function openCaptureSession(embed: unknown, options: CaptureSession
 }
 
 /**
- * The frames at `times`, in order, each handed to `take` as RGBA pixels before the next is taken; at most
- * {@link FRAMES_IN_FLIGHT} asked for ahead. Stops at the first failure or abort.
+ * The frames at `times`, in order, each handed to `take` as RGBA pixels (`undefined` where the frame encodes them
+ * itself) before the next is taken; at most {@link FRAMES_IN_FLIGHT} asked for ahead. Stops at the first failure
+ * or abort.
  */
 export async function captureFrames(
   session: CaptureSession,
   times: readonly number[],
-  take: (picture: ImageData, index: number) => Promise<void>,
+  take: (picture: ImageData | undefined, index: number) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<void> {
   const ask = (index: number) => session.frame.capture(times[index]!, CAPTURE_TIMEOUTS.frameMs);
@@ -98,22 +115,31 @@ export async function captureFrames(
   }
 }
 
-/** The reply's picture, when it is one of the size asked for; else the failure it is. */
+/**
+ * The reply's picture, when it is one of the size asked for (`undefined` when the frame encoded it, as asked);
+ * else the failure it is.
+ */
 async function checkedPicture(
-  reply: Awaited<ReturnType<CaptureFrame['capture']>>,
-  { width, height }: CaptureSession,
+  reply: CaptureReply,
+  { width, height, encoding }: CaptureSession,
   time: number,
-): Promise<ImageData> {
+): Promise<ImageData | undefined> {
   if (!reply)
     throw new FxError(
       ExportErrorCode.frameTimeout,
       `the export frame did not capture ${time} s within ${CAPTURE_TIMEOUTS.frameMs / 1000} s`,
     );
-  if (reply.type !== Message.captured)
+  if (reply.type === Message.captureFailed)
     throw new FxError(
       ExportErrorCode.captureFailed,
       `the frame could not capture ${time} s: ${reply.message.slice(0, 500)}`,
     );
+  if (reply.type !== (encoding ? Message.captureEncoded : Message.captured))
+    throw new FxError(
+      ExportErrorCode.captureFailed,
+      `the frame answered the capture of ${time} s with ${reply.type}, not ${encoding ? 'the encoded frame' : 'its pixels'}`,
+    );
+  if (reply.type === Message.captureEncoded) return undefined;
   // Checked before reading: a hostile frame's Blob of any size is not read into memory.
   const bytes = width * height * 4;
   if (reply.pixels.size !== bytes)
@@ -122,6 +148,18 @@ async function checkedPicture(
       `the frame sent ${reply.pixels.size} bytes at ${time} s, not the ${bytes} of a ${width}×${height} picture`,
     );
   return new ImageData(new Uint8ClampedArray(await reply.pixels.arrayBuffer()), width, height);
+}
+
+/** Waits for the frame's encoder to send its last chunks; its failure as `export_encode_failed`. */
+export async function flushFrameEncoder(session: CaptureSession): Promise<void> {
+  const reply = await session.frame.flush(CAPTURE_TIMEOUTS.frameMs);
+  if (!reply)
+    throw new FxError(
+      ExportErrorCode.frameTimeout,
+      `the export frame did not finish encoding within ${CAPTURE_TIMEOUTS.frameMs / 1000} s`,
+    );
+  if (reply.type === Message.captureFailed)
+    throw new FxError(ExportErrorCode.encodeFailed, `the frame's encoder failed: ${reply.message.slice(0, 500)}`);
 }
 
 /**

@@ -4,7 +4,13 @@
  * embed's frame on stage, so the preview plays on while an export runs.
  */
 import type { CaptureRasteriserChoice } from '../runtime/capture-codes.js';
-import type { CaptureStartedMessage, FrameMessage, Message } from '../runtime/protocol/messages.js';
+import type { CaptureEncoding } from '../runtime/capture-encoding.js';
+import type {
+  CaptureStartedMessage,
+  EncodedChunkMessage,
+  FrameMessage,
+  Message,
+} from '../runtime/protocol/messages.js';
 
 /** The method's key: a symbol, so it stays off the element's public surface. */
 export const OPEN_CAPTURE = Symbol.for('fx-sdk.openCapture');
@@ -17,9 +23,17 @@ export interface CaptureRequest {
   readonly signal?: AbortSignal;
 }
 
-/** One captured frame, or why not; `undefined` when the frame did not answer in time or is gone. */
+/** One captured frame (its pixels, or handed to the frame's encoder), or why not; `undefined`: no answer in time. */
 export type CaptureReply =
-  Extract<FrameMessage, { type: typeof Message.captured | typeof Message.captureFailed }> | undefined;
+  | Extract<
+      FrameMessage,
+      { type: typeof Message.captured | typeof Message.captureEncoded | typeof Message.captureFailed }
+    >
+  | undefined;
+
+/** The answer to a flush, as {@link CaptureReply}. */
+export type FlushReply =
+  Extract<FrameMessage, { type: typeof Message.captureFlushed | typeof Message.captureFailed }> | undefined;
 
 /** A loaded, ready export frame. */
 export interface CaptureFrame {
@@ -38,11 +52,16 @@ export interface CaptureFrame {
       readonly height: number;
       readonly transparent: boolean;
       readonly resources: readonly { readonly url: string; readonly blob: Blob }[];
+      readonly encode?: CaptureEncoding;
     },
     ms: number,
   ): Promise<CaptureStartedMessage | undefined>;
   /** Seeks the frame to `time` with the renderer's clock and rasterises it. */
   capture(time: number, ms: number): Promise<CaptureReply>;
+  /** Where each chunk of a frame that encodes goes, as it comes (shape-checked only: hostile). */
+  onChunk: ((chunk: EncodedChunkMessage) => void) | undefined;
+  /** The encoder's last chunks (they come to `onChunk` before the answer). */
+  flush(ms: number): Promise<FlushReply>;
   /** Removes the frame. */
   dispose(): void;
 }

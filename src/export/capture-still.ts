@@ -47,6 +47,8 @@ export async function captureFrame(embed: unknown, time: number, options: Captur
       session,
       [at],
       async (picture) => {
+        // No `encode` was asked for: the frame sends the picture itself.
+        if (!picture) return;
         const canvas = new OffscreenCanvas(picture.width, picture.height);
         canvas.getContext('2d')!.putImageData(picture, 0, 0);
         still = await canvas.convertToBlob({
@@ -56,7 +58,8 @@ export async function captureFrame(embed: unknown, time: number, options: Captur
       },
       options.signal,
     );
-    return still!;
+    if (!still) throw new FxError(ExportErrorCode.captureFailed, 'the export frame sent no picture for the still');
+    return still;
   } finally {
     session.frame.dispose();
   }

@@ -10,7 +10,8 @@ import { frameCount } from '../wire/frame-grid.js';
 import type { AspectRatio, RenderQuality, RenderResolution } from '../wire/render-values.js';
 import type { Issue } from '../runtime/issues.js';
 import { mixAudio } from './audio-mix.js';
-import { abortedError, captureFrames, openCaptureSession } from './capture-session.js';
+import { abortedError, captureFrames, flushFrameEncoder, openCaptureSession } from './capture-session.js';
+import type { VideoCodecChoice } from './encode/codec-choice.js';
 import { ExportErrorCode } from './codes.js';
 import type { ExportFormat } from './formats.js';
 import { checkFormat, checkFps, checkOutputSize, checkQuality, checkRasteriser } from './options.js';
@@ -47,6 +48,12 @@ export interface ExportVideoResult {
   /** The codec string the encoder used (`avc1.…`, `vp09.…`). */
   readonly codec: string;
   readonly rasteriser: CaptureRasteriser;
+  /**
+   * Where the pictures were encoded: in the export frame (its own process where the browser isolates sandboxed
+   * frames, so the page's main thread only muxes), or in the page, where the frame's encoder would not take the
+   * configuration.
+   */
+  readonly encodedIn: 'frame' | 'page';
   readonly width: number;
   readonly height: number;
   readonly fps: number;
@@ -74,30 +81,45 @@ export async function exportVideo(embed: unknown, options: ExportVideoOptions = 
   if (typeof VideoEncoder === 'undefined')
     throw new FxError(ExportErrorCode.unsupported, 'this browser has no WebCodecs VideoEncoder: export needs one');
   onProgress?.(exportProgress(0, undefined));
+  const encoder = await loadVideoOutput();
+  const alpha = format === 'webm';
+  let video: VideoCodecChoice | undefined;
   const session = await openCaptureSession(embed, {
     variables: options.variables,
     fps,
     rasteriser,
-    transparent: format === 'webm',
+    transparent: alpha,
     size,
+    // The codec is chosen for the size found; the frame encodes with it where it can (src/runtime/capture-encoding.ts).
+    encode: async ({ width, height }) => {
+      video = await encoder.chooseVideoCodec({ format, width, height, fps, quality, alpha });
+      return encoder.captureEncoding(video, { fps, alpha });
+    },
     signal,
   });
-  const { frame, width, height } = session;
+  const { frame, width, height, encoding } = session;
   try {
     const frames = frameCount(frame.duration, fps);
     const sound = await mixAudio(session.audio, session.files, frames / fps);
     if (signal?.aborted) throw abortedError(signal);
-    const { openVideoOutput } = await loadVideoOutput();
-    const output = await openVideoOutput({
+    const output = await encoder.openVideoOutput({
       format,
       width,
       height,
       fps,
       quality,
-      alpha: format === 'webm',
+      alpha,
+      ...(video ? { video } : {}),
+      ...(encoding ? { encoded: true, frames } : {}),
       ...(sound.buffer ? { audio: sound.buffer } : {}),
       ...(options.target ? { target: options.target } : {}),
     });
+    // The frame's chunks, muxed in the order they come; the first failure ends the export at the next frame.
+    let muxing: Promise<void> = Promise.resolve();
+    let muxFailure: unknown;
+    frame.onChunk = (chunk) => {
+      muxing = muxing.then(() => output.addChunk(chunk)).catch((error: unknown) => void (muxFailure ??= error));
+    };
     try {
       const times = Array.from({ length: frames }, (_, index) => index / fps);
       onProgress?.(exportProgress(0, frames));
@@ -105,18 +127,25 @@ export async function exportVideo(embed: unknown, options: ExportVideoOptions = 
         session,
         times,
         async (picture, index) => {
-          await output.add(picture, index);
+          if (muxFailure) throw muxFailure;
+          if (picture) await output.add(picture, index);
           onProgress?.(exportProgress(index + 1, frames));
         },
         signal,
       );
+      if (encoding) {
+        await flushFrameEncoder(session);
+        await muxing;
+        if (muxFailure) throw muxFailure;
+      }
       if (signal?.aborted) throw abortedError(signal);
-      const video = await output.finish();
+      const file = await output.finish();
       return {
-        video,
+        video: file,
         format,
         codec: output.codec,
         rasteriser: session.rasteriser,
+        encodedIn: encoding ? 'frame' : 'page',
         width,
         height,
         fps,

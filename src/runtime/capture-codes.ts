@@ -43,6 +43,8 @@ export interface CaptureRefusal {
 export const CaptureFailureCode = {
   /** The rasteriser threw, or produced no picture (a decode error of the SVG image, a lost canvas). */
   rasterFailed: 'capture_raster_failed',
+  /** The frame's encoder failed (frames encoded in the frame). */
+  encodeFailed: 'capture_encode_failed',
   /** `capture` before a `capture-start` that succeeded. */
   notStarted: 'capture_not_started',
 } as const;

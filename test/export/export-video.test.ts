@@ -54,6 +54,7 @@ describe('exportVideo: a composition exported in the page, checked by FFmpeg', f
         onProgress: (p) => progress.push(p.framesDone),
       });
       expect(result).to.deep.include({ format: 'mp4', width: 200, height: 100, fps: FPS, frames: 10, duration: 1 });
+      expect(result.encodedIn, 'encoded in the export frame, the page only muxes').to.equal('frame');
       expect(result.video!.type).to.equal('video/mp4');
       expect(progress.at(-1)).to.equal(10);
       const id = await upload(result.video!, 'mp4');
@@ -80,6 +81,7 @@ describe('exportVideo: a composition exported in the page, checked by FFmpeg', f
     const el = await whenReady(mount({}, { srcdoc: MOVING }));
     const result = await el.exportVideo({ format: 'webm', fps: FPS, quality: 'high' });
     expect(result.video!.type).to.equal('video/webm');
+    expect(result.encodedIn, 'both planes encoded in the export frame').to.equal('frame');
     const id = await upload(result.video!, 'webm');
     try {
       const video = (await probe(id)).streams.find((stream) => stream.type === 'video')!;

@@ -266,6 +266,7 @@ for (const { browser: browserName, rasteriser, format, launch } of RUNS) {
         test(`${name}: frames, five times at ≥ ${browserName === 'Chromium' ? MATCH_DB : OTHER_ENGINE_DB} dB${previewClause}, sound`, async () => {
           const exported = await browserExport(browser, name, rasteriser, format, label);
           assert.equal(exported.result.rasteriser, rasteriser);
+          assert.equal(exported.result.encodedIn, 'frame', 'encoded in the export frame, muxed by the page');
           const reference = await serverRender(name, format);
           const [mine, theirs] = await Promise.all([probe(exported.file), probe(reference)]);
           const video = (probed: typeof mine) => probed.streams.find((stream) => stream.codec_type === 'video')!;

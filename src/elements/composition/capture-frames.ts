@@ -6,6 +6,7 @@
 import type { CaptureFrame, CaptureRequest } from '../../export/capture-source.js';
 import { ExportErrorCode } from '../../export/codes.js';
 import { FxError } from '../../runtime/errors.js';
+import { Message } from '../../runtime/protocol/messages.js';
 import type { CompiledComposition } from '../../runtime/compile/compile.js';
 import type { ProjectDependency } from '../../client/zip/embed-files.js';
 import { settledMetadata, stageOf, type Stage } from './frame-reports.js';
@@ -35,7 +36,12 @@ export async function openCaptureFrame(host: CaptureHost, request: CaptureReques
   if (signal.aborted) throw aborted();
   refuseBroken(compiled);
   const known = { ...compiled.metadata, issues: [...compiled.metadata.issues, ...compiled.issues] };
-  const session = new FrameSession(compiled.html, `${known.id ?? 'Composition'} (export)`, { onMessage: () => {} });
+  let onChunk: CaptureFrame['onChunk'];
+  const session = new FrameSession(compiled.html, `${known.id ?? 'Composition'} (export)`, {
+    onMessage: (message) => {
+      if (message.type === Message.encodedChunk) onChunk?.(message);
+    },
+  });
   session.iframe.classList.add('incoming');
   session.iframe.setAttribute('aria-hidden', 'true');
   host.mount(session.iframe, stageOf(known));
@@ -64,6 +70,13 @@ export async function openCaptureFrame(host: CaptureHost, request: CaptureReques
     dependencies: host.dependencies,
     start: (options, ms) => session.startCapture(options, ms),
     capture: (time, ms) => session.capture(time, ms),
+    get onChunk() {
+      return onChunk;
+    },
+    set onChunk(listener) {
+      onChunk = listener;
+    },
+    flush: (ms) => session.flushCapture(ms),
     dispose: () => session.dispose(),
   };
 }

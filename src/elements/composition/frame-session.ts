@@ -145,13 +145,26 @@ export class FrameSession {
     return message?.type === Message.captureStarted ? message : undefined;
   }
 
-  /** One frame of an export frame: `captured` or `capture-failed`, or `undefined` after `ms`. */
+  /** One frame of an export frame: `captured`, `capture-encoded` or `capture-failed`, or `undefined` after `ms`. */
   async capture(time: number, ms: number) {
     const id = ++this.#nextCapture;
     const answer = this.#reply(captureKey(id), ms);
     this.post({ type: Message.capture, id, time });
     const message = await answer;
-    return message?.type === Message.captured || message?.type === Message.captureFailed ? message : undefined;
+    return message?.type === Message.captured ||
+      message?.type === Message.captureEncoded ||
+      message?.type === Message.captureFailed
+      ? message
+      : undefined;
+  }
+
+  /** Asks an export frame that encodes for its encoder's last chunks: `capture-flushed` or `capture-failed`. */
+  async flushCapture(ms: number) {
+    const id = ++this.#nextCapture;
+    const answer = this.#reply(captureKey(id), ms);
+    this.post({ type: Message.captureFlush, id });
+    const message = await answer;
+    return message?.type === Message.captureFlushed || message?.type === Message.captureFailed ? message : undefined;
   }
 
   dispose(): void {
@@ -171,6 +184,8 @@ function replyKey(message: FrameMessage): string {
       return seekKey(message.id);
     case Message.captureStarted:
     case Message.captured:
+    case Message.captureEncoded:
+    case Message.captureFlushed:
     case Message.captureFailed:
       return captureKey(message.id);
     default:

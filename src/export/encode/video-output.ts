@@ -10,6 +10,8 @@
  */
 import {
   AudioSampleSource,
+  EncodedPacket,
+  EncodedVideoPacketSource,
   Mp4OutputFormat,
   Output,
   Quality,
@@ -17,12 +19,20 @@ import {
   VideoSampleSource,
   WebMOutputFormat,
 } from 'mediabunny';
+import { ENCODED_CHUNK_LIMITS, type CaptureEncoding } from '../../runtime/capture-encoding.js';
 import { FxError } from '../../runtime/errors.js';
+import type { EncodedChunkMessage } from '../../runtime/protocol/messages.js';
 import { RENDER_QUALITIES } from '../../wire/render-values.js';
 import { ExportErrorCode } from '../codes.js';
 import { EXPORT_FORMATS } from '../formats.js';
 import { AudioFeed } from './audio-feed.js';
-import { chooseAudioCodec, chooseVideoCodec, type AudioCodecChoice, type VideoCodecRequest } from './codec-choice.js';
+import {
+  chooseAudioCodec,
+  chooseVideoCodec,
+  type AudioCodecChoice,
+  type VideoCodecChoice,
+  type VideoCodecRequest,
+} from './codec-choice.js';
 import { encoderColorFix } from './color-probe.js';
 import type { ExportVideoCodec } from './codec-strings.js';
 import { openFileTarget } from './file-target.js';
@@ -37,6 +47,15 @@ export interface VideoOutputOptions extends VideoCodecRequest {
   audio?: AudioBuffer;
   /** Stream the file there (chunked; closed when finished, aborted when cancelled); else it is built in memory. */
   target?: FileSystemWritableFileStream;
+  /** The codec, as chosen for this request before (`chooseVideoCodec`); chosen here when absent. */
+  video?: VideoCodecChoice;
+  /**
+   * The frames come encoded (`addChunk`), by the export frame with `captureEncoding` of the same choice; else as
+   * pictures (`add`), encoded here.
+   */
+  encoded?: boolean;
+  /** With `encoded`: the frames of the grid, the only indices a chunk may have. */
+  frames?: number;
 }
 
 export interface VideoOutput {
@@ -50,6 +69,11 @@ export interface VideoOutput {
    * Resolves when the encoder can take more (backpressure).
    */
   add(picture: ImageData, index: number): Promise<void>;
+  /**
+   * Muxes a chunk the export frame encoded (`encoded`), as hostile input: the first is a key chunk with the file's
+   * codec and size, each frame of the grid comes once. Resolves when the muxer can take more.
+   */
+  addChunk(chunk: EncodedChunkMessage): Promise<void>;
   /** Ends the file: its Blob (typed `EXPORT_MEDIA_TYPES[format]`), or undefined when streamed to `target`. */
   finish(): Promise<Blob | undefined>;
   /** Stops and drops everything: nothing is written to `target`; later calls reject with `export_aborted`. */
@@ -59,6 +83,23 @@ export interface VideoOutput {
 /** Frames between key frames, in seconds: seeking in a player stays quick, the file barely grows. */
 const KEY_FRAME_INTERVAL = 2;
 
+/** How the export frame encodes for an output of `choice` (the same configuration `add` would use here). */
+export function captureEncoding(
+  choice: VideoCodecChoice,
+  request: Pick<VideoCodecRequest, 'fps' | 'alpha'>,
+): CaptureEncoding {
+  return {
+    codec: choice.codec,
+    bitrate: choice.bitrate,
+    fps: request.fps,
+    keyFrameEvery: Math.max(1, Math.round(KEY_FRAME_INTERVAL * request.fps)),
+    alpha: request.alpha,
+    avc: choice.videoCodec === 'avc',
+  };
+}
+
+export { chooseVideoCodec };
+
 /**
  * Opens an encoder and muxer for the format, choosing the first codec the browser encodes at this size
  * (codec-choice.ts). Throws `export_option_invalid` for options it does not take and `export_unsupported` when
@@ -67,7 +108,8 @@ const KEY_FRAME_INTERVAL = 2;
 export async function openVideoOutput(options: VideoOutputOptions): Promise<VideoOutput> {
   checkOptions(options);
   const { format, width, height, fps, quality, alpha, audio } = options;
-  const video = await chooseVideoCodec({ format, width, height, fps, quality, alpha });
+  const video = options.video ?? (await chooseVideoCodec({ format, width, height, fps, quality, alpha }));
+  const encoded = options.encoded === true;
   // What the encoder's RGB → YUV conversion really is, where it says otherwise (color-probe.ts: Firefox).
   const colorFix = await encoderColorFix({
     codec: video.codec,
@@ -86,21 +128,25 @@ export async function openVideoOutput(options: VideoOutputOptions): Promise<Vide
         : new WebMOutputFormat(),
     target: file.target,
   });
-  const videoSource = new VideoSampleSource({
-    codec: video.videoCodec,
-    fullCodecString: video.codec,
-    quality: new Quality({ bitrate: video.bitrate, bitrateMode: 'variable' }),
-    alpha: alpha ? 'keep' : 'discard',
-    // No frame may be dropped: every frame of the grid is in the file.
-    latencyMode: 'quality',
-    keyFrameInterval: KEY_FRAME_INTERVAL,
-    // Called before the muxer reads the packet's metadata: the file is tagged with the conversion made.
-    onEncodedPacket: (_packet, meta) => {
-      if (colorFix !== undefined && meta?.decoderConfig !== undefined) meta.decoderConfig.colorSpace = colorFix;
-    },
-  });
+  const colorSpaceOf = (decoderConfig: VideoDecoderConfig | undefined) => {
+    if (colorFix !== undefined && decoderConfig !== undefined) decoderConfig.colorSpace = colorFix;
+  };
+  const packetSource = encoded ? new EncodedVideoPacketSource(video.videoCodec) : undefined;
+  const sampleSource = encoded
+    ? undefined
+    : new VideoSampleSource({
+        codec: video.videoCodec,
+        fullCodecString: video.codec,
+        quality: new Quality({ bitrate: video.bitrate, bitrateMode: 'variable' }),
+        alpha: alpha ? 'keep' : 'discard',
+        // No frame may be dropped: every frame of the grid is in the file.
+        latencyMode: 'quality',
+        keyFrameInterval: KEY_FRAME_INTERVAL,
+        // Called before the muxer reads the packet's metadata: the file is tagged with the conversion made.
+        onEncodedPacket: (_packet, meta) => colorSpaceOf(meta?.decoderConfig),
+      });
   // The frame rate snaps every timestamp to the grid (an MP4 timescale that holds i / fps exactly).
-  output.addVideoTrack(videoSource, { frameRate: fps });
+  output.addVideoTrack((packetSource ?? sampleSource)!, { frameRate: fps });
   let feed: AudioFeed | undefined;
   if (audio !== undefined && sound !== undefined) {
     const audioSource = new AudioSampleSource({
@@ -115,6 +161,8 @@ export async function openVideoOutput(options: VideoOutputOptions): Promise<Vide
   let state: 'open' | 'finished' | 'cancelled' | 'failed' = 'open';
   let failure: FxError | undefined;
   let next = 0;
+  /** Grid frames muxed from the frame's chunks, each once. */
+  const muxed = new Set<number>();
   /** Calls run one after another, in the order made. */
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -163,6 +211,8 @@ export async function openVideoOutput(options: VideoOutputOptions): Promise<Vide
     add(picture, index) {
       return serial(async () => {
         if (state !== 'open') throw notOpen();
+        if (!sampleSource)
+          throw new FxError(ExportErrorCode.optionInvalid, `The ${format}'s frames come encoded: add chunks.`);
         if (index !== next)
           throw new FxError(
             ExportErrorCode.optionInvalid,
@@ -185,7 +235,7 @@ export async function openVideoOutput(options: VideoOutputOptions): Promise<Vide
           });
           sample = new VideoSample(frame, { timestamp: index / fps, duration: 1 / fps });
           next = index + 1;
-          await videoSource.add(sample);
+          await sampleSource.add(sample);
           await feed?.feedTo(next / fps);
         } catch (error) {
           throw await fail(error);
@@ -195,9 +245,32 @@ export async function openVideoOutput(options: VideoOutputOptions): Promise<Vide
       });
     },
 
+    addChunk(chunk) {
+      return serial(async () => {
+        if (state !== 'open') throw notOpen();
+        if (!packetSource)
+          throw new FxError(ExportErrorCode.optionInvalid, `The ${format}'s frames are added as pictures.`);
+        try {
+          const { packet, meta } = checkedChunk(chunk, muxed.size === 0, { ...video, width, height, fps, alpha });
+          if (muxed.has(chunk.index)) throw chunkError(`frame ${chunk.index} came twice`);
+          if (!(chunk.index < (options.frames ?? 0)))
+            throw chunkError(`frame ${chunk.index} is not one of the ${options.frames ?? 0} frames`);
+          muxed.add(chunk.index);
+          colorSpaceOf(meta?.decoderConfig);
+          await packetSource.add(packet, meta);
+          next = muxed.size;
+          await feed?.feedTo(next / fps);
+        } catch (error) {
+          throw await fail(error);
+        }
+      });
+    },
+
     finish() {
       return serial(async () => {
         if (state !== 'open') throw notOpen();
+        if (packetSource && muxed.size !== options.frames)
+          throw await fail(chunkError(`${muxed.size} of the ${options.frames ?? 0} frames came`));
         if (next === 0) throw new FxError(ExportErrorCode.optionInvalid, `The ${format} has no frames to finish.`);
         try {
           await feed?.feedTo(next / fps, true);
@@ -237,6 +310,47 @@ function checkOptions(options: VideoOutputOptions): void {
     throw invalid(`quality is ${String(quality)}; it is one of ${RENDER_QUALITIES.join(', ')}.`);
   if (alpha && format !== 'webm')
     throw invalid(`An ${format} cannot keep transparency; export a webm (VP9 with alpha) or leave alpha off.`);
+}
+
+const chunkError = (text: string) =>
+  new FxError(ExportErrorCode.encodeFailed, `The export frame's encoder sent a chunk the file cannot take: ${text}.`);
+
+/** A chunk from the frame (hostile, shape-checked only) as a packet of this file; its decoder configuration first. */
+function checkedChunk(
+  chunk: EncodedChunkMessage,
+  first: boolean,
+  file: VideoCodecChoice & { width: number; height: number; fps: number; alpha: boolean },
+): { packet: EncodedPacket; meta: EncodedVideoChunkMetadata | undefined } {
+  const { index, key, data, alpha, decoderConfig } = chunk;
+  if (first && !(key && decoderConfig)) throw chunkError('the first is not a key chunk with a decoder configuration');
+  if (file.alpha !== (alpha !== undefined)) throw chunkError(`frame ${index} ${file.alpha ? 'lacks' : 'has'} alpha`);
+  if (alpha && alpha.byteLength > ENCODED_CHUNK_LIMITS.maxBytes)
+    throw chunkError(`frame ${index}'s alpha is too large`);
+  if (decoderConfig) {
+    const { codec, codedWidth, codedHeight } = decoderConfig;
+    if (codec !== file.codec) throw chunkError(`its codec is ${codec.slice(0, 100)}, not ${file.codec}`);
+    if (codedWidth !== file.width || codedHeight !== file.height)
+      throw chunkError(`it is ${codedWidth}×${codedHeight}, not ${file.width}×${file.height}`);
+  }
+  const packet = new EncodedPacket(
+    new Uint8Array(data),
+    key ? 'key' : 'delta',
+    index / file.fps,
+    1 / file.fps,
+    undefined,
+    undefined,
+    alpha ? { alpha: new Uint8Array(alpha) } : undefined,
+  );
+  const meta = decoderConfig && {
+    decoderConfig: {
+      codec: decoderConfig.codec,
+      codedWidth: decoderConfig.codedWidth,
+      codedHeight: decoderConfig.codedHeight,
+      ...(decoderConfig.description ? { description: decoderConfig.description } : {}),
+      ...(decoderConfig.colorSpace ? { colorSpace: decoderConfig.colorSpace } : {}),
+    },
+  };
+  return { packet, meta };
 }
 
 function message(error: unknown): string {

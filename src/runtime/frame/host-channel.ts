@@ -1,5 +1,11 @@
 import { isConnectMessage, isHostMessage } from '../protocol/frame.js';
-import { Message, type FrameMessage, type HostMessage, type VariablesMessage } from '../protocol/messages.js';
+import {
+  Message,
+  type FrameMessage,
+  type HostMessage,
+  type SendToHost,
+  type VariablesMessage,
+} from '../protocol/messages.js';
 import { afterNextPaint, afterThisFrame, PaintSettler } from './painted.js';
 import { CaptureSession } from './capture/capture-session.js';
 import type { Player } from './player.js';
@@ -7,9 +13,6 @@ import { SeekQueue } from './seek-queue.js';
 import type { FrameVariables } from './variables.js';
 
 const MAX_QUEUED = 20;
-
-/** Sends one message to the host. */
-export type SendToHost = (message: FrameMessage) => void;
 
 /**
  * The frame's end of the host protocol. Accepts exactly one `connect` message from the parent window carrying a
@@ -19,8 +22,8 @@ export type SendToHost = (message: FrameMessage) => void;
 export function connectHost(player: Player, size: { width: number; height: number }): SendToHost {
   let port: MessagePort | undefined;
   const queue: FrameMessage[] = [];
-  const send: SendToHost = (message) => {
-    if (port) return port.postMessage(message);
+  const send: SendToHost = (message, transfer = []) => {
+    if (port) return port.postMessage(message, transfer);
     // Before the host connects only the latest messages matter; `ready` is never the one dropped.
     queue.push(message);
     if (queue.length > MAX_QUEUED)
@@ -112,6 +115,8 @@ async function handle(
       return captures.start(message);
     case Message.capture:
       return captures.capture(message.id, message.time);
+    case Message.captureFlush:
+      return captures.flush(message.id);
   }
 }
 

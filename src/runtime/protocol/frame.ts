@@ -21,6 +21,22 @@ const isResource = (value: unknown) => isRecord(value) && isString(value.url) &&
 const isResources = (value: unknown) =>
   Array.isArray(value) && value.length <= CAPTURE_LIMITS.maxResources && value.every(isResource);
 
+const isEncoding = (value: unknown) =>
+  value === undefined ||
+  (isRecord(value) &&
+    isString(value.codec) &&
+    (value.codec as string).length <= 100 &&
+    typeof value.bitrate === 'number' &&
+    value.bitrate > 0 &&
+    value.bitrate <= 1e9 &&
+    typeof value.fps === 'number' &&
+    value.fps > 0 &&
+    value.fps <= 240 &&
+    Number.isSafeInteger(value.keyFrameEvery) &&
+    (value.keyFrameEvery as number) >= 1 &&
+    isBoolean(value.alpha) &&
+    isBoolean(value.avc));
+
 const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
   [Message.play]: {},
   [Message.pause]: {},
@@ -37,8 +53,10 @@ const HOST_SHAPES: Readonly<Record<HostMessage['type'], Shape>> = {
     height: isSide,
     transparent: isBoolean,
     resources: isResources,
+    encode: isEncoding,
   },
   [Message.capture]: { id: Number.isSafeInteger, time: isTime },
+  [Message.captureFlush]: { id: Number.isSafeInteger },
 };
 
 export const isConnectMessage = (data: unknown): data is ConnectMessage =>

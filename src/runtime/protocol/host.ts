@@ -1,5 +1,6 @@
 /** The host's end of the protocol: what it accepts from the frame. */
 import { CAPTURE_RASTERISERS } from '../capture-codes.js';
+import { ENCODED_CHUNK_LIMITS } from '../capture-encoding.js';
 import { isRecord } from '../data.js';
 import { isBoolean, isString, isTime, matchesShape, Message, type FrameMessage, type Shape } from './messages.js';
 
@@ -35,6 +36,19 @@ const isClip = (value: unknown) =>
   typeof value.volume === 'number' &&
   value.volume >= 0 &&
   value.volume <= 1;
+const isChunkBytes = (value: unknown) =>
+  value instanceof ArrayBuffer && value.byteLength > 0 && value.byteLength <= ENCODED_CHUNK_LIMITS.maxBytes;
+/** What a decoder needs, bounded; its codec and size are compared with the export's own by the exporter. */
+const isDecoderConfig = (value: unknown) =>
+  value === undefined ||
+  (isRecord(value) &&
+    isString(value.codec) &&
+    isDimension(value.codedWidth) &&
+    isDimension(value.codedHeight) &&
+    (value.description === undefined ||
+      (value.description instanceof ArrayBuffer &&
+        value.description.byteLength <= ENCODED_CHUNK_LIMITS.maxDescriptionBytes)) &&
+    (value.colorSpace === undefined || isRecord(value.colorSpace)));
 const isBlob = (value: unknown) => typeof Blob !== 'undefined' && value instanceof Blob;
 
 const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
@@ -64,8 +78,18 @@ const FRAME_SHAPES: Readonly<Record<FrameMessage['type'], Shape>> = {
     rasteriser: (value) => value === null || CAPTURE_RASTERISERS.includes(value as never),
     refusals: isListOf(isRefusal),
     audio: isListOf(isClip),
+    encoding: isBoolean,
   },
   [Message.captured]: { id: Number.isSafeInteger, time: isTime, pixels: isBlob },
+  [Message.captureEncoded]: { id: Number.isSafeInteger, time: isTime },
+  [Message.encodedChunk]: {
+    index: (value) => Number.isSafeInteger(value) && (value as number) >= 0,
+    key: isBoolean,
+    data: isChunkBytes,
+    alpha: (value) => value === undefined || isChunkBytes(value),
+    decoderConfig: isDecoderConfig,
+  },
+  [Message.captureFlushed]: { id: Number.isSafeInteger },
   [Message.captureFailed]: { id: Number.isSafeInteger, code: isString, message: isString },
 };
 

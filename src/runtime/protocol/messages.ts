@@ -4,6 +4,7 @@
  * other's table.
  */
 import type { CaptureRasteriser, CaptureRasteriserChoice, CaptureRefusal } from '../capture-codes.js';
+import type { CaptureEncoding } from '../capture-encoding.js';
 import type { AudioClip } from '../frame/contract.js';
 import type { Issue } from '../issues.js';
 import { isRecord } from '../data.js';
@@ -24,6 +25,7 @@ export const Message = {
   setVolume: 'set-volume',
   captureStart: 'capture-start',
   capture: 'capture',
+  captureFlush: 'capture-flush',
   // frame → host
   ready: 'ready',
   time: 'time',
@@ -34,6 +36,9 @@ export const Message = {
   error: 'error',
   captureStarted: 'capture-started',
   captured: 'captured',
+  captureEncoded: 'capture-encoded',
+  encodedChunk: 'encoded-chunk',
+  captureFlushed: 'capture-flushed',
   captureFailed: 'capture-failed',
 } as const;
 
@@ -56,7 +61,9 @@ export type HostMessage =
   | { readonly type: typeof Message.setVolume; readonly volume: number }
   | CaptureStartMessage
   /** Seek to `time` with the renderer's clock (media seeked, fonts and images decoded) and rasterise that frame. */
-  | { readonly type: typeof Message.capture; readonly id: number; readonly time: number };
+  | { readonly type: typeof Message.capture; readonly id: number; readonly time: number }
+  /** Sends what the frame's encoder still holds, then `capture-flushed` (frames encoded in the frame only). */
+  | { readonly type: typeof Message.captureFlush; readonly id: number };
 
 /**
  * Turns a frame into an exporter of itself (src/export): it stops playing, checks what `rasteriser` can capture and
@@ -74,6 +81,11 @@ export interface CaptureStartMessage {
   /** What the composition leaves unpainted stays transparent (a format with alpha); else the preview's backdrop. */
   readonly transparent: boolean;
   readonly resources: readonly { readonly url: string; readonly blob: Blob }[];
+  /**
+   * Encode each picture in the frame with this (src/runtime/capture-encoding.ts): each `capture` is then answered
+   * with `capture-encoded` and the chunks come as `encoded-chunk` messages. Absent: `captured` pixels.
+   */
+  readonly encode?: CaptureEncoding;
 }
 
 /** The answer to `capture-start`: the rasteriser chosen, or `null` with what refused every candidate. */
@@ -85,6 +97,27 @@ export interface CaptureStartedMessage {
   readonly refusals: readonly CaptureRefusal[];
   /** The composition's sound clips (`__fx.audioClips`): what the export mixes, as the renderer does. */
   readonly audio: readonly AudioClip[];
+  /** The frame encodes as `encode` asked (its `VideoEncoder` took the configuration); else it sends pixels. */
+  readonly encoding: boolean;
+}
+
+/**
+ * One chunk of the frame's encoder, in the encoder's output order: frame `index` of the grid (timestamp index ÷
+ * fps), its bytes and, with `alpha`, its alpha plane's chunk. The first carries what a decoder needs.
+ */
+export interface EncodedChunkMessage {
+  readonly type: typeof Message.encodedChunk;
+  readonly index: number;
+  readonly key: boolean;
+  readonly data: ArrayBuffer;
+  readonly alpha?: ArrayBuffer;
+  readonly decoderConfig?: {
+    readonly codec: string;
+    readonly codedWidth: number;
+    readonly codedHeight: number;
+    readonly description?: ArrayBuffer;
+    readonly colorSpace?: VideoColorSpaceInit;
+  };
 }
 
 export interface ReadyMessage {
@@ -136,12 +169,20 @@ export type FrameMessage =
    * bytes are read asynchronously).
    */
   | { readonly type: typeof Message.captured; readonly id: number; readonly time: number; readonly pixels: Blob }
+  /** One captured frame handed to the frame's encoder (its chunk follows as `encoded-chunk`). */
+  | { readonly type: typeof Message.captureEncoded; readonly id: number; readonly time: number }
+  | EncodedChunkMessage
+  /** Every chunk of the frame's encoder was sent. */
+  | { readonly type: typeof Message.captureFlushed; readonly id: number }
   | {
       readonly type: typeof Message.captureFailed;
       readonly id: number;
       readonly code: string;
       readonly message: string;
     };
+
+/** How the frame sends one message to the host, moving what `transfer` lists (an encoded chunk's bytes). */
+export type SendToHost = (message: FrameMessage, transfer?: Transferable[]) => void;
 
 // Field checks, one per kind of field.
 export const isTime = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;

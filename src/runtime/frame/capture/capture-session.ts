@@ -4,27 +4,30 @@
  * state. One message at a time, in order: the host keeps a few captures in flight, and each must show its own time.
  */
 import { CaptureFailureCode, CaptureRasteriser, CaptureRefusalCode, type CaptureRefusal } from '../../capture-codes.js';
-import { Message, type CaptureStartMessage, type FrameMessage } from '../../protocol/messages.js';
+import { Message, type CaptureStartMessage, type SendToHost } from '../../protocol/messages.js';
 import { audioClips } from '../audio-clips.js';
 import type { Player } from '../player.js';
 import { compositionRoot } from '../roots.js';
 import { captureRefusals } from './capture-check.js';
+import { FrameEncoder } from './frame-encoder.js';
 import { playVideosFromResources } from './video-sources.js';
 import { ForeignObjectRasteriser } from './foreign-object.js';
 import { HtmlInCanvasRasteriser, htmlInCanvasAvailable } from './html-in-canvas.js';
 import type { CaptureTarget, Rasteriser } from './rasteriser.js';
 import { CaptureResources } from './resources.js';
 
-export type SendWithTransfer = (message: FrameMessage, transfer?: Transferable[]) => void;
-
 export class CaptureSession {
   #queue: Promise<void> = Promise.resolve();
   #rasteriser: Rasteriser | undefined;
+  /** Encodes the pictures here when the host asked for it and this frame's encoder takes its configuration. */
+  #encoder: FrameEncoder | undefined;
+  /** Grid frames per second of the encoding: a capture's time is the grid index ÷ fps. */
+  #fps = 0;
 
   constructor(
     private readonly player: Player,
     private readonly size: { readonly width: number; readonly height: number },
-    private readonly send: SendWithTransfer,
+    private readonly send: SendToHost,
   ) {}
 
   start(message: CaptureStartMessage): void {
@@ -33,17 +36,25 @@ export class CaptureSession {
       this.player.pause();
       this.#rasteriser?.dispose();
       this.#rasteriser = undefined;
+      this.#encoder?.close();
+      this.#encoder = undefined;
       // The sound as the renderer mixes it, listed before videos play from blob: URLs (the host knows the files by
       // their project URLs): the host mixes the same clips (src/export/audio-mix.ts).
       const audio = audioClips((element) => this.player.timeline?.windowOf(element));
       const { rasteriser, refusals } = await this.#choose(message);
       this.#rasteriser = rasteriser;
+      const { encode } = message;
+      if (rasteriser && encode) {
+        this.#encoder = await FrameEncoder.open(encode, message, this.send);
+        this.#fps = encode.fps;
+      }
       this.send({
         type: Message.captureStarted,
         id: message.id,
         rasteriser: rasteriser?.name ?? null,
         refusals,
         audio,
+        encoding: this.#encoder !== undefined,
       });
     });
   }
@@ -58,11 +69,37 @@ export class CaptureSession {
       try {
         const landed = await this.player.seek(time);
         await this.player.mediaSeeked();
-        const pixels = new Blob([(await rasteriser.capture()).data]);
-        this.send({ type: Message.captured, id, time: landed, pixels });
+        const picture = await rasteriser.capture();
+        if (!this.#encoder)
+          return this.send({ type: Message.captured, id, time: landed, pixels: new Blob([picture.data]) });
+        try {
+          await this.#encoder.encode(picture, Math.round(time * this.#fps));
+        } catch (error) {
+          const message = `encoder: ${error instanceof Error ? error.message : String(error)}`;
+          return this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.encodeFailed, message });
+        }
+        this.send({ type: Message.captureEncoded, id, time: landed });
       } catch (error) {
         const message = `${rasteriser.name}: ${error instanceof Error ? error.message : String(error)}`;
         this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.rasterFailed, message });
+      }
+    });
+  }
+
+  /** Sends what the encoder still holds, then `capture-flushed`. */
+  flush(id: number): void {
+    this.#enqueue(async () => {
+      const encoder = this.#encoder;
+      if (!encoder) {
+        const message = 'capture-flush before a capture-start that encodes in the frame';
+        return this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.notStarted, message });
+      }
+      try {
+        await encoder.flush();
+        this.send({ type: Message.captureFlushed, id });
+      } catch (error) {
+        const message = `encoder: ${error instanceof Error ? error.message : String(error)}`;
+        this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.encodeFailed, message });
       }
     });
   }

@@ -3,12 +3,14 @@
  * `allow-scripts` only), connected over a real `MessageChannel`, with the capture messages' round trips.
  */
 import type { CaptureRasteriserChoice } from '../../../../src/runtime/capture-codes.js';
+import type { CaptureEncoding } from '../../../../src/runtime/capture-encoding.js';
 import { compileComposition } from '../../../../src/runtime/compile/compile.js';
 import { isFrameMessage } from '../../../../src/runtime/protocol/host.js';
 import {
   Message,
   PROTOCOL_VERSION,
   type CaptureStartedMessage,
+  type EncodedChunkMessage,
   type FrameMessage,
 } from '../../../../src/runtime/protocol/messages.js';
 
@@ -17,6 +19,8 @@ const RUNTIME_URL = new URL('/dist/fx-runtime.js', location.href).href;
 export const ENTRY = new URL('/test/fixtures/capture.html', location.href).href;
 
 type Captured = Extract<FrameMessage, { type: 'captured' | 'capture-failed' }>;
+type Encoded = Extract<FrameMessage, { type: 'capture-encoded' | 'capture-failed' }>;
+type Flushed = Extract<FrameMessage, { type: 'capture-flushed' | 'capture-failed' }>;
 
 const opened: CaptureFrame[] = [];
 afterEach(() => opened.splice(0).forEach((frame) => frame.close()));
@@ -26,6 +30,8 @@ export class CaptureFrame {
   readonly #port: MessagePort;
   readonly #waiting = new Map<string, (message: FrameMessage) => void>();
   #nextId = 0;
+  /** The chunks of a frame that encodes, as they came. */
+  readonly chunks: EncodedChunkMessage[] = [];
 
   private constructor(iframe: HTMLIFrameElement, port: MessagePort) {
     this.#iframe = iframe;
@@ -33,10 +39,9 @@ export class CaptureFrame {
     port.onmessage = (event) => {
       if (!isFrameMessage(event.data)) throw new Error(`a message off the protocol: ${JSON.stringify(event.data)}`);
       const message = event.data;
-      const key =
-        'id' in message
-          ? `${message.type === 'capture-failed' ? 'captured' : message.type} ${message.id}`
-          : message.type;
+      if (message.type === Message.encodedChunk) return void this.chunks.push(message);
+      // An answer by the id it answers; the rest by type.
+      const key = 'id' in message ? `answer ${message.id}` : message.type;
       this.#waiting.get(key)?.(message);
       this.#waiting.delete(key);
     };
@@ -77,19 +82,46 @@ export class CaptureFrame {
     height = 360,
     resources: { url: string; blob: Blob }[] = [],
     transparent = false,
+    encode?: CaptureEncoding,
   ): Promise<CaptureStartedMessage> {
     const id = ++this.#nextId;
-    const answer = this.#answer(`${Message.captureStarted} ${id}`);
-    this.#port.postMessage({ type: Message.captureStart, id, rasteriser, width, height, transparent, resources });
+    const answer = this.#answer(`answer ${id}`);
+    this.#port.postMessage({
+      type: Message.captureStart,
+      id,
+      rasteriser,
+      width,
+      height,
+      transparent,
+      resources,
+      ...(encode ? { encode } : {}),
+    });
     return (await answer) as CaptureStartedMessage;
   }
 
   /** Posts a capture at once; resolves with its answer. */
   capture(time: number): Promise<Captured> {
+    return this.#capture(time) as Promise<Captured>;
+  }
+
+  /** {@link capture} in a frame started with `encode`: its answer says the frame was handed to the encoder. */
+  encode(time: number): Promise<Encoded> {
+    return this.#capture(time) as Promise<Encoded>;
+  }
+
+  #capture(time: number): Promise<FrameMessage> {
     const id = ++this.#nextId;
-    const answer = this.#answer(`${Message.captured} ${id}`);
+    const answer = this.#answer(`answer ${id}`);
     this.#port.postMessage({ type: Message.capture, id, time });
-    return answer as Promise<Captured>;
+    return answer;
+  }
+
+  /** Asks a frame that encodes for its last chunks; resolves with its answer (the chunks came before it). */
+  flush(): Promise<Flushed> {
+    const id = ++this.#nextId;
+    const answer = this.#answer(`answer ${id}`);
+    this.#port.postMessage({ type: Message.captureFlush, id });
+    return answer as Promise<Flushed>;
   }
 
   close(): void {
