@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { compositionHtml, mount, pixelsOf, probe, whenReady, type Rgba } from './helpers.js';
+import { compositionHtml, mount, pixelsShowing, probe, whenReady, type Rgba } from './helpers.js';
 
 const FPS = 30;
 const RED: Rgba = [255, 0, 0, 255];
@@ -12,6 +12,11 @@ const BAR = compositionHtml({
   body: '<div id="bar"></div>',
 });
 
+const same = (actual: Rgba, expected: Rgba) => actual.every((value, index) => value === expected[index]);
+/** The element's pixels once they show the bar `width` px wide (or the last screenshot: see pixelsShowing). */
+const barOf = (el: Element, width: number) =>
+  pixelsShowing(el, (pixel) => (width === 0 || same(pixel(width - 3, 20), RED)) && same(pixel(width + 3, 20), BLACK));
+
 describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
   it('is accessible', async () => {
     const el = await whenReady(mount({}, { srcdoc: BAR }));
@@ -22,8 +27,8 @@ describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
     it(`frame ${frame}: the bar is ${frame * PX_PER_FRAME} px wide`, async () => {
       const el = await whenReady(mount({}, { srcdoc: BAR }));
       expect(await el.seek(frame / FPS)).to.equal(frame / FPS);
-      const pixel = await pixelsOf(el);
       const edge = frame * PX_PER_FRAME;
+      const pixel = await barOf(el, edge);
       expect(pixel(edge - 3, 20)).to.deep.equal(RED);
       expect(pixel(edge + 3, 20)).to.deep.equal(BLACK);
     });
@@ -32,7 +37,7 @@ describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
   it('a time between frames lands on the nearest frame', async () => {
     const el = await whenReady(mount({}, { srcdoc: BAR }));
     expect(await el.seek(0.51)).to.equal(15 / FPS);
-    const pixel = await pixelsOf(el);
+    const pixel = await barOf(el, 150);
     expect(pixel(147, 20)).to.deep.equal(RED);
     expect(pixel(153, 20)).to.deep.equal(BLACK);
   });
@@ -41,7 +46,7 @@ describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
     const el = await whenReady(mount({}, { srcdoc: BAR }));
     await el.seek(20 / FPS);
     await el.seek(4 / FPS);
-    const pixel = await pixelsOf(el);
+    const pixel = await barOf(el, 40);
     expect(pixel(37, 20)).to.deep.equal(RED);
     expect(pixel(43, 20)).to.deep.equal(BLACK);
   });
@@ -49,9 +54,9 @@ describe('<fx-composition> seeks land on the exact frame (pixels)', () => {
   it('frame 0 shows no bar, the end shows all of it', async () => {
     const el = await whenReady(mount({}, { srcdoc: BAR }));
     await el.seek(0);
-    expect((await pixelsOf(el))(2, 20)).to.deep.equal(BLACK);
+    expect((await barOf(el, 0))(2, 20)).to.deep.equal(BLACK);
     await el.seek(2);
-    const end = await pixelsOf(el);
+    const end = await barOf(el, 300);
     expect(end(297, 20)).to.deep.equal(RED);
     expect(end(303, 20)).to.deep.equal(BLACK);
   });

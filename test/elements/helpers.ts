@@ -226,6 +226,25 @@ export async function pixelsOf(element: Element): Promise<(x: number, y: number)
   return screenshot({ x: box.left, y: box.top, width: box.width, height: box.height });
 }
 
+/**
+ * {@link pixelsOf} once `shows` holds of them, the screenshot taken again for up to `ms`, else the last one: for
+ * tests of *which* frame shows. A busy machine can put a seek's picture on screen a frame or two after its answer
+ * (Chromium composites the frame's process's paint later), and a wrong frame never comes right. How soon the
+ * picture shows is measured by `npm run bench player`, not asserted here.
+ */
+export async function pixelsShowing(
+  element: Element,
+  shows: (pixel: (x: number, y: number) => Rgba) => boolean,
+  ms = 1000,
+): Promise<(x: number, y: number) => Rgba> {
+  const until = performance.now() + ms;
+  for (;;) {
+    const pixel = await pixelsOf(element);
+    if (shows(pixel) || performance.now() > until) return pixel;
+    await sleep(50);
+  }
+}
+
 /** Uncaught errors and unhandled rejections of the host page while a test runs. */
 export function watchUncaught(): { readonly errors: string[]; stop(): void } {
   const errors: string[] = [];
