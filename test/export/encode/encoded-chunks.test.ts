@@ -4,13 +4,18 @@
 import { expect } from '@open-wc/testing';
 import { ExportErrorCode } from '../../../src/export/codes.js';
 import { chooseVideoCodec, type VideoCodecChoice } from '../../../src/export/encode/codec-choice.js';
-import { captureEncoding, openVideoOutput, type VideoOutput } from '../../../src/export/encode/video-output.js';
+import {
+  captureEncoding,
+  openVideoOutput,
+  type VideoOutput,
+  type VideoOutputOptions,
+} from '../../../src/export/encode/video-output.js';
 import type { ExportFormat } from '../../../src/export/formats.js';
 import { isFxError } from '../../../src/runtime/errors.js';
 import { FrameEncoder } from '../../../src/runtime/frame/capture/frame-encoder.js';
 import { Message, type EncodedChunkMessage } from '../../../src/runtime/protocol/messages.js';
 import { itUnlessWebKit } from '../../browsers.js';
-import { drawFrame, drop, pictureOf, probe, psnr, upload } from './helpers.js';
+import { drawFrame, drop, expectNoUnhandledRejections, pictureOf, probe, psnr, upload } from './helpers.js';
 
 const FPS = 30;
 const FRAMES = 45;
@@ -46,18 +51,12 @@ async function encodeInFrame(format: ExportFormat, alpha: boolean, frames = FRAM
   return { choice, chunks, pngs };
 }
 
+/** An output of the pictures' size and rate; `more` says the rest. */
+const outputOf = (more: Partial<VideoOutputOptions> = {}) =>
+  openVideoOutput({ format: 'mp4', width: WIDTH, height: HEIGHT, fps: FPS, quality: 'high', alpha: false, ...more });
+
 const outputFor = ({ choice }: Encoded, format: ExportFormat, alpha: boolean, frames = FRAMES) =>
-  openVideoOutput({
-    format,
-    width: WIDTH,
-    height: HEIGHT,
-    fps: FPS,
-    quality: 'high',
-    alpha,
-    video: choice,
-    encoded: true,
-    frames,
-  });
+  outputOf({ format, alpha, video: choice, encoded: true, frames });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -81,14 +80,9 @@ async function muxed(output: VideoOutput, chunks: readonly EncodedChunkMessage[]
   }
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (event: PromiseRejectionEvent) => unhandled.push(event.reason);
-
 describe('frames encoded in the frame, muxed in the page', function () {
   this.timeout(120_000);
-  before(() => window.addEventListener('unhandledrejection', onUnhandled));
-  after(() => window.removeEventListener('unhandledrejection', onUnhandled));
-  afterEach(() => expect(unhandled, 'unhandled rejections').to.deep.equal([]));
+  expectNoUnhandledRejections();
 
   for (const [format, alpha] of [
     ['mp4', false],
@@ -185,14 +179,7 @@ describe('frames encoded in the frame, muxed in the page', function () {
       const picture = pictureOf(drawFrame(0, WIDTH, HEIGHT, false));
       expect(await codeOf(encodedOutput.add(picture, 0))).to.equal(ExportErrorCode.optionInvalid);
       await encodedOutput.cancel();
-      const pictureOutput = await openVideoOutput({
-        format: 'mp4',
-        width: WIDTH,
-        height: HEIGHT,
-        fps: FPS,
-        quality: 'high',
-        alpha: false,
-      });
+      const pictureOutput = await outputOf();
       expect(await codeOf(pictureOutput.addChunk(first()))).to.equal(ExportErrorCode.optionInvalid);
       await pictureOutput.cancel();
     });

@@ -1,4 +1,5 @@
 // Synthetic frames and sound for the encoder's tests, and FFmpeg's view of what it wrote (test/fixtures/media-probe.mjs).
+import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { VideoOutput } from '../../../src/export/encode/video-output.js';
 
@@ -118,4 +119,13 @@ export function sine(seconds: number, sampleRate = 44_100): AudioBuffer {
     for (let i = 0; i < data.length; i++) data[i] = 0.3 * Math.sin((2 * Math.PI * 440 * i) / sampleRate);
   }
   return buffer;
+}
+
+/** Fails each test of the suite it is called in that leaves an unhandled rejection: cancelling and failing must leave none. */
+export function expectNoUnhandledRejections(): void {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => unhandled.push(event.reason);
+  before(() => window.addEventListener('unhandledrejection', onUnhandled));
+  after(() => window.removeEventListener('unhandledrejection', onUnhandled));
+  afterEach(() => expect(unhandled.splice(0), 'unhandled rejections').to.deep.equal([]));
 }

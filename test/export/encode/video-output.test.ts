@@ -19,6 +19,7 @@ import {
   upload,
   type Probe,
   type ProbedStream,
+  expectNoUnhandledRejections,
 } from './helpers.js';
 
 const FPS = 30;
@@ -52,15 +53,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-/** Unhandled rejections while a test runs: cancelling and failing must leave none. */
-const unhandled: unknown[] = [];
-const onUnhandled = (event: PromiseRejectionEvent) => unhandled.push(event.reason);
-
 describe('openVideoOutput', function () {
   this.timeout(120_000);
-  before(() => window.addEventListener('unhandledrejection', onUnhandled));
-  after(() => window.removeEventListener('unhandledrejection', onUnhandled));
-  afterEach(() => expect(unhandled, 'unhandled rejections').to.deep.equal([]));
+  expectNoUnhandledRejections();
 
   for (const format of ['mp4', 'webm'] as const)
     for (const withAudio of [false, true])

@@ -62,10 +62,12 @@ export class CaptureSession {
   capture(id: number, time: number): void {
     this.#enqueue(async () => {
       const rasteriser = this.#rasteriser;
-      if (!rasteriser) {
-        const message = 'capture before a capture-start that chose a rasteriser';
-        return this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.notStarted, message });
-      }
+      if (!rasteriser)
+        return this.#failed(
+          id,
+          CaptureFailureCode.notStarted,
+          'capture before a capture-start that chose a rasteriser',
+        );
       try {
         const landed = await this.player.seek(time);
         await this.player.mediaSeeked();
@@ -75,13 +77,11 @@ export class CaptureSession {
         try {
           await this.#encoder.encode(picture, Math.round(time * this.#fps));
         } catch (error) {
-          const message = `encoder: ${error instanceof Error ? error.message : String(error)}`;
-          return this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.encodeFailed, message });
+          return this.#failed(id, CaptureFailureCode.encodeFailed, `encoder: ${messageOf(error)}`);
         }
         this.send({ type: Message.captureEncoded, id, time: landed });
       } catch (error) {
-        const message = `${rasteriser.name}: ${error instanceof Error ? error.message : String(error)}`;
-        this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.rasterFailed, message });
+        this.#failed(id, CaptureFailureCode.rasterFailed, `${rasteriser.name}: ${messageOf(error)}`);
       }
     });
   }
@@ -90,18 +90,19 @@ export class CaptureSession {
   flush(id: number): void {
     this.#enqueue(async () => {
       const encoder = this.#encoder;
-      if (!encoder) {
-        const message = 'capture-flush before a capture-start that encodes in the frame';
-        return this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.notStarted, message });
-      }
+      if (!encoder)
+        return this.#failed(id, CaptureFailureCode.notStarted, 'capture-flush before a capture-start that encodes');
       try {
         await encoder.flush();
         this.send({ type: Message.captureFlushed, id });
       } catch (error) {
-        const message = `encoder: ${error instanceof Error ? error.message : String(error)}`;
-        this.send({ type: Message.captureFailed, id, code: CaptureFailureCode.encodeFailed, message });
+        this.#failed(id, CaptureFailureCode.encodeFailed, `encoder: ${messageOf(error)}`);
       }
     });
+  }
+
+  #failed(id: number, code: CaptureFailureCode, message: string): void {
+    this.send({ type: Message.captureFailed, id, code, message });
   }
 
   #enqueue(task: () => Promise<void>): void {
@@ -152,3 +153,5 @@ export class CaptureSession {
     return { rasteriser: await ForeignObjectRasteriser.start(target, resources), refusals: [] };
   }
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
