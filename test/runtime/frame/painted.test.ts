@@ -29,6 +29,29 @@ async function framesUntil(settled: () => Promise<void>): Promise<number> {
   return frames;
 }
 
+/** The settler's bound for a late frame at 60 Hz (painted.ts). */
+const LATE_FRAME_MS = 40;
+
+/** The intervals between animation frames from now until `stop`. */
+function frameIntervals(): { stop(): number[] } {
+  const intervals: number[] = [];
+  let last: number | undefined;
+  let watching = true;
+  const watch = (now: number) => {
+    if (!watching) return;
+    if (last !== undefined) intervals.push(now - last);
+    last = now;
+    requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+  return {
+    stop() {
+      watching = false;
+      return intervals;
+    },
+  };
+}
+
 /**
  * Makes the `nth` frame from now late (1 = the next), as a compositor still rastering holds it back: registered from
  * inside the frame before, the block runs before anything the settler asks of that frame.
@@ -93,13 +116,16 @@ describe('PaintSettler', () => {
 
   it('answers a slow paint after one frame on time while raster keeps up', async () => {
     const settler = await keepingUp();
+    const intervals = frameIntervals();
     const settled = framesUntil(() => settler.afterSettledPaint());
     // Runs after the settler's own callback in that frame: its paint takes this long.
     requestAnimationFrame(() => busy(20));
+    const frames = await settled;
     // WebKit may begin the next frame at once after one over its budget, before the task after the paint; a scrub's
-    // seek does not watch for it (that would cost every scrub seek), so it then waits for one more.
-    if (isWebKit) expect(await settled).to.be.within(2, 3);
-    else expect(await settled).to.equal(2);
+    // seek does not watch for it (that would cost every scrub seek), so it then waits for one more. A frame the
+    // machine itself held back past the settler's bound (a busy CI) is rightly waited past too: one more.
+    const late = intervals.stop().some((ms) => ms > LATE_FRAME_MS);
+    expect(frames).to.be.within(2, (isWebKit ? 3 : 2) + (late ? 1 : 0));
   });
 
   it('waits past a late frame after a slow paint, and settles the next paint', async () => {
